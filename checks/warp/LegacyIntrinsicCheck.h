@@ -1,0 +1,22 @@
+// warp-legacy-intrinsic: __shfl, __shfl_up/down/xor, __ballot, __any and
+// __all without _sync (Volta tuning guide 1.4.1.2).
+#pragma once
+#include "Core/Check.h"
+
+namespace warplint::warp {
+
+class LegacyIntrinsicCheck : public Check {
+public:
+  using Check::Check;
+  void registerMatchers(clang::ast_matchers::MatchFinder *Finder) override;
+  void check(const clang::ast_matchers::MatchFinder::MatchResult &R) override;
+
+private:
+  // Why no fix can be offered for Call in Fn, with the place to point at; an
+  // empty reason means the full-mask fix is provably right.
+  std::pair<std::string, clang::SourceLocation>
+  whyNoFix(const clang::CallExpr *Call, const clang::FunctionDecl *Fn,
+           clang::SourceLocation NameLoc);
+};
+
+} // namespace warplint::warp

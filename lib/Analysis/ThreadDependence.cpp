@@ -1,0 +1,411 @@
+#include "Analysis/ThreadDependence.h"
+#include "clang/AST/Attr.h"
+#include "clang/AST/DeclCXX.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/StmtCXX.h"
+#include "clang/AST/Type.h"
+#include "clang/Basic/SourceManager.h"
+#include "llvm/ADT/StringSwitch.h"
+
+using namespace clang;
+
+namespace warplint {
+
+const char *dependenceName(Dependence D) {
+  switch (D) {
+  case Dependence::Uniform:
+    return "uniform";
+  case Dependence::Unknown:
+    return "unknown";
+  case Dependence::ThreadDependent:
+    return "thread-dependent";
+  }
+  return "unknown";
+}
+
+namespace {
+
+// The CUDA built-in variables, recognised by their declared types (clang's
+// __clang_cuda_builtin_vars.h; warplint's fallback header uses the same).
+std::optional<Dependence> builtinVar(const VarDecl *V) {
+  const auto *RD = V->getType()->getAsCXXRecordDecl();
+  if (RD) {
+    llvm::StringRef T = RD->getName();
+    if (T == "__cuda_builtin_threadIdx_t")
+      return Dependence::ThreadDependent;
+    if (T == "__cuda_builtin_blockIdx_t" || T == "__cuda_builtin_blockDim_t" ||
+        T == "__cuda_builtin_gridDim_t")
+      return Dependence::Uniform;
+  }
+  if (V->getName() == "warpSize" && V->hasGlobalStorage())
+    return Dependence::Uniform;
+  return std::nullopt;
+}
+
+// Functions without a visible body whose result differs per thread, or that
+// are warp-uniform by definition (votes). Anything else without a body that
+// lives in a system header is treated as a pure function of its arguments
+// (libdevice math, conversions).
+std::optional<Dependence> knownCallee(llvm::StringRef Name) {
+  if (Name.starts_with("atomic") || Name.starts_with("__shfl") ||
+      Name.starts_with("__match") || Name.starts_with("__lanemask") ||
+      Name == "__activemask" || Name == "clock" || Name == "clock64" ||
+      Name.starts_with("__nvvm_read_ptx_sreg_tid") ||
+      Name.starts_with("__nvvm_read_ptx_sreg_laneid") ||
+      Name == "thread_rank" || Name == "thread_index")
+    return Dependence::ThreadDependent;
+  if (Name.starts_with("__nvvm_read_ptx_sreg_ctaid") ||
+      Name.starts_with("__nvvm_read_ptx_sreg_ntid") ||
+      Name.starts_with("__nvvm_read_ptx_sreg_nctaid") ||
+      Name == "__any_sync" || Name == "__all_sync" || Name == "__ballot_sync" ||
+      Name == "__any" || Name == "__all" || Name == "__ballot" ||
+      Name == "__syncthreads_count" || Name == "__syncthreads_and" ||
+      Name == "__syncthreads_or" || Name.starts_with("__reduce_"))
+    return Dependence::Uniform;
+  return std::nullopt;
+}
+
+const VarDecl *localVar(const Expr *E, const FunctionDecl *F) {
+  E = E->IgnoreParenImpCasts();
+  const auto *DRE = dyn_cast<DeclRefExpr>(E);
+  if (!DRE)
+    return nullptr;
+  const auto *V = dyn_cast<VarDecl>(DRE->getDecl());
+  if (!V || !V->isLocalVarDeclOrParm() || V->isStaticLocal())
+    return nullptr;
+  // __shared__ locals are one location for the whole block: uniform address.
+  if (V->hasAttr<CUDASharedAttr>())
+    return nullptr;
+  return V;
+}
+
+bool isLoop(const Stmt *S) {
+  return isa<ForStmt, WhileStmt, DoStmt, CXXForRangeStmt>(S);
+}
+
+} // namespace
+
+FunctionDependence::FunctionDependence(const FunctionDecl *F,
+                                       ThreadDependenceAnalysis &Parent,
+                                       bool ParamsUniform)
+    : F(F), Parent(Parent), ParamsUniform(ParamsUniform) {
+  if (const Stmt *Body = F->getBody())
+    collect(Body, nullptr);
+}
+
+bool FunctionDependence::isKernel() const { return F->hasAttr<CUDAGlobalAttr>(); }
+
+const Stmt *FunctionDependence::parent(const Stmt *S) const {
+  return Parents.lookup(S);
+}
+
+void FunctionDependence::collect(const Stmt *S, const Stmt *P) {
+  if (!S)
+    return;
+  Parents[S] = P;
+  if (const auto *DS = dyn_cast<DeclStmt>(S)) {
+    for (const Decl *D : DS->decls())
+      if (const auto *V = dyn_cast<VarDecl>(D)) {
+        if (V->hasAttr<CUDASharedAttr>())
+          continue;
+        Defs[V].push_back({V->getInit(), S}); // null init: uninitialised
+      }
+  } else if (const auto *BO = dyn_cast<BinaryOperator>(S)) {
+    if (BO->isAssignmentOp())
+      if (const VarDecl *V = localVar(BO->getLHS(), F))
+        Defs[V].push_back({BO->isCompoundAssignmentOp() ? BO : BO->getRHS(), S});
+  } else if (const auto *UO = dyn_cast<UnaryOperator>(S)) {
+    if (UO->isIncrementDecrementOp()) {
+      if (const VarDecl *V = localVar(UO->getSubExpr(), F))
+        Defs[V].push_back({UO->getSubExpr(), S});
+    } else if (UO->getOpcode() == UO_AddrOf) {
+      if (const VarDecl *V = localVar(UO->getSubExpr(), F))
+        Escaped.insert(V);
+    }
+  } else if (const auto *Call = dyn_cast<CallExpr>(S)) {
+    // A local bound to a non-const reference parameter may be written there.
+    if (const FunctionDecl *Callee = Call->getDirectCallee()) {
+      for (unsigned I = 0; I < Call->getNumArgs() && I < Callee->getNumParams();
+           ++I) {
+        QualType PT = Callee->getParamDecl(I)->getType();
+        if (PT->isReferenceType() && !PT->getPointeeType().isConstQualified())
+          if (const VarDecl *V = localVar(Call->getArg(I), F))
+            Escaped.insert(V);
+      }
+    }
+  } else if (const auto *Asm = dyn_cast<AsmStmt>(S)) {
+    for (unsigned I = 0; I < Asm->getNumOutputs(); ++I)
+      if (const VarDecl *V = localVar(Asm->getOutputExpr(I), F))
+        Escaped.insert(V);
+  } else if (isa<ReturnStmt, BreakStmt, ContinueStmt, GotoStmt,
+                 IndirectGotoStmt>(S)) {
+    Exits.push_back(S);
+  } else if (const auto *Range = dyn_cast<CXXForRangeStmt>(S)) {
+    if (const VarDecl *V = Range->getLoopVariable())
+      Escaped.insert(V);
+  }
+  for (const Stmt *Child : S->children())
+    collect(Child, S);
+}
+
+void FunctionDependence::solveVariables() {
+  if (Solved || Solving)
+    return;
+  Solving = true;
+  for (auto &Entry : Defs)
+    VarDeps[Entry.first] = Dependence::Uniform;
+  // Monotone iteration: each variable only moves up a three-level lattice.
+  for (bool Changed = true; Changed;) {
+    Changed = false;
+    Cache.clear();
+    for (auto &[V, List] : Defs) {
+      Dependence D = Escaped.count(V) ? Dependence::Unknown : Dependence::Uniform;
+      for (auto &[Value, Site] : List) {
+        if (Value)
+          D = join(D, dependence(Value));
+        D = join(D, guardOf(Site).D);
+      }
+      if (D > VarDeps[V]) {
+        VarDeps[V] = D;
+        Changed = true;
+      }
+    }
+  }
+  Cache.clear();
+  Solving = false;
+  Solved = true;
+}
+
+Dependence FunctionDependence::varDependence(const VarDecl *V) {
+  if (auto B = builtinVar(V))
+    return *B;
+  if (isa<ParmVarDecl>(V)) {
+    // Kernel arguments are the same for every thread; a device function's
+    // arguments are whatever its callers pass.
+    Dependence Incoming =
+        ParamsUniform ? Dependence::Uniform : Dependence::Unknown;
+    if (Defs.count(V) == 0)
+      return Incoming;
+    solveVariables();
+    return join(VarDeps.lookup(V), Incoming);
+  }
+  if (!V->isLocalVarDecl() || V->isStaticLocal() || V->hasAttr<CUDASharedAttr>())
+    return Dependence::Uniform; // globals, __constant__, __shared__: one address
+  if (Escaped.count(V) && !Defs.count(V))
+    return Dependence::Unknown;
+  if (!Defs.count(V))
+    return Dependence::Unknown; // declared outside what we walked (lambda capture)
+  solveVariables();
+  return VarDeps.lookup(V);
+}
+
+Dependence FunctionDependence::dependence(const Expr *E) {
+  if (!E)
+    return Dependence::Unknown;
+  auto It = Cache.find(E);
+  if (It != Cache.end())
+    return It->second;
+  Dependence D = compute(E);
+  Cache[E] = D;
+  return D;
+}
+
+Dependence FunctionDependence::compute(const Expr *E) {
+  E = E->IgnoreParens();
+  if (isa<IntegerLiteral, FloatingLiteral, CharacterLiteral, CXXBoolLiteralExpr,
+          StringLiteral, CXXNullPtrLiteralExpr, UnaryExprOrTypeTraitExpr,
+          GNUNullExpr, SizeOfPackExpr>(E))
+    return Dependence::Uniform;
+  if (E->isValueDependent() || E->isTypeDependent())
+    if (isa<UnresolvedLookupExpr, CXXDependentScopeMemberExpr,
+            DependentScopeDeclRefExpr>(E))
+      return Dependence::Unknown;
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
+    if (const auto *V = dyn_cast<VarDecl>(DRE->getDecl()))
+      return varDependence(V);
+    return Dependence::Uniform; // functions, enumerators
+  }
+  if (const auto *POE = dyn_cast<PseudoObjectExpr>(E)) {
+    // threadIdx.x is an MS property access on the built-in variable.
+    return dependence(POE->getSyntacticForm());
+  }
+  if (const auto *OVE = dyn_cast<OpaqueValueExpr>(E))
+    return OVE->getSourceExpr() ? dependence(OVE->getSourceExpr())
+                                : Dependence::Unknown;
+  if (const auto *Prop = dyn_cast<MSPropertyRefExpr>(E))
+    return dependence(Prop->getBaseExpr());
+  if (const auto *ME = dyn_cast<MemberExpr>(E))
+    return dependence(ME->getBase());
+  if (isa<CXXThisExpr>(E))
+    return ParamsUniform ? Dependence::Uniform : Dependence::Unknown;
+  if (const auto *Call = dyn_cast<CallExpr>(E)) {
+    Dependence D = Dependence::Uniform;
+    for (const Expr *Arg : Call->arguments())
+      D = join(D, dependence(Arg));
+    if (const auto *MC = dyn_cast<CXXMemberCallExpr>(Call))
+      D = join(D, dependence(MC->getImplicitObjectArgument()));
+    const FunctionDecl *Callee = Call->getDirectCallee();
+    if (!Callee)
+      return join(D, Dependence::Unknown);
+    if (Callee->getDeclName().isIdentifier())
+      if (auto K = knownCallee(Callee->getName()))
+        return *K;
+    return join(D, Parent.calleeSummary(Callee));
+  }
+  if (const auto *CO = dyn_cast<AbstractConditionalOperator>(E))
+    return join(dependence(CO->getCond()),
+                join(dependence(CO->getTrueExpr()),
+                     dependence(CO->getFalseExpr())));
+  if (const auto *BO = dyn_cast<BinaryOperator>(E)) {
+    if (BO->getOpcode() == BO_Assign)
+      return dependence(BO->getRHS());
+    return join(dependence(BO->getLHS()), dependence(BO->getRHS()));
+  }
+  if (isa<CXXDefaultArgExpr>(E))
+    return dependence(cast<CXXDefaultArgExpr>(E)->getExpr());
+  if (isa<StmtExpr, LambdaExpr, BlockExpr>(E))
+    return Dependence::Unknown;
+  // Casts, subscripts, unary operators, constructors, initialiser lists: the
+  // join of what they are made of.
+  Dependence D = Dependence::Uniform;
+  bool Any = false;
+  for (const Stmt *Child : E->children())
+    if (const auto *CE = dyn_cast_or_null<Expr>(Child)) {
+      D = join(D, dependence(CE));
+      Any = true;
+    }
+  if (!Any && !isa<CXXConstructExpr, InitListExpr, ImplicitValueInitExpr,
+                   CXXScalarValueInitExpr, CastExpr, ArraySubscriptExpr>(E))
+    return Dependence::Unknown;
+  return D;
+}
+
+Dependence FunctionDependence::loopDependence(const Stmt *Loop) {
+  Dependence D = Dependence::Uniform;
+  if (const auto *For = dyn_cast<ForStmt>(Loop))
+    D = For->getCond() ? dependence(For->getCond()) : Dependence::Uniform;
+  else if (const auto *While = dyn_cast<WhileStmt>(Loop))
+    D = dependence(While->getCond());
+  else if (const auto *Do = dyn_cast<DoStmt>(Loop))
+    D = dependence(Do->getCond());
+  else
+    D = Dependence::Unknown;
+  // A break, continue or return under a thread-dependent condition inside
+  // the loop lets threads leave or skip iterations at different times.
+  for (const Stmt *Exit : Exits) {
+    const Stmt *P = Exit;
+    bool Inside = false;
+    while ((P = parent(P)))
+      if (P == Loop) {
+        Inside = true;
+        break;
+      }
+    if (!Inside)
+      continue;
+    if (isa<ReturnStmt>(Exit) && isKernel())
+      continue; // exited threads do not hold anyone up
+    D = join(D, guardOf(Exit).D);
+  }
+  return D;
+}
+
+FunctionDependence::Guard FunctionDependence::guardOf(const Stmt *S) {
+  Guard G;
+  auto Consider = [&](Dependence D, const Stmt *Where) {
+    if (D > G.D) {
+      G.D = D;
+      G.Where = Where;
+    }
+  };
+  const Stmt *Child = S;
+  for (const Stmt *P = parent(S); P; Child = P, P = parent(P)) {
+    if (const auto *If = dyn_cast<IfStmt>(P)) {
+      if (Child == If->getThen() || Child == If->getElse())
+        Consider(dependence(If->getCond()), If);
+    } else if (const auto *CO = dyn_cast<AbstractConditionalOperator>(P)) {
+      if (Child != CO->getCond())
+        Consider(dependence(CO->getCond()), CO);
+    } else if (const auto *BO = dyn_cast<BinaryOperator>(P)) {
+      if (BO->isLogicalOp() && Child == BO->getRHS())
+        Consider(dependence(BO->getLHS()), BO);
+    } else if (const auto *Sw = dyn_cast<SwitchStmt>(P)) {
+      if (Child != Sw->getCond() && Child != Sw->getInit())
+        Consider(dependence(Sw->getCond()), Sw);
+    } else if (isLoop(P)) {
+      const Stmt *Init = nullptr;
+      if (const auto *For = dyn_cast<ForStmt>(P))
+        Init = For->getInit();
+      if (Child != Init)
+        Consider(loopDependence(P), P);
+    }
+  }
+  // Early exits before S: threads that left a device function, or skipped
+  // ahead with goto, do not arrive at S with the others.
+  SourceLocation Here = S->getBeginLoc();
+  for (const Stmt *Exit : Exits) {
+    if (isa<BreakStmt, ContinueStmt>(Exit))
+      continue; // handled with the loop around S
+    if (isa<ReturnStmt>(Exit) && isKernel())
+      continue;
+    if (!Exit->getBeginLoc().isValid() || !Here.isValid())
+      continue;
+    const auto &SM = F->getASTContext().getSourceManager();
+    if (!SM.isBeforeInTranslationUnit(Exit->getBeginLoc(), Here))
+      continue;
+    if (isa<GotoStmt, IndirectGotoStmt>(Exit))
+      Consider(Dependence::Unknown, Exit);
+    else
+      Consider(guardOf(Exit).D, Exit);
+  }
+  return G;
+}
+
+FunctionDependence &
+ThreadDependenceAnalysis::forFunction(const FunctionDecl *F) {
+  F = F->getDefinition() ? F->getDefinition() : F;
+  auto &Slot = Functions[F];
+  if (!Slot)
+    Slot = std::make_unique<FunctionDependence>(
+        F, *this, /*ParamsUniform=*/F->hasAttr<CUDAGlobalAttr>());
+  return *Slot;
+}
+
+Dependence ThreadDependenceAnalysis::calleeSummary(const FunctionDecl *F) {
+  const FunctionDecl *Def = F->getDefinition();
+  if (!Def || !Def->getBody()) {
+    // No body: a pure function of its arguments when it comes with the
+    // toolkit or the compiler, otherwise we cannot tell.
+    const auto &SM = F->getASTContext().getSourceManager();
+    return SM.isInSystemHeader(F->getLocation()) || F->getBuiltinID()
+               ? Dependence::Uniform
+               : Dependence::Unknown;
+  }
+  auto It = Summaries.find(Def);
+  if (It != Summaries.end())
+    return It->second;
+  if (!InProgress.insert(Def).second)
+    return Dependence::Unknown; // recursion
+  // What the callee's returns depend on with its parameters uniform; the
+  // caller joins in its arguments.
+  auto &FD = SummaryViews[Def];
+  if (!FD)
+    FD = std::make_unique<FunctionDependence>(Def, *this, /*ParamsUniform=*/true);
+  Dependence D = Dependence::Uniform;
+  std::function<void(const Stmt *)> Walk = [&](const Stmt *S) {
+    if (!S)
+      return;
+    if (const auto *R = dyn_cast<ReturnStmt>(S)) {
+      if (const Expr *V = R->getRetValue())
+        D = join(D, FD->dependence(V));
+      D = join(D, FD->guardOf(R).D);
+    }
+    for (const Stmt *C : S->children())
+      Walk(C);
+  };
+  Walk(Def->getBody());
+  InProgress.erase(Def);
+  Summaries[Def] = D;
+  return D;
+}
+
+} // namespace warplint

@@ -1,0 +1,102 @@
+// Thread-dependence analysis (AST level): which values differ between the
+// threads of a block, and which statements only some threads reach.
+//
+// The lattice is Uniform < Unknown < ThreadDependent. Sources of dependence
+// are threadIdx, the lane/thread ids cooperative groups read, inline asm that
+// reads %tid/%laneid, and per-thread results (atomics, shuffles). blockIdx,
+// blockDim, gridDim, warpSize, literals, globals and kernel parameters are
+// uniform. A local variable joins all its definitions, plus the guard of each
+// definition (a value assigned under a thread-dependent branch is itself
+// thread-dependent: LLVM's "sync dependence", see
+// llvm/include/llvm/ADT/GenericUniformityImpl.h), iterated to a fixed point.
+// Calls into functions with a visible body are summarised from their return
+// statements; anything the analysis cannot see is Unknown, never a guess.
+#pragma once
+#include "clang/AST/Decl.h"
+#include "clang/AST/Expr.h"
+#include "clang/AST/Stmt.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
+#include <functional>
+#include <memory>
+
+namespace warplint {
+
+enum class Dependence { Uniform = 0, Unknown = 1, ThreadDependent = 2 };
+
+inline Dependence join(Dependence A, Dependence B) {
+  return A > B ? A : B;
+}
+const char *dependenceName(Dependence D);
+
+class ThreadDependenceAnalysis;
+
+// The analysis of one function body; built lazily, queried many times.
+class FunctionDependence {
+public:
+  // ParamsUniform: the parameters (and 'this') are the same in every thread,
+  // as for a kernel; otherwise they are Unknown.
+  FunctionDependence(const clang::FunctionDecl *F,
+                     ThreadDependenceAnalysis &Parent, bool ParamsUniform);
+
+  Dependence dependence(const clang::Expr *E);
+  bool isThreadDependent(const clang::Expr *E) {
+    return dependence(E) == Dependence::ThreadDependent;
+  }
+  // The parent of S inside this function's body, or null at the top.
+  const clang::Stmt *parent(const clang::Stmt *S) const;
+
+  // Whether every thread that runs this function reaches S together: the
+  // worst condition among the branches and loops around S and the early
+  // exits before it. Where (if not null) is the statement responsible.
+  struct Guard {
+    Dependence D = Dependence::Uniform;
+    const clang::Stmt *Where = nullptr;
+  };
+  Guard guardOf(const clang::Stmt *S);
+
+private:
+  Dependence compute(const clang::Expr *E);
+  Dependence varDependence(const clang::VarDecl *V);
+  void collect(const clang::Stmt *S, const clang::Stmt *Parent);
+  void solveVariables();
+  Dependence loopDependence(const clang::Stmt *Loop);
+  bool isKernel() const;
+
+  const clang::FunctionDecl *F;
+  ThreadDependenceAnalysis &Parent;
+  bool ParamsUniform;
+  llvm::DenseMap<const clang::Stmt *, const clang::Stmt *> Parents;
+  llvm::DenseMap<const clang::Expr *, Dependence> Cache;
+  // Definitions of each local variable: (value, statement defining it).
+  llvm::DenseMap<const clang::VarDecl *,
+                 llvm::SmallVector<std::pair<const clang::Expr *,
+                                             const clang::Stmt *>, 2>>
+      Defs;
+  llvm::DenseMap<const clang::VarDecl *, Dependence> VarDeps;
+  llvm::DenseSet<const clang::VarDecl *> Escaped; // address taken, asm output
+  llvm::SmallVector<const clang::Stmt *, 4> Exits; // return/break/continue/goto
+  bool Solving = false;
+  bool Solved = false;
+};
+
+// Caches one FunctionDependence per function of the TU.
+class ThreadDependenceAnalysis {
+public:
+  FunctionDependence &forFunction(const clang::FunctionDecl *F);
+  // The dependence a call to F adds beyond its arguments': what its return
+  // statements depend on when its parameters are uniform.
+  Dependence calleeSummary(const clang::FunctionDecl *F);
+
+private:
+  llvm::DenseMap<const clang::FunctionDecl *,
+                 std::unique_ptr<FunctionDependence>>
+      Functions;
+  llvm::DenseMap<const clang::FunctionDecl *,
+                 std::unique_ptr<FunctionDependence>>
+      SummaryViews;
+  llvm::DenseMap<const clang::FunctionDecl *, Dependence> Summaries;
+  llvm::DenseSet<const clang::FunctionDecl *> InProgress;
+};
+
+} // namespace warplint

@@ -1,0 +1,241 @@
+#include "Core/Check.h"
+#include "clang/AST/ASTContext.h"
+#include "clang/Basic/SourceManager.h"
+#include "clang/Tooling/Core/Replacement.h"
+#include "llvm/ADT/StringExtras.h"
+
+using namespace clang;
+
+namespace warplint {
+
+// ---------------------------------------------------------------- builder
+
+FindingBuilder::FindingBuilder(CheckContext &Ctx, llvm::StringRef CheckId,
+                               SourceLocation Loc, llvm::StringRef Format,
+                               Severity Level)
+    : Ctx(&Ctx), CheckId(CheckId.str()), Loc(Loc), Format(Format.str()),
+      Level(Level) {}
+
+FindingBuilder::FindingBuilder(FindingBuilder &&O)
+    : Ctx(O.Ctx), CheckId(std::move(O.CheckId)), Loc(O.Loc),
+      Format(std::move(O.Format)), Level(O.Level), Args(std::move(O.Args)),
+      Fixes(std::move(O.Fixes)), Metrics(std::move(O.Metrics)) {
+  O.Ctx = nullptr;
+}
+
+FindingBuilder::~FindingBuilder() {
+  if (Ctx)
+    Ctx->emit(*this);
+}
+
+FindingBuilder &FindingBuilder::operator<<(llvm::StringRef S) {
+  Args.push_back(S.str());
+  return *this;
+}
+FindingBuilder &FindingBuilder::operator<<(int64_t V) {
+  Args.push_back(llvm::itostr(V));
+  return *this;
+}
+FindingBuilder &FindingBuilder::operator<<(const NamedDecl *D) {
+  Args.push_back("'" + D->getQualifiedNameAsString() + "'");
+  return *this;
+}
+FindingBuilder &FindingBuilder::operator<<(const FixItHint &Fix) {
+  Fixes.push_back(Fix);
+  return *this;
+}
+FindingBuilder &FindingBuilder::metric(llvm::StringRef Name, double Value) {
+  Metrics.emplace_back(Name.str(), Value);
+  return *this;
+}
+
+static std::string formatMessage(llvm::StringRef Format,
+                                 const std::vector<std::string> &Args) {
+  std::string Out;
+  for (size_t I = 0; I < Format.size(); ++I) {
+    char C = Format[I];
+    if (C == '%' && I + 1 < Format.size() && isdigit((unsigned char)Format[I + 1])) {
+      unsigned N = Format[++I] - '0';
+      Out += N < Args.size() ? Args[N] : std::string("<?>");
+      continue;
+    }
+    Out += C;
+  }
+  return Out;
+}
+
+// ---------------------------------------------------------------- options
+
+std::string OptionsView::get(llvm::StringRef Name,
+                             llvm::StringRef Default) const {
+  auto It = Options.find(Prefix + Name.str());
+  return It == Options.end() ? Default.str() : It->second;
+}
+int64_t OptionsView::get(llvm::StringRef Name, int64_t Default) const {
+  int64_t V;
+  auto It = Options.find(Prefix + Name.str());
+  if (It == Options.end() || llvm::StringRef(It->second).getAsInteger(10, V))
+    return Default;
+  return V;
+}
+bool OptionsView::get(llvm::StringRef Name, bool Default) const {
+  auto It = Options.find(Prefix + Name.str());
+  if (It == Options.end())
+    return Default;
+  llvm::StringRef V = It->second;
+  return V.equals_insensitive("true") || V == "1";
+}
+
+// ---------------------------------------------------------------- context
+
+CheckContext::CheckContext(const ArchTable &Tables, const ArchInfo *Arch,
+                           const CheckOptionMap &Options,
+                           const GlobList &WarningsAsErrors, DiagSink &Sink)
+    : Tables(Tables), Arch(Arch), Options(Options),
+      WarningsAsErrors(WarningsAsErrors), Sink(Sink) {}
+
+void CheckContext::setASTContext(ASTContext *Ctx) { AST = Ctx; }
+SourceManager &CheckContext::sourceManager() const {
+  return AST->getSourceManager();
+}
+const LangOptions &CheckContext::langOpts() const { return AST->getLangOpts(); }
+
+ThreadDependenceAnalysis &CheckContext::threadDependence() {
+  if (!ThreadDeps)
+    ThreadDeps = std::make_unique<ThreadDependenceAnalysis>();
+  return *ThreadDeps;
+}
+
+Location CheckContext::toLocation(SourceLocation Loc) const {
+  Location Out;
+  if (Loc.isInvalid())
+    return Out;
+  const SourceManager &SM = sourceManager();
+  SourceLocation FileLoc = SM.getFileLoc(Loc);
+  if (auto Ref = SM.getFileEntryRefForID(SM.getFileID(FileLoc)))
+    Out.File = Ref->getName().str();
+  Out.Line = SM.getSpellingLineNumber(FileLoc);
+  Out.Column = SM.getSpellingColumnNumber(FileLoc);
+  return Out;
+}
+
+const NoLintIndex *CheckContext::noLintFor(FileID FID) {
+  auto &Slot = NoLint[FID];
+  if (!Slot) {
+    bool Invalid = false;
+    llvm::StringRef Buf = sourceManager().getBufferData(FID, &Invalid);
+    Slot = std::make_unique<NoLintIndex>(Invalid ? llvm::StringRef() : Buf);
+  }
+  return Slot.get();
+}
+
+bool CheckContext::isSuppressed(SourceLocation Loc, llvm::StringRef CheckId) {
+  const SourceManager &SM = sourceManager();
+  // The line the finding is shown on, and for macros also the line the macro
+  // was expanded on, as clang-tidy does.
+  for (SourceLocation L : {SM.getFileLoc(Loc), SM.getExpansionLoc(Loc)}) {
+    FileID FID = SM.getFileID(L);
+    if (noLintFor(FID)->suppresses(SM.getSpellingLineNumber(L), CheckId))
+      return true;
+  }
+  return false;
+}
+
+void CheckContext::emit(FindingBuilder &B) {
+  std::string Message = formatMessage(B.Format, B.Args);
+  const SourceManager &SM = sourceManager();
+
+  if (B.Level == Severity::Note) {
+    auto It = LastFinding.find(B.CheckId);
+    if (It != LastFinding.end() && It->second)
+      Sink.addNote(*It->second, {toLocation(B.Loc), Message});
+    return;
+  }
+
+  std::optional<size_t> &Last = LastFinding[B.CheckId];
+  Last.reset();
+  if (B.Loc.isInvalid())
+    return;
+  SourceLocation FileLoc = SM.getFileLoc(B.Loc);
+  if (SM.isInSystemHeader(FileLoc) || !SM.getFileEntryRefForID(SM.getFileID(FileLoc)))
+    return;
+  if (isSuppressed(B.Loc, B.CheckId))
+    return;
+
+  Finding F;
+  F.Check = B.CheckId;
+  F.Level = B.Level;
+  F.Loc = toLocation(B.Loc);
+  F.Message = std::move(Message);
+  if (Arch)
+    F.Arch = Arch->Name;
+  F.Metrics = std::move(B.Metrics);
+  F.PromotedToError =
+      F.Level == Severity::Warning && WarningsAsErrors.contains(F.Check);
+
+  for (const FixItHint &Hint : B.Fixes) {
+    if (Hint.RemoveRange.isInvalid())
+      continue;
+    tooling::Replacement R(SM, Hint.RemoveRange, Hint.CodeToInsert, langOpts());
+    if (R.getFilePath().empty() || R.getFilePath() == "<invalid-loc>") {
+      F.Fixes.clear(); // a fix that cannot be applied whole is not offered
+      break;
+    }
+    llvm::SmallString<256> Path(R.getFilePath());
+    SM.getFileManager().makeAbsolutePath(Path);
+    F.Fixes.push_back({std::string(Path), R.getOffset(), R.getLength(),
+                       R.getReplacementText().str()});
+  }
+  Last = Sink.report(std::move(F));
+}
+
+void CheckContext::reportNoLintProblems() {
+  const SourceManager &SM = sourceManager();
+  noLintFor(SM.getMainFileID());
+  for (auto &[FID, Index] : NoLint) {
+    auto Ref = SM.getFileEntryRefForID(FID);
+    if (!Ref || SM.isInSystemHeader(SM.getLocForStartOfFile(FID)))
+      continue;
+    for (const NoLintIndex::Problem &P : Index->problems()) {
+      Finding F;
+      F.Check = NoLintCheckId.str();
+      F.Level = Severity::Error;
+      F.Loc = {Ref->getName().str(), P.Line, P.Column};
+      F.Message = P.Message;
+      Sink.report(std::move(F));
+    }
+  }
+}
+
+// ---------------------------------------------------------------- runner
+
+CheckRunner::CheckRunner(const GlobList &Enabled, bool DeviceParse,
+                         CheckContext &Ctx)
+    : Ctx(Ctx) {
+  for (const CheckInfo &Info : allChecks()) {
+    if (!Enabled.contains(Info.Id))
+      continue;
+    std::unique_ptr<Check> C = Info.Create(Info.Id, Ctx);
+    // A device parse sees host code too; a plain C++ parse has no device code.
+    if (!DeviceParse && C->side() == CheckSide::Device)
+      continue;
+    C->registerMatchers(&Finder);
+    Checks.push_back(std::move(C));
+  }
+}
+
+void CheckRunner::run(ASTContext &AST) {
+  Ctx.setASTContext(&AST);
+  if (!Checks.empty())
+    Finder.matchAST(AST);
+  Ctx.reportNoLintProblems();
+}
+
+const CheckInfo *findCheck(llvm::StringRef Id) {
+  for (const CheckInfo &C : allChecks())
+    if (C.Id == Id)
+      return &C;
+  return nullptr;
+}
+
+} // namespace warplint

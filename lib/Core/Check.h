@@ -1,0 +1,188 @@
+// The check API, in clang-tidy's shape: a check registers AST matchers, gets
+// their results in check(), reads its options in its constructor and reports
+// through diag(). It never prints, reads files or knows the output format.
+#pragma once
+#include "Analysis/ThreadDependence.h"
+#include "Arch/ArchTable.h"
+#include "Core/DiagSink.h"
+#include "Core/Glob.h"
+#include "Core/NoLint.h"
+#include "clang/ASTMatchers/ASTMatchFinder.h"
+#include "clang/Basic/Diagnostic.h"
+#include "llvm/ADT/DenseMap.h"
+#include <functional>
+#include <map>
+#include <memory>
+
+namespace warplint {
+
+class Check;
+class CheckContext;
+
+// Which parse a check needs: device code (kernels, __device__ functions), host
+// code, or both.
+enum class CheckSide { Device, Host, Both };
+
+using CheckOptionMap = std::map<std::string, std::string>;
+
+// Builds one finding; it is handed to the context when the builder dies, as
+// clang's DiagnosticBuilder does. Arguments replace %0, %1, ... in order.
+class FindingBuilder {
+public:
+  FindingBuilder(CheckContext &Ctx, llvm::StringRef CheckId,
+                 clang::SourceLocation Loc, llvm::StringRef Format,
+                 Severity Level);
+  FindingBuilder(FindingBuilder &&Other);
+  FindingBuilder(const FindingBuilder &) = delete;
+  ~FindingBuilder();
+
+  FindingBuilder &operator<<(llvm::StringRef S);
+  FindingBuilder &operator<<(const char *S) { return *this << llvm::StringRef(S); }
+  FindingBuilder &operator<<(const std::string &S) { return *this << llvm::StringRef(S); }
+  FindingBuilder &operator<<(int64_t V);
+  FindingBuilder &operator<<(int V) { return *this << int64_t(V); }
+  FindingBuilder &operator<<(unsigned V) { return *this << int64_t(V); }
+  FindingBuilder &operator<<(const clang::NamedDecl *D);
+  FindingBuilder &operator<<(const clang::FixItHint &Fix);
+  // A number behind the message, for JSON/SARIF consumers.
+  FindingBuilder &metric(llvm::StringRef Name, double Value);
+
+private:
+  friend class CheckContext;
+  CheckContext *Ctx;
+  std::string CheckId;
+  clang::SourceLocation Loc;
+  std::string Format;
+  Severity Level;
+  std::vector<std::string> Args;
+  std::vector<clang::FixItHint> Fixes;
+  std::vector<std::pair<std::string, double>> Metrics;
+};
+
+// Per-check options: "check-id.Name" keys of CheckOptions.
+class OptionsView {
+public:
+  OptionsView(llvm::StringRef CheckId, const CheckOptionMap &Options)
+      : Prefix((CheckId + ".").str()), Options(Options) {}
+  std::string get(llvm::StringRef Name, llvm::StringRef Default) const;
+  int64_t get(llvm::StringRef Name, int64_t Default) const;
+  bool get(llvm::StringRef Name, bool Default) const;
+
+private:
+  std::string Prefix;
+  const CheckOptionMap &Options;
+};
+
+// What a check sees of the translation unit and target it runs on.
+class CheckContext {
+public:
+  CheckContext(const ArchTable &Tables, const ArchInfo *Arch,
+               const CheckOptionMap &Options, const GlobList &WarningsAsErrors,
+               DiagSink &Sink);
+
+  void setASTContext(clang::ASTContext *Ctx);
+  clang::ASTContext &astContext() const { return *AST; }
+  clang::SourceManager &sourceManager() const;
+  const clang::LangOptions &langOpts() const;
+
+  // The target this parse is judged for; null in a host-only parse.
+  const ArchInfo *arch() const { return Arch; }
+  const ArchTable &tables() const { return Tables; }
+  const CheckOptionMap &options() const { return Options; }
+  // Shared analyses, computed on first use and cached for the TU.
+  ThreadDependenceAnalysis &threadDependence();
+
+  // Converts a builder into a Finding and reports it, unless it lies in a
+  // system header or is suppressed by NOLINT. A note attaches to the last
+  // finding its check reported.
+  void emit(FindingBuilder &B);
+  // Reports malformed NOLINT comments of every file seen in this TU.
+  void reportNoLintProblems();
+
+private:
+  Location toLocation(clang::SourceLocation Loc) const;
+  const NoLintIndex *noLintFor(clang::FileID FID);
+  bool isSuppressed(clang::SourceLocation Loc, llvm::StringRef CheckId);
+
+  const ArchTable &Tables;
+  const ArchInfo *Arch;
+  const CheckOptionMap &Options;
+  const GlobList &WarningsAsErrors;
+  DiagSink &Sink;
+  clang::ASTContext *AST = nullptr;
+  std::unique_ptr<ThreadDependenceAnalysis> ThreadDeps;
+  llvm::DenseMap<clang::FileID, std::unique_ptr<NoLintIndex>> NoLint;
+  // Last finding each check reported, or none if it was dropped.
+  std::map<std::string, std::optional<size_t>> LastFinding;
+};
+
+class Check : public clang::ast_matchers::MatchFinder::MatchCallback {
+public:
+  Check(llvm::StringRef Name, CheckContext &Ctx)
+      : Name(Name.str()), Ctx(Ctx), Options(Name, Ctx.options()) {}
+  ~Check() override = default;
+
+  virtual void registerMatchers(clang::ast_matchers::MatchFinder *Finder) = 0;
+  virtual void check(const clang::ast_matchers::MatchFinder::MatchResult &R) = 0;
+  // Records the options in effect with their values, for --dump-config.
+  virtual void storeOptions(CheckOptionMap &Opts) const {}
+  virtual CheckSide side() const { return CheckSide::Device; }
+
+  llvm::StringRef name() const { return Name; }
+
+protected:
+  FindingBuilder diag(clang::SourceLocation Loc, llvm::StringRef Format,
+                      Severity Level = Severity::Warning) {
+    return FindingBuilder(Ctx, Name, Loc, Format, Level);
+  }
+  CheckContext &context() const { return Ctx; }
+  // The target; device-side checks always have one.
+  const ArchInfo &arch() const { return *Ctx.arch(); }
+
+  std::string Name;
+  CheckContext &Ctx;
+  OptionsView Options;
+
+private:
+  void run(const clang::ast_matchers::MatchFinder::MatchResult &R) final {
+    check(R);
+  }
+  llvm::StringRef getID() const final { return Name; }
+};
+
+// One entry of checks/Checks.def.
+struct CheckInfo {
+  llvm::StringRef Category;
+  llvm::StringRef Id;
+  llvm::StringRef ClassName;
+  llvm::StringRef Summary;
+  std::unique_ptr<Check> (*Create)(llvm::StringRef Id, CheckContext &Ctx);
+};
+
+// Every check warplint knows, in Checks.def order.
+llvm::ArrayRef<CheckInfo> allChecks();
+const CheckInfo *findCheck(llvm::StringRef Id);
+
+// Instantiates the enabled checks for one parse, puts all their matchers into
+// one MatchFinder, and runs them in one traversal.
+class CheckRunner {
+public:
+  CheckRunner(const GlobList &Enabled, bool DeviceParse, CheckContext &Ctx);
+  void run(clang::ASTContext &AST);
+  bool empty() const { return Checks.empty(); }
+
+private:
+  CheckContext &Ctx;
+  std::vector<std::unique_ptr<Check>> Checks;
+  clang::ast_matchers::MatchFinder Finder;
+};
+
+// Each check's .cpp ends with this, naming its class; Checks.def's registry
+// refers to the factory it defines.
+#define WARPLINT_CHECK_FACTORY(CLASS)                                          \
+  std::unique_ptr<::warplint::Check> create##CLASS(                           \
+      llvm::StringRef Id, ::warplint::CheckContext &Ctx) {                     \
+    return std::make_unique<CLASS>(Id, Ctx);                                   \
+  }
+
+} // namespace warplint

@@ -1,0 +1,58 @@
+// The finding model shared by every check, writer and front end (CLI, plugin, LSP).
+#pragma once
+#include "llvm/ADT/StringRef.h"
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace warplint {
+
+enum class Severity { Note, Warning, Error };
+
+llvm::StringRef severityName(Severity S);
+
+struct Location {
+  std::string File;
+  unsigned Line = 0;   // 1-based; 0 when the problem has no place in a file
+  unsigned Column = 0; // 1-based byte column, as clang counts
+};
+
+struct FindingNote {
+  Location Loc;
+  std::string Message;
+};
+
+// One edit of a fix, in the clang-apply-replacements sense.
+struct FixEdit {
+  std::string File;
+  unsigned Offset = 0;
+  unsigned Length = 0;
+  std::string Replacement;
+};
+
+struct Finding {
+  std::string Check;
+  Severity Level = Severity::Warning;
+  Location Loc;
+  std::string Message;
+  std::optional<std::string> Arch; // the sm_XX it was judged for
+  std::vector<FindingNote> Notes;
+  std::vector<FixEdit> Fixes;
+  std::vector<std::pair<std::string, double>> Metrics;
+  // Set by --warnings-as-errors: reported as an error and fails the run.
+  bool PromotedToError = false;
+
+  Severity effectiveLevel() const {
+    return PromotedToError ? Severity::Error : Level;
+  }
+};
+
+// A problem that stopped (part of) the analysis: a compiler error in the TU,
+// an unreadable file, a driver error. These make the exit status 2.
+struct ToolError {
+  Location Loc;
+  std::string Message;
+};
+
+} // namespace warplint

@@ -1,0 +1,163 @@
+#include "Driver/Runner.h"
+#include "clang/Basic/FileManager.h"
+#include "clang/Frontend/CompilerInstance.h"
+#include "clang/Frontend/FrontendAction.h"
+#include "clang/Tooling/Tooling.h"
+#include "llvm/ADT/SmallString.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/VirtualFileSystem.h"
+
+using namespace clang;
+
+namespace warplint {
+
+namespace {
+
+// Collects the compiler's errors (not its warnings: those are the compiler's
+// business) with their locations, as clang-tidy reports clang-diagnostic-error.
+class ErrorCollector : public DiagnosticConsumer {
+public:
+  ErrorCollector(DiagSink &Sink, llvm::StringRef File)
+      : Sink(Sink), File(File.str()) {}
+
+  void HandleDiagnostic(DiagnosticsEngine::Level Level,
+                        const Diagnostic &Info) override {
+    DiagnosticConsumer::HandleDiagnostic(Level, Info);
+    if (Level < DiagnosticsEngine::Error)
+      return;
+    llvm::SmallString<256> Text;
+    Info.FormatDiagnostic(Text);
+    ToolError E;
+    E.Message = Text.str().str();
+    E.Loc.File = File;
+    if (Info.hasSourceManager() && Info.getLocation().isValid()) {
+      const SourceManager &SM = Info.getSourceManager();
+      PresumedLoc P = SM.getPresumedLoc(SM.getFileLoc(Info.getLocation()));
+      if (P.isValid()) {
+        E.Loc.File = P.getFilename();
+        E.Loc.Line = P.getLine();
+        E.Loc.Column = P.getColumn();
+      }
+    }
+    Sink.reportError(std::move(E));
+  }
+
+private:
+  DiagSink &Sink;
+  std::string File;
+};
+
+class AnalysisConsumer : public ASTConsumer {
+public:
+  AnalysisConsumer(std::unique_ptr<CheckContext> Ctx,
+                   std::unique_ptr<CheckRunner> Runner)
+      : Ctx(std::move(Ctx)), Runner(std::move(Runner)) {}
+  void HandleTranslationUnit(ASTContext &AST) override { Runner->run(AST); }
+
+private:
+  std::unique_ptr<CheckContext> Ctx;
+  std::unique_ptr<CheckRunner> Runner;
+};
+
+class AnalysisAction : public ASTFrontendAction {
+public:
+  AnalysisAction(const FileTask &T, const ArchTable &Tables,
+                 const ArchInfo *Arch, DiagSink &Sink)
+      : T(T), Tables(Tables), Arch(Arch), Sink(Sink) {}
+
+  std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &CI,
+                                                 llvm::StringRef) override {
+    auto Ctx = std::make_unique<CheckContext>(Tables, Arch, T.Options,
+                                              T.WarningsAsErrors, Sink);
+    auto Runner = std::make_unique<CheckRunner>(
+        T.Checks, bool(CI.getLangOpts().CUDAIsDevice), *Ctx);
+    return std::make_unique<AnalysisConsumer>(std::move(Ctx), std::move(Runner));
+  }
+
+private:
+  const FileTask &T;
+  const ArchTable &Tables;
+  const ArchInfo *Arch;
+  DiagSink &Sink;
+};
+
+} // namespace
+
+std::vector<std::string> buildParseArgs(const FileTask &T,
+                                        const RunEnvironment &Env,
+                                        const ArchInfo *Arch) {
+  std::vector<std::string> Args = {"clang++"};
+  Args.insert(Args.end(), T.Flags.Args.begin(), T.Flags.Args.end());
+  Args.push_back("-fsyntax-only");
+  Args.push_back("-resource-dir");
+  Args.push_back(Env.ResourceDir);
+  if (!T.Directory.empty()) {
+    Args.push_back("-working-directory");
+    Args.push_back(T.Directory);
+  }
+  if (Arch) {
+    // One device-side parse: it sees kernels and host code alike, at half
+    // the cost of clang's default host+device pair.
+    Args.insert(Args.end(),
+                {"-x", "cuda", "--cuda-device-only",
+                 "--cuda-gpu-arch=" + Arch->Name, "--no-cuda-version-check",
+                 "-Wno-unknown-cuda-version", "-nogpulib",
+                 "-fno-caret-diagnostics"});
+    // A device-only parse does not tell Sema the toolkit's version, and
+    // without it clang lowers <<<...>>> to the pre-9.2 cudaConfigureCall,
+    // which CUDA 13's headers no longer declare.
+    std::string Sdk = Env.Toolkit.found() && !Env.Toolkit.Version.empty()
+                          ? Env.Toolkit.Version
+                          : "12.0"; // what the fallback header declares
+    Args.insert(Args.end(), {"-Xclang", "-target-sdk-version=" + Sdk});
+    if (Env.Toolkit.found()) {
+      Args.push_back("--cuda-path=" + Env.Toolkit.Path);
+      // CUDA 13 keeps CCCL (cub, thrust, libcu++) here; nvcc adds it itself.
+      llvm::SmallString<256> Cccl(Env.Toolkit.Path);
+      llvm::sys::path::append(Cccl, "include", "cccl");
+      if (llvm::sys::fs::is_directory(Cccl)) {
+        Args.push_back("-isystem");
+        Args.push_back(std::string(Cccl));
+      }
+    } else {
+      Args.insert(Args.end(), {"-nocudainc", "-isystem", Env.FallbackDir,
+                               "-include", "warplint_cuda_fallback.h"});
+    }
+  }
+  Args.push_back(T.File);
+  return Args;
+}
+
+FileResult runFile(const FileTask &T, const RunEnvironment &Env) {
+  FileResult R;
+  if (!T.Flags.Dropped.empty()) {
+    std::string List;
+    for (const std::string &D : T.Flags.Dropped)
+      List += (List.empty() ? "" : " ") + D;
+    R.Warnings.push_back(T.File + ": ignored compile flags warplint cannot "
+                                  "translate: " + List);
+  }
+  llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> FS(
+      llvm::vfs::createPhysicalFileSystem().release());
+  llvm::IntrusiveRefCntPtr<FileManager> Files(
+      new FileManager(FileSystemOptions(), FS));
+
+  std::vector<const ArchInfo *> Parses = T.Archs;
+  if (!T.Flags.IsCuda)
+    Parses = {nullptr}; // plain C++: one host parse, host-side checks only
+  for (const ArchInfo *Arch : Parses) {
+    ErrorCollector Errors(R.Sink, T.File);
+    tooling::ToolInvocation Invocation(
+        buildParseArgs(T, Env, Arch),
+        std::make_unique<AnalysisAction>(T, *Env.Tables, Arch, R.Sink),
+        Files.get());
+    Invocation.setDiagnosticConsumer(&Errors);
+    // A TU with errors still gets the findings of what parsed; the errors
+    // themselves go to the sink, merged across targets.
+    Invocation.run();
+  }
+  return R;
+}
+
+} // namespace warplint

@@ -1,0 +1,41 @@
+// Runs the checks on one file: one device-side parse per target architecture
+// (host code is visible there too), or one plain parse for a non-CUDA file.
+#pragma once
+#include "Arch/ArchTable.h"
+#include "Core/Check.h"
+#include "Core/DiagSink.h"
+#include "Driver/NvccFlags.h"
+#include "Driver/Toolkit.h"
+
+namespace warplint {
+
+struct RunEnvironment {
+  const ArchTable *Tables = nullptr;
+  CudaToolkit Toolkit;     // not found: the fallback header is used
+  std::string FallbackDir; // <share>/include/fallback
+  std::string ResourceDir; // clang's resource directory
+};
+
+struct FileTask {
+  std::string File;      // as the user named it
+  std::string Directory; // working directory of the compile command
+  CompileFlags Flags;
+  std::vector<const ArchInfo *> Archs;
+  GlobList Checks;
+  GlobList WarningsAsErrors;
+  CheckOptionMap Options;
+};
+
+struct FileResult {
+  DiagSink Sink;
+  std::vector<std::string> Warnings; // one-line tool warnings for stderr
+};
+
+// The driver arguments for one parse, program name first, file last.
+std::vector<std::string> buildParseArgs(const FileTask &T,
+                                        const RunEnvironment &Env,
+                                        const ArchInfo *Arch);
+
+FileResult runFile(const FileTask &T, const RunEnvironment &Env);
+
+} // namespace warplint

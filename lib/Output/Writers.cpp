@@ -1,0 +1,319 @@
+#include "Output/Writers.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/xxhash.h"
+#include <algorithm>
+#include <map>
+#include <memory>
+#include <nlohmann/json.hpp>
+
+using json = nlohmann::ordered_json;
+
+namespace warplint {
+
+namespace {
+
+// Source lines for carets and fingerprints, each file read once.
+class SourceLines {
+public:
+  llvm::StringRef line(const std::string &File, unsigned Line) {
+    auto &Buf = Files[File];
+    if (!Buf) {
+      auto B = llvm::MemoryBuffer::getFile(File, /*IsText=*/true);
+      Buf = B ? std::move(*B) : llvm::MemoryBuffer::getMemBuffer("");
+    }
+    llvm::StringRef Rest = Buf->getBuffer();
+    for (unsigned I = 1; I < Line && !Rest.empty(); ++I)
+      Rest = Rest.split('\n').second;
+    return Line ? Rest.split('\n').first.rtrim("\r") : llvm::StringRef();
+  }
+
+private:
+  std::map<std::string, std::unique_ptr<llvm::MemoryBuffer>> Files;
+};
+
+void writeTextDiag(llvm::raw_ostream &OS, SourceLines &Src, const Location &L,
+                   llvm::StringRef Level, llvm::StringRef Message,
+                   llvm::StringRef Tag) {
+  if (!L.File.empty()) {
+    OS << L.File;
+    if (L.Line)
+      OS << ":" << L.Line << ":" << L.Column;
+    OS << ": ";
+  }
+  OS << Level << ": " << Message;
+  if (!Tag.empty())
+    OS << " [" << Tag << "]";
+  OS << "\n";
+  if (!L.Line)
+    return;
+  llvm::StringRef Text = Src.line(L.File, L.Line);
+  if (Text.empty())
+    return;
+  std::string Gutter = llvm::formatv("{0,5} | ", L.Line).str();
+  OS << Gutter << Text << "\n";
+  OS << std::string(Gutter.size() - 2, ' ') << "| ";
+  // Keep tabs so the caret lines up under the source.
+  for (unsigned I = 0; I + 1 < L.Column && I < Text.size(); ++I)
+    OS << (Text[I] == '\t' ? '\t' : ' ');
+  OS << "^\n";
+}
+
+std::string fileUri(const std::string &File) {
+  std::string Path = File;
+  std::replace(Path.begin(), Path.end(), '\\', '/');
+  std::string Out;
+  for (char C : Path) {
+    if (isalnum((unsigned char)C) || llvm::StringRef("/-._~").contains(C))
+      Out += C;
+    else
+      Out += llvm::formatv("%{0:X2}", (unsigned)(unsigned char)C).str();
+  }
+  return llvm::sys::path::is_absolute(File) ? "file://" + Out : Out;
+}
+
+json locationJson(const Location &L) {
+  return {{"file", L.File}, {"line", L.Line}, {"column", L.Column}};
+}
+
+} // namespace
+
+void writeText(const Report &R, llvm::raw_ostream &OS) {
+  SourceLines Src;
+  for (const ToolError &E : R.Errors)
+    writeTextDiag(OS, Src, E.Loc, "error", E.Message, "clang-diagnostic-error");
+  for (const Finding &F : R.Findings) {
+    std::string Tag = F.Check;
+    if (F.PromotedToError)
+      Tag += ",-warnings-as-errors";
+    writeTextDiag(OS, Src, F.Loc, severityName(F.effectiveLevel()), F.Message,
+                  Tag);
+    for (const FindingNote &N : F.Notes)
+      writeTextDiag(OS, Src, N.Loc, "note", N.Message, "");
+  }
+}
+
+void writeJson(const Report &R, llvm::raw_ostream &OS) {
+  json Findings = json::array();
+  for (const Finding &F : R.Findings) {
+    json J = {{"check", F.Check},
+              {"severity", severityName(F.effectiveLevel()).str()},
+              {"file", F.Loc.File},
+              {"line", F.Loc.Line},
+              {"column", F.Loc.Column},
+              {"message", F.Message},
+              {"arch", F.Arch ? json(*F.Arch) : json(nullptr)}};
+    json Notes = json::array();
+    for (const FindingNote &N : F.Notes) {
+      json NJ = locationJson(N.Loc);
+      NJ["message"] = N.Message;
+      Notes.push_back(NJ);
+    }
+    J["notes"] = Notes;
+    json Fixes = json::array();
+    for (const FixEdit &E : F.Fixes)
+      Fixes.push_back({{"file", E.File},
+                       {"offset", E.Offset},
+                       {"length", E.Length},
+                       {"replacement", E.Replacement}});
+    J["fixes"] = Fixes;
+    json Metrics = json::object();
+    for (const auto &[Name, Value] : F.Metrics)
+      Metrics[Name] = Value;
+    J["metrics"] = Metrics;
+    Findings.push_back(J);
+  }
+  json Errors = json::array();
+  for (const ToolError &E : R.Errors) {
+    json J = locationJson(E.Loc);
+    J["message"] = E.Message;
+    Errors.push_back(J);
+  }
+  json Doc = {{"version", 1},
+              {"tool", "warplint"},
+              {"findings", Findings},
+              {"errors", Errors}};
+  OS << Doc.dump(2) << "\n";
+}
+
+static const char *sarifLevel(Severity S) {
+  switch (S) {
+  case Severity::Error:
+    return "error";
+  case Severity::Warning:
+    return "warning";
+  case Severity::Note:
+    return "note";
+  }
+  return "warning";
+}
+
+static json sarifLocation(const Location &L) {
+  json Phys = {{"artifactLocation", {{"uri", fileUri(L.File)}}}};
+  if (L.Line)
+    Phys["region"] = {{"startLine", L.Line},
+                      {"startColumn", std::max(1u, L.Column)}};
+  return {{"physicalLocation", Phys}};
+}
+
+void writeSarif(const Report &R, llvm::raw_ostream &OS) {
+  SourceLines Src;
+  json Rules = json::array();
+  std::map<std::string, size_t> RuleIndex;
+  for (const RuleInfo &Rule : R.Rules) {
+    RuleIndex[Rule.Id] = Rules.size();
+    json J = {{"id", Rule.Id},
+              {"name", Rule.Name},
+              {"shortDescription", {{"text", Rule.Summary}}},
+              {"helpUri", Rule.HelpUri}};
+    Rules.push_back(J);
+  }
+  json Results = json::array();
+  for (const Finding &F : R.Findings) {
+    // The fingerprint survives edits that move the line: check, file, the
+    // line's text and the message, not the line number.
+    std::string Key = F.Check + "\n" + F.Loc.File + "\n" +
+                      Src.line(F.Loc.File, F.Loc.Line).trim().str() + "\n" +
+                      F.Message;
+    json J = {{"ruleId", F.Check}};
+    if (RuleIndex.count(F.Check))
+      J["ruleIndex"] = RuleIndex[F.Check];
+    J["level"] = sarifLevel(F.effectiveLevel());
+    J["message"] = {{"text", F.Message}};
+    J["locations"] = json::array({sarifLocation(F.Loc)});
+    J["partialFingerprints"] = {
+        {"warplint/v1", llvm::utohexstr(llvm::xxh3_64bits(Key), true, 16)}};
+    if (!F.Notes.empty()) {
+      json Related = json::array();
+      int Id = 1;
+      for (const FindingNote &N : F.Notes) {
+        json L = sarifLocation(N.Loc);
+        L["id"] = Id++;
+        L["message"] = {{"text", N.Message}};
+        Related.push_back(L);
+      }
+      J["relatedLocations"] = Related;
+    }
+    if (!F.Fixes.empty()) {
+      std::map<std::string, json> PerFile;
+      for (const FixEdit &E : F.Fixes)
+        PerFile[E.File].push_back(
+            {{"deletedRegion",
+              {{"charOffset", E.Offset}, {"charLength", E.Length}}},
+             {"insertedContent", {{"text", E.Replacement}}}});
+      json Changes = json::array();
+      for (auto &[File, Reps] : PerFile)
+        Changes.push_back({{"artifactLocation", {{"uri", fileUri(File)}}},
+                           {"replacements", Reps}});
+      J["fixes"] = json::array(
+          {{{"description", {{"text", "apply the suggested fix"}}},
+            {"artifactChanges", Changes}}});
+    }
+    json Props = json::object();
+    if (F.Arch)
+      Props["arch"] = *F.Arch;
+    for (const auto &[Name, Value] : F.Metrics)
+      Props[Name] = Value;
+    if (!Props.empty())
+      J["properties"] = Props;
+    Results.push_back(J);
+  }
+  json Notifications = json::array();
+  for (const ToolError &E : R.Errors) {
+    json N = {{"level", "error"}, {"message", {{"text", E.Message}}}};
+    if (!E.Loc.File.empty())
+      N["locations"] = json::array({sarifLocation(E.Loc)});
+    Notifications.push_back(N);
+  }
+  json Run = {
+      {"tool",
+       {{"driver",
+         {{"name", "warplint"},
+          {"version", WARPLINT_VERSION},
+          {"rules", Rules}}}}},
+      {"invocations",
+       json::array({{{"executionSuccessful", R.Errors.empty()},
+                     {"toolExecutionNotifications", Notifications}}})},
+      {"results", Results}};
+  json Doc = {{"$schema", "https://json.schemastore.org/sarif-2.1.0.json"},
+              {"version", "2.1.0"},
+              {"runs", json::array({Run})}};
+  OS << Doc.dump(2) << "\n";
+}
+
+// Workflow-command escaping: the message, then property values.
+static std::string escapeData(llvm::StringRef S) {
+  std::string Out;
+  for (char C : S) {
+    if (C == '%')
+      Out += "%25";
+    else if (C == '\r')
+      Out += "%0D";
+    else if (C == '\n')
+      Out += "%0A";
+    else
+      Out += C;
+  }
+  return Out;
+}
+static std::string escapeProperty(llvm::StringRef S) {
+  std::string Out;
+  for (char C : escapeData(S)) {
+    if (C == ':')
+      Out += "%3A";
+    else if (C == ',')
+      Out += "%2C";
+    else
+      Out += C;
+  }
+  return Out;
+}
+
+static void githubLine(llvm::raw_ostream &OS, llvm::StringRef Command,
+                       const Location &L, llvm::StringRef Title,
+                       llvm::StringRef Message) {
+  OS << "::" << Command;
+  std::vector<std::string> Props;
+  if (!L.File.empty())
+    Props.push_back("file=" + escapeProperty(L.File));
+  if (L.Line) {
+    Props.push_back("line=" + std::to_string(L.Line));
+    Props.push_back("col=" + std::to_string(L.Column));
+  }
+  if (!Title.empty())
+    Props.push_back("title=" + escapeProperty(Title));
+  for (size_t I = 0; I < Props.size(); ++I)
+    OS << (I ? "," : " ") << Props[I];
+  OS << "::" << escapeData(Message) << "\n";
+}
+
+void writeGithub(const Report &R, llvm::raw_ostream &OS) {
+  for (const ToolError &E : R.Errors)
+    githubLine(OS, "error", E.Loc, "clang-diagnostic-error", E.Message);
+  for (const Finding &F : R.Findings) {
+    std::string Msg = F.Message + " [" + F.Check + "]";
+    for (const FindingNote &N : F.Notes)
+      Msg += "\nnote: " + N.Message;
+    llvm::StringRef Cmd = F.effectiveLevel() == Severity::Error     ? "error"
+                          : F.effectiveLevel() == Severity::Warning ? "warning"
+                                                                    : "notice";
+    githubLine(OS, Cmd, F.Loc, F.Check, Msg);
+  }
+}
+
+void writeReport(OutputFormat F, const Report &R, llvm::raw_ostream &OS) {
+  switch (F) {
+  case OutputFormat::Text:
+    return writeText(R, OS);
+  case OutputFormat::Json:
+    return writeJson(R, OS);
+  case OutputFormat::Sarif:
+    return writeSarif(R, OS);
+  case OutputFormat::Github:
+    return writeGithub(R, OS);
+  }
+}
+
+} // namespace warplint

@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# Installs what is missing (Debian bookworm, as root or with sudo), then
+# configures and builds warplint in build/. Safe to run again: it installs
+# nothing that is there and rebuilds only what changed.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+packages=(cmake ninja-build g++ ccache llvm-22-dev libclang-22-dev clang-22
+          llvm-22-tools libclang-cpp22-dev nlohmann-json3-dev libgtest-dev
+          python3 python3-jsonschema)
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" ||
+    missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  sudo=""
+  [ "$(id -u)" -eq 0 ] || sudo=sudo
+  echo "setup: installing ${missing[*]}"
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq \
+    --no-install-recommends "${missing[@]}" >/dev/null
+fi
+
+[ -f build/build.ninja ] ||
+  cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
+cmake --build build

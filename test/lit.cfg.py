@@ -1,0 +1,34 @@
+# lit configuration: the checks' tests (test/checks), the command line
+# (test/cli) and the plugin (test/plugin).
+import os
+import sys
+import lit.formats
+
+config.name = "warplint"
+config.test_format = lit.formats.ShTest(execute_external=False)
+config.suffixes = [".cu", ".test"]
+config.excludes = ["Inputs"]
+config.test_source_root = os.path.dirname(__file__)
+config.test_exec_root = os.path.join(os.path.dirname(config.warplint_bin), "..", "test")
+
+config.environment["PATH"] = os.pathsep.join(
+    [config.llvm_tools_dir, config.environment.get("PATH", "")])
+# Tests never depend on the user's environment for the toolkit.
+for var in ("CUDA_PATH", "CUDA_HOME", "WARPLINT_ARCH_DATA"):
+    config.environment.pop(var, None)
+
+config.substitutions.append(("%warplint", config.warplint_bin))
+config.substitutions.append(("%plugin", config.warplint_plugin))
+config.substitutions.append(("%clangxx", config.clangxx))
+config.substitutions.append(("%src", config.warplint_src))
+config.substitutions.append(("%share", config.warplint_share))
+config.substitutions.append(("%python", sys.executable))
+config.substitutions.append(("%cudapath", config.cuda_path))
+
+if os.path.exists(os.path.join(config.cuda_path, "include", "cuda_runtime.h")):
+    config.available_features.add("cuda-toolkit")
+try:
+    import jsonschema  # noqa: F401
+    config.available_features.add("jsonschema")
+except ImportError:
+    pass

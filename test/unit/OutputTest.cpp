@@ -1,0 +1,69 @@
+#include "Core/DiagSink.h"
+#include "Output/Writers.h"
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+using namespace warplint;
+
+static Finding sample() {
+  Finding F;
+  F.Check = "warp-legacy-intrinsic";
+  F.Level = Severity::Warning;
+  F.Loc = {"k.cu", 3, 8};
+  F.Message = "msg, with: 100% \"quotes\"\nand a newline";
+  F.Arch = "sm_60";
+  F.Fixes.push_back({"/abs/k.cu", 10, 4, "x"});
+  F.Metrics.push_back({"sectors_per_request", 4});
+  return F;
+}
+
+TEST(DiagSink, MergesDuplicates) {
+  DiagSink S;
+  EXPECT_TRUE(S.report(sample()).has_value());
+  EXPECT_FALSE(S.report(sample()).has_value());
+  Finding Other = sample();
+  Other.Arch = "sm_80";
+  EXPECT_TRUE(S.report(Other).has_value());
+  EXPECT_EQ(S.findings().size(), 2u);
+}
+
+TEST(Output, JsonDocumentShape) {
+  std::vector<Finding> Fs = {sample()};
+  std::vector<ToolError> Es = {{{"k.cu", 1, 2}, "boom"}};
+  std::string Out;
+  llvm::raw_string_ostream OS(Out);
+  writeJson({Fs, Es, {}}, OS);
+  auto J = nlohmann::json::parse(Out);
+  EXPECT_EQ(J["version"], 1);
+  EXPECT_EQ(J["tool"], "warplint");
+  ASSERT_EQ(J["findings"].size(), 1u);
+  EXPECT_EQ(J["findings"][0]["check"], "warp-legacy-intrinsic");
+  EXPECT_EQ(J["findings"][0]["line"], 3);
+  EXPECT_EQ(J["findings"][0]["arch"], "sm_60");
+  EXPECT_EQ(J["findings"][0]["fixes"][0]["offset"], 10);
+  EXPECT_EQ(J["findings"][0]["metrics"]["sectors_per_request"], 4);
+  EXPECT_EQ(J["errors"][0]["message"], "boom");
+}
+
+TEST(Output, GithubEscapes) {
+  std::vector<Finding> Fs = {sample()};
+  std::string Out;
+  llvm::raw_string_ostream OS(Out);
+  writeGithub({Fs, {}, {}}, OS);
+  EXPECT_EQ(Out.rfind("::warning file=k.cu,line=3,col=8,title=warp-legacy-intrinsic::", 0), 0u) << Out;
+  EXPECT_NE(Out.find("100%25"), std::string::npos);
+  EXPECT_NE(Out.find("%0Aand a newline"), std::string::npos);
+  EXPECT_EQ(Out.find('\n'), Out.size() - 1); // one line
+}
+
+TEST(Output, PromotedWarningIsAnError) {
+  Finding F = sample();
+  F.PromotedToError = true;
+  std::vector<Finding> Fs = {F};
+  std::string Out;
+  llvm::raw_string_ostream OS(Out);
+  writeText({Fs, {}, {}}, OS);
+  EXPECT_NE(Out.find("k.cu:3:8: error: "), std::string::npos) << Out;
+  EXPECT_NE(Out.find("[warp-legacy-intrinsic,-warnings-as-errors]"),
+            std::string::npos);
+}

@@ -1,0 +1,132 @@
+// The thread-dependence analysis on small kernels, queried directly.
+#include "Analysis/ThreadDependence.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/ASTMatchers/ASTMatchFinder.h"
+#include "clang/ASTMatchers/ASTMatchers.h"
+#include "clang/Frontend/ASTUnit.h"
+#include "clang/Tooling/Tooling.h"
+#include <gtest/gtest.h>
+
+using namespace clang;
+using namespace clang::ast_matchers;
+using namespace warplint;
+
+namespace {
+
+std::unique_ptr<ASTUnit> parse(llvm::StringRef Code) {
+  std::vector<std::string> Args = {
+      "-x", "cuda", "--cuda-device-only", "--cuda-gpu-arch=sm_80",
+      "-nocudainc", "-nogpulib", "-resource-dir", WARPLINT_CLANG_RESOURCE_DIR,
+      "-isystem", WARPLINT_SOURCE_DIR "/share/include/fallback", "-include",
+      "warplint_cuda_fallback.h", "-std=c++17"};
+  return tooling::buildASTFromCodeWithArgs(Code, Args, "input.cu");
+}
+
+// The dependence of the expression in variable `probe`'s initialiser in the
+// function named Fn, and the guard of the statement `marker();`.
+struct Probe {
+  std::unique_ptr<ASTUnit> AST;
+  warplint::ThreadDependenceAnalysis TDA;
+  const FunctionDecl *Fn = nullptr;
+
+  explicit Probe(llvm::StringRef Code) : AST(parse(Code)) {}
+
+  warplint::Dependence value(llvm::StringRef Var) {
+    auto M = match(varDecl(hasName(Var), hasAncestor(functionDecl().bind("f")))
+                       .bind("v"),
+                   AST->getASTContext());
+    if (M.empty())
+      return warplint::Dependence::Unknown;
+    Fn = M[0].getNodeAs<FunctionDecl>("f");
+    const auto *V = M[0].getNodeAs<VarDecl>("v");
+    return TDA.forFunction(Fn).dependence(V->getInit());
+  }
+
+  warplint::Dependence guardOfMarker() {
+    auto M = match(callExpr(callee(functionDecl(hasName("marker"))),
+                            hasAncestor(functionDecl().bind("f")))
+                       .bind("c"),
+                   AST->getASTContext());
+    if (M.empty())
+      return warplint::Dependence::Unknown;
+    Fn = M[0].getNodeAs<FunctionDecl>("f");
+    return TDA.forFunction(Fn).guardOf(M[0].getNodeAs<CallExpr>("c")).D;
+  }
+};
+
+const char *Prelude = "__device__ void marker();\n"
+                      "__device__ int idx() { return blockIdx.x * blockDim.x + threadIdx.x; }\n"
+                      "__device__ int twice(int v) { return 2 * v; }\n";
+
+} // namespace
+
+TEST(ThreadDependence, BuiltinVariables) {
+  Probe P(std::string(Prelude) +
+          "__global__ void k(int n) { int probe = threadIdx.x; int probe_u = blockIdx.x * blockDim.x + n; int probe_ws = warpSize; (void)probe; (void)probe_u; (void)probe_ws; }");
+  EXPECT_EQ(P.value("probe"), warplint::Dependence::ThreadDependent);
+  EXPECT_EQ(P.value("probe_u"), warplint::Dependence::Uniform);
+  EXPECT_EQ(P.value("probe_ws"), warplint::Dependence::Uniform);
+}
+
+TEST(ThreadDependence, ThroughLocalsAndHelpers) {
+  Probe P(std::string(Prelude) +
+          "__global__ void k(int n) { int i = idx(); int probe = i + n; int probe_q = twice(n); (void)probe; (void)probe_q; }");
+  EXPECT_EQ(P.value("probe"), warplint::Dependence::ThreadDependent);
+  EXPECT_EQ(P.value("probe_q"), warplint::Dependence::Uniform);
+}
+
+TEST(ThreadDependence, AssignmentUnderDivergentBranchIsDependent) {
+  Probe P(std::string(Prelude) +
+          "__global__ void k(int n) { int x = 0; if (threadIdx.x < 5) x = 1; int probe = x; (void)probe; }");
+  EXPECT_EQ(P.value("probe"), warplint::Dependence::ThreadDependent);
+}
+
+TEST(ThreadDependence, UniformLoopCounter) {
+  Probe P(std::string(Prelude) +
+          "__global__ void k(float *a) { for (int s = blockDim.x / 2; s > 0; s >>= 1) { int probe = s; (void)probe; marker(); } }");
+  EXPECT_EQ(P.value("probe"), warplint::Dependence::Uniform);
+  EXPECT_EQ(P.guardOfMarker(), warplint::Dependence::Uniform);
+}
+
+TEST(ThreadDependence, GuardOfThreadDependentBranch) {
+  Probe P(std::string(Prelude) +
+          "__global__ void k(float *a) { if (threadIdx.x % 2 == 0) marker(); }");
+  EXPECT_EQ(P.guardOfMarker(), warplint::Dependence::ThreadDependent);
+}
+
+TEST(ThreadDependence, GridStrideLoopIsThreadDependent) {
+  Probe P(std::string(Prelude) +
+          "__global__ void k(float *a, int n) { for (int i = idx(); i < n; i += blockDim.x * gridDim.x) marker(); }");
+  EXPECT_EQ(P.guardOfMarker(), warplint::Dependence::ThreadDependent);
+}
+
+TEST(ThreadDependence, UnknownParametersOfDeviceFunctions) {
+  Probe P(std::string(Prelude) +
+          "__device__ void f(int lane) { if (lane < 16) marker(); }");
+  EXPECT_EQ(P.guardOfMarker(), warplint::Dependence::Unknown);
+}
+
+TEST(ThreadDependence, EarlyReturnInDeviceFunction) {
+  Probe P(std::string(Prelude) +
+          "__device__ void f(int n) { if (threadIdx.x >= 4) return; marker(); }");
+  EXPECT_EQ(P.guardOfMarker(), warplint::Dependence::ThreadDependent);
+}
+
+TEST(ThreadDependence, EarlyReturnInKernelExitsTheThread) {
+  Probe P(std::string(Prelude) +
+          "__global__ void k(int n) { if (threadIdx.x >= n) return; marker(); }");
+  EXPECT_EQ(P.guardOfMarker(), warplint::Dependence::Uniform);
+}
+
+TEST(ThreadDependence, VotesAreWarpUniform) {
+  Probe P(std::string(Prelude) +
+          "__global__ void k(int n) { int probe = __any_sync(0xffffffff, threadIdx.x > 3); (void)probe; }");
+  EXPECT_EQ(P.value("probe"), warplint::Dependence::Uniform);
+}
+
+TEST(ThreadDependence, LoadThroughThreadIndexIsDependent) {
+  Probe P(std::string(Prelude) +
+          "__global__ void k(const float *a) { float probe = a[threadIdx.x]; float probe_u = a[blockIdx.x]; (void)probe; (void)probe_u; }");
+  EXPECT_EQ(P.value("probe"), warplint::Dependence::ThreadDependent);
+  EXPECT_EQ(P.value("probe_u"), warplint::Dependence::Uniform);
+}

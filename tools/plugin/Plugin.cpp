@@ -1,0 +1,223 @@
+// The clang plugin: the same AST checks inside a normal compile
+//   clang++ -fplugin=WarpLintPlugin.so [-Xclang -plugin-arg-warplint -Xclang checks=...]
+// reported as clang diagnostics tagged [check-id]. It is also the
+// -fpass-plugin= entry point for warplint's IR passes.
+#include "Arch/ArchTable.h"
+#include "Core/Check.h"
+#include "Core/Config.h"
+#include "clang/AST/ASTConsumer.h"
+#include "clang/Basic/TargetInfo.h"
+#include "clang/Frontend/CompilerInstance.h"
+#include "clang/Frontend/FrontendPluginRegistry.h"
+#include "llvm/Passes/PassBuilder.h"
+#include "llvm/Plugins/PassPlugin.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+#include <dlfcn.h>
+#include <mutex>
+#include <set>
+
+using namespace clang;
+
+namespace warplint {
+namespace {
+
+// clang compiles a CUDA file twice in one process (device, then host); a
+// finding is shown once. Device passes run first, so when one has run, the
+// host pass adds nothing new.
+std::mutex SeenMutex;
+std::set<std::string> &seen() {
+  static std::set<std::string> S;
+  return S;
+}
+bool DevicePassRan = false;
+
+std::string pluginDirectory() {
+  Dl_info Info;
+  if (dladdr(reinterpret_cast<void *>(&pluginDirectory), &Info) &&
+      Info.dli_fname)
+    return llvm::sys::path::parent_path(Info.dli_fname).str();
+  return ".";
+}
+
+const ArchTable *loadTables(DiagnosticsEngine &Diags, llvm::StringRef Dir) {
+  static std::once_flag Once;
+  static std::optional<ArchTable> Tables;
+  static std::string Error;
+  std::call_once(Once, [&] {
+    auto T = ArchTable::loadDirectory(Dir);
+    if (T)
+      Tables = std::move(*T);
+    else
+      Error = llvm::toString(T.takeError());
+  });
+  if (!Tables) {
+    Diags.Report(Diags.getCustomDiagID(DiagnosticsEngine::Error,
+                                       "warplint: %0"))
+        << Error;
+    return nullptr;
+  }
+  return &*Tables;
+}
+
+class PluginConsumer : public ASTConsumer {
+public:
+  PluginConsumer(CompilerInstance &CI, const ArchTable &Tables,
+                 const ArchInfo *Arch, EffectiveSettings S, bool Device)
+      : CI(CI), Checks(S.ChecksText), WAE(S.WarningsAsErrorsText),
+        Options(std::move(S.CheckOptions)),
+        Ctx(Tables, Arch, Options, WAE, Sink), Device(Device) {}
+
+  void HandleTranslationUnit(ASTContext &AST) override {
+    CheckRunner Runner(Checks, Device, Ctx);
+    Runner.run(AST);
+    report(AST.getSourceManager());
+  }
+
+private:
+  void report(SourceManager &SM) {
+    DiagnosticsEngine &Diags = CI.getDiagnostics();
+    FileManager &FM = SM.getFileManager();
+    auto LocOf = [&](const Location &L) {
+      if (L.File.empty())
+        return SourceLocation();
+      auto FE = FM.getOptionalFileRef(L.File);
+      if (!FE)
+        return SourceLocation();
+      return SM.translateFileLineCol(*FE, L.Line, L.Column);
+    };
+    std::lock_guard<std::mutex> Lock(SeenMutex);
+    for (const Finding &F : Sink.findings()) {
+      std::string Key = F.Check + "|" + F.Loc.File + ":" +
+                        std::to_string(F.Loc.Line) + ":" +
+                        std::to_string(F.Loc.Column) + "|" + F.Message;
+      if (!seen().insert(Key).second)
+        continue;
+      DiagnosticsEngine::Level L = F.effectiveLevel() == Severity::Error
+                                       ? DiagnosticsEngine::Error
+                                       : DiagnosticsEngine::Warning;
+      Diags.Report(LocOf(F.Loc), Diags.getCustomDiagID(L, "%0 [%1]"))
+          << F.Message << F.Check;
+      for (const FindingNote &N : F.Notes)
+        Diags.Report(LocOf(N.Loc),
+                     Diags.getCustomDiagID(DiagnosticsEngine::Note, "%0"))
+            << N.Message;
+    }
+  }
+
+  CompilerInstance &CI;
+  GlobList Checks, WAE;
+  CheckOptionMap Options;
+  DiagSink Sink;
+  CheckContext Ctx;
+  bool Device;
+};
+
+class WarplintPluginAction : public PluginASTAction {
+protected:
+  bool ParseArgs(const CompilerInstance &CI,
+                 const std::vector<std::string> &Args) override {
+    for (llvm::StringRef A : Args) {
+      auto [Key, Value] = A.split('=');
+      if (Key == "checks")
+        ChecksArg = Value.str();
+      else if (Key == "warnings-as-errors")
+        WAEArg = Value.str();
+      else if (Key == "arch")
+        ArchArg = Value.str();
+      else if (Key == "config-file")
+        ConfigArg = Value.str();
+      else if (Key == "arch-data")
+        ArchDataArg = Value.str();
+      else {
+        DiagnosticsEngine &D = CI.getDiagnostics();
+        D.Report(D.getCustomDiagID(
+            DiagnosticsEngine::Error,
+            "warplint: unknown plugin argument '%0' (known: checks=, "
+            "warnings-as-errors=, arch=, config-file=, arch-data=)"))
+            << A;
+        return false;
+      }
+    }
+    return true;
+  }
+
+  ActionType getActionType() override { return AddBeforeMainAction; }
+
+  std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &CI,
+                                                 llvm::StringRef File) override {
+    DiagnosticsEngine &Diags = CI.getDiagnostics();
+    std::string Dir = ArchDataArg;
+    if (Dir.empty()) {
+      llvm::SmallString<256> P(
+          llvm::sys::path::parent_path(pluginDirectory()));
+      llvm::sys::path::append(P, "share", "warplint", "arch-data");
+      Dir = std::string(P);
+    }
+    const ArchTable *Tables = loadTables(Diags, Dir);
+    if (!Tables)
+      return std::make_unique<ASTConsumer>();
+
+    std::optional<Config> Cfg;
+    std::string CfgPath = ConfigArg;
+    if (CfgPath.empty())
+      if (auto P = findConfigFile(File))
+        CfgPath = *P;
+    if (!CfgPath.empty()) {
+      auto C = loadConfigFile(CfgPath);
+      if (!C) {
+        Diags.Report(Diags.getCustomDiagID(DiagnosticsEngine::Error,
+                                           "warplint: %0"))
+            << llvm::toString(C.takeError());
+        return std::make_unique<ASTConsumer>();
+      }
+      Cfg = std::move(*C);
+    }
+    EffectiveSettings S =
+        combineSettings(Cfg ? &*Cfg : nullptr, ChecksArg, WAEArg);
+
+    bool Device = CI.getLangOpts().CUDA && CI.getLangOpts().CUDAIsDevice;
+    const ArchInfo *Arch = nullptr;
+    if (Device) {
+      // The device pass compiles for one GPU: judge for that one.
+      Arch = Tables->find(CI.getTarget().getTargetOpts().CPU);
+      DevicePassRan = true;
+    } else if (CI.getLangOpts().CUDA && DevicePassRan) {
+      return std::make_unique<ASTConsumer>(); // the device pass saw it all
+    }
+    if (!Arch) {
+      std::vector<std::string> Names;
+      if (!ArchArg.empty())
+        appendArchList(ArchArg, Names);
+      else
+        Names = S.ConfigArchs;
+      Arch = Tables->find(Names.empty() ? "sm_80" : Names.front());
+      if (!Arch) {
+        Diags.Report(Diags.getCustomDiagID(
+            DiagnosticsEngine::Error,
+            "warplint: unknown architecture '%0'; known: %1"))
+            << (Names.empty() ? "sm_80" : Names.front()) << Tables->knownNames();
+        return std::make_unique<ASTConsumer>();
+      }
+    }
+    return std::make_unique<PluginConsumer>(CI, *Tables, Arch, std::move(S),
+                                            bool(CI.getLangOpts().CUDA));
+  }
+
+private:
+  std::string ChecksArg, WAEArg, ArchArg, ConfigArg, ArchDataArg;
+};
+
+} // namespace
+} // namespace warplint
+
+static FrontendPluginRegistry::Add<warplint::WarplintPluginAction>
+    X("warplint", "warplint: CUDA performance and correctness checks");
+
+// -fpass-plugin= entry point. warplint's IR passes register here; none is
+// registered yet, so loading it is harmless.
+extern "C" LLVM_ATTRIBUTE_WEAK ::llvm::PassPluginLibraryInfo
+llvmGetPassPluginInfo() {
+  return {LLVM_PLUGIN_API_VERSION, "warplint", WARPLINT_VERSION,
+          [](llvm::PassBuilder &) {}};
+}

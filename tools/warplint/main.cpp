@@ -1,0 +1,452 @@
+// warplint: the command-line front end (LibTooling), with clang-tidy's
+// conventions: warplint [options] <files...> [-- <compiler flags>].
+#include "Arch/ArchTable.h"
+#include "Core/Check.h"
+#include "Core/Config.h"
+#include "Driver/NvccFlags.h"
+#include "Driver/Runner.h"
+#include "Driver/Toolkit.h"
+#include "Output/Fixes.h"
+#include "Output/Writers.h"
+#include "clang/Tooling/CompilationDatabase.h"
+#include "clang/Tooling/JSONCompilationDatabase.h"
+#include "llvm/ADT/SmallString.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Process.h"
+#include "llvm/Support/ThreadPool.h"
+#include "llvm/Support/Threading.h"
+#include <algorithm>
+
+using namespace llvm;
+using namespace warplint;
+
+namespace {
+
+cl::OptionCategory Category("warplint options");
+
+cl::list<std::string> Files(cl::Positional, cl::desc("<files...>"),
+                            cl::cat(Category));
+cl::opt<std::string> BuildPath(
+    "p", cl::desc("Build directory with compile_commands.json (or the file "
+                  "itself); nvcc commands in it are translated"),
+    cl::value_desc("build dir"), cl::cat(Category));
+cl::opt<std::string> ChecksOpt(
+    "checks",
+    cl::desc("Comma-separated globs of checks to run, '-' to exclude, applied "
+             "after .warplint.yaml's Checks (e.g. -*,warp-*)"),
+    cl::cat(Category));
+cl::list<std::string>
+    ArchOpt("arch",
+            cl::desc("Target architecture(s) to judge for, e.g. sm_80 or "
+                     "sm_70,sm_90 (default: the compile command's, then "
+                     ".warplint.yaml's Arch, then sm_80)"),
+            cl::CommaSeparated, cl::value_desc("sm_XX"), cl::cat(Category));
+cl::opt<OutputFormat> FormatOpt(
+    "format", cl::desc("Output format"), cl::init(OutputFormat::Text),
+    cl::values(clEnumValN(OutputFormat::Text, "text", "clang-style text"),
+               clEnumValN(OutputFormat::Json, "json", "one JSON document"),
+               clEnumValN(OutputFormat::Sarif, "sarif", "SARIF 2.1.0"),
+               clEnumValN(OutputFormat::Github, "github",
+                          "GitHub Actions annotations")),
+    cl::cat(Category));
+cl::opt<std::string> WarningsAsErrorsOpt(
+    "warnings-as-errors",
+    cl::desc("Globs of checks whose warnings fail the run (exit 1)"),
+    cl::cat(Category));
+cl::opt<std::string> ConfigFileOpt(
+    "config-file",
+    cl::desc("Read this config instead of the nearest .warplint.yaml"),
+    cl::cat(Category));
+cl::opt<bool> ListChecks("list-checks",
+                         cl::desc("List the enabled checks and exit"),
+                         cl::cat(Category));
+cl::opt<bool> FixOpt("fix", cl::desc("Apply the suggested fixes in place"),
+                     cl::cat(Category));
+cl::opt<std::string> ExportFixes(
+    "export-fixes",
+    cl::desc("Write the suggested fixes as clang-apply-replacements YAML"),
+    cl::value_desc("file"), cl::cat(Category));
+cl::opt<bool> Quiet("quiet", cl::desc("No summary or notices on stderr"),
+                    cl::cat(Category));
+cl::opt<std::string> CudaPathOpt(
+    "cuda-path", cl::desc("CUDA toolkit to parse against"),
+    cl::value_desc("dir"), cl::cat(Category));
+cl::opt<unsigned> Jobs("j", cl::desc("Files analysed in parallel"),
+                       cl::init(1), cl::cat(Category));
+cl::opt<std::string> ArchDataOpt(
+    "arch-data",
+    cl::desc("Directory of rule tables (default: the installed arch-data, or "
+             "$WARPLINT_ARCH_DATA)"),
+    cl::value_desc("dir"), cl::cat(Category));
+
+int Main(int Argc, const char **Argv);
+
+void printError(const Twine &Msg) {
+  errs() << "warplint: error: " << Msg << "\n";
+}
+
+// One line: llvm::cl may say two things ("Unknown command line argument",
+// "Did you mean").
+std::string oneLine(std::string S) {
+  while (!S.empty() && S.back() == '\n')
+    S.pop_back();
+  std::string Out;
+  for (StringRef Line : split(S, '\n')) {
+    Line = Line.trim();
+    if (Line.consume_front("warplint: "))
+      Line = Line.trim();
+    if (Line.empty())
+      continue;
+    if (!Out.empty())
+      Out += " ";
+    Out += Line.str();
+  }
+  return Out;
+}
+
+std::string shareDirectory(const char *Argv0) {
+  std::string Exe =
+      sys::fs::getMainExecutable(Argv0, reinterpret_cast<void *>(&Main));
+  SmallString<256> P(sys::path::parent_path(sys::path::parent_path(Exe)));
+  sys::path::append(P, "share", "warplint");
+  return std::string(P);
+}
+
+std::string absolute(StringRef Path) {
+  SmallString<256> P(Path);
+  sys::fs::make_absolute(P);
+  sys::path::remove_dots(P, true);
+  return std::string(P);
+}
+
+std::vector<RuleInfo> ruleList(StringRef Share) {
+  std::vector<RuleInfo> Rules;
+  for (const CheckInfo &C : allChecks()) {
+    SmallString<256> Doc(Share);
+    sys::path::append(Doc, "docs", "checks", C.Id + ".md");
+    Rules.push_back({C.Id.str(), C.ClassName.str(), C.Summary.str(),
+                     "file://" + std::string(Doc)});
+  }
+  return Rules;
+}
+
+int Main(int Argc, const char **Argv) {
+  // Everything after "--" is compiler flags, as for clang-tidy.
+  std::vector<const char *> Own;
+  std::vector<std::string> FixedFlags;
+  bool HaveFixedFlags = false;
+  for (int I = 0; I < Argc; ++I) {
+    if (!HaveFixedFlags && I > 0 && StringRef(Argv[I]) == "--") {
+      HaveFixedFlags = true;
+      continue;
+    }
+    if (HaveFixedFlags)
+      FixedFlags.push_back(Argv[I]);
+    else
+      Own.push_back(Argv[I]);
+  }
+
+  cl::HideUnrelatedOptions(Category);
+  cl::SetVersionPrinter([](raw_ostream &OS) {
+    OS << "warplint " << WARPLINT_VERSION << " (LLVM " << LLVM_VERSION_STRING
+       << ")\n";
+  });
+  std::string ParseErrors;
+  raw_string_ostream ParseErrorStream(ParseErrors);
+  if (!cl::ParseCommandLineOptions(
+          Own.size(), Own.data(),
+          "CUDA kernel linter: uncoalesced access, bank conflicts, divergence, "
+          "legacy warp intrinsics, judged per target architecture\n",
+          &ParseErrorStream)) {
+    printError(oneLine(ParseErrors));
+    return 2;
+  }
+
+  std::string Share = shareDirectory(Argv[0]);
+
+  // Rule tables first: every later step may need them.
+  std::string ArchDir = ArchDataOpt;
+  if (ArchDir.empty())
+    if (auto Env = sys::Process::GetEnv("WARPLINT_ARCH_DATA"))
+      ArchDir = *Env;
+  if (ArchDir.empty())
+    ArchDir = Share + "/arch-data";
+  auto Tables = ArchTable::loadDirectory(ArchDir);
+  if (!Tables) {
+    printError(toString(Tables.takeError()));
+    return 2;
+  }
+  for (const std::string &A : ArchOpt)
+    if (!Tables->find(A)) {
+      printError("unknown architecture '" + A + "' (--arch); known: " +
+                 Tables->knownNames());
+      return 2;
+    }
+
+  std::optional<Config> ExplicitConfig;
+  if (!ConfigFileOpt.empty()) {
+    auto C = loadConfigFile(ConfigFileOpt);
+    if (!C) {
+      printError(toString(C.takeError()));
+      return 2;
+    }
+    ExplicitConfig = std::move(*C);
+  }
+
+  if (ListChecks) {
+    const Config *Cfg = ExplicitConfig ? &*ExplicitConfig : nullptr;
+    std::optional<Config> Found;
+    if (!Cfg) {
+      SmallString<256> Here;
+      sys::fs::current_path(Here);
+      sys::path::append(Here, "x");
+      if (auto Path = findConfigFile(Here)) {
+        auto C = loadConfigFile(*Path);
+        if (!C) {
+          printError(toString(C.takeError()));
+          return 2;
+        }
+        Found = std::move(*C);
+        Cfg = &*Found;
+      }
+    }
+    GlobList Enabled(combineSettings(Cfg, ChecksOpt, "").ChecksText);
+    outs() << "Enabled checks:\n";
+    for (const CheckInfo &C : allChecks())
+      if (Enabled.contains(C.Id))
+        outs() << "    " << C.Id << "\n";
+    outs() << "\n";
+    return 0;
+  }
+
+  std::unique_ptr<clang::tooling::CompilationDatabase> Database;
+  if (!BuildPath.empty()) {
+    std::string Err;
+    StringRef P = BuildPath;
+    if (sys::fs::is_directory(P)) {
+      SmallString<256> Json(P);
+      sys::path::append(Json, "compile_commands.json");
+      if (!sys::fs::exists(Json)) {
+        printError(BuildPath + ": no compile_commands.json in this directory");
+        return 2;
+      }
+      Database = clang::tooling::JSONCompilationDatabase::loadFromFile(
+          Json, Err, clang::tooling::JSONCommandLineSyntax::AutoDetect);
+      if (!Database) {
+        printError(std::string(Json) + ": " + Err);
+        return 2;
+      }
+    } else {
+      Database = clang::tooling::JSONCompilationDatabase::loadFromFile(
+          P, Err, clang::tooling::JSONCommandLineSyntax::AutoDetect);
+      if (!Database) {
+        printError(BuildPath + ": " + Err);
+        return 2;
+      }
+    }
+    // Headers and files not in the database borrow a neighbour's flags.
+    Database = clang::tooling::inferMissingCompileCommands(std::move(Database));
+  }
+
+  std::vector<std::string> Inputs(Files.begin(), Files.end());
+  if (Inputs.empty() && Database)
+    for (const std::string &F : Database->getAllFiles())
+      if (StringRef(F).ends_with(".cu"))
+        Inputs.push_back(F);
+  if (Inputs.empty()) {
+    printError("no input files (try: warplint file.cu --, or -p build-dir)");
+    return 2;
+  }
+
+  RunEnvironment Env;
+  Env.Tables = &*Tables;
+  Env.Toolkit = findCudaToolkit(CudaPathOpt);
+  Env.FallbackDir = Share + "/include/fallback";
+  Env.ResourceDir = WARPLINT_CLANG_RESOURCE_DIR;
+  if (!Env.Toolkit.found() && !Quiet)
+    errs() << "warplint: note: no CUDA toolkit found"
+           << (CudaPathOpt.empty() ? "" : " at '" + CudaPathOpt + "'")
+           << "; parsing with warplint's bundled minimal CUDA declarations\n";
+
+  DiagSink All;
+  std::map<std::string, std::optional<Config>> ConfigCache;
+  std::vector<FileTask> Tasks;
+  for (const std::string &File : Inputs) {
+    std::string Abs = absolute(File);
+    if (!sys::fs::exists(Abs) || sys::fs::is_directory(Abs)) {
+      ToolError E;
+      E.Loc.File = File;
+      E.Message = sys::fs::is_directory(Abs) ? "is a directory, not a source file"
+                                             : "cannot read: no such file";
+      All.reportError(std::move(E));
+      continue;
+    }
+    if (auto Buf = MemoryBuffer::getFile(Abs); !Buf) {
+      ToolError E;
+      E.Loc.File = File;
+      E.Message = "cannot read: " + Buf.getError().message();
+      All.reportError(std::move(E));
+      continue;
+    }
+
+    FileTask T;
+    T.File = File;
+    std::vector<std::string> Command;
+    if (HaveFixedFlags) {
+      Command = {"clang++"};
+      Command.insert(Command.end(), FixedFlags.begin(), FixedFlags.end());
+      SmallString<256> Cwd;
+      sys::fs::current_path(Cwd);
+      T.Directory = std::string(Cwd);
+    } else if (Database) {
+      auto Commands = Database->getCompileCommands(Abs);
+      if (!Commands.empty()) {
+        Command = Commands.front().CommandLine;
+        T.Directory = Commands.front().Directory;
+      }
+    }
+    if (Command.empty())
+      Command = {"clang++"};
+    T.Flags = translateCommand(Command, Abs, T.Directory);
+    dropUnknownDriverFlags(T.Flags);
+    T.Flags.IsCuda |= StringRef(File).ends_with(".cu") ||
+                      StringRef(File).ends_with(".cuh");
+
+    const Config *Cfg = nullptr;
+    std::string CfgPath;
+    if (ExplicitConfig) {
+      Cfg = &*ExplicitConfig;
+    } else if (auto Path = findConfigFile(Abs)) {
+      auto &Slot = ConfigCache[*Path];
+      if (!Slot) {
+        auto C = loadConfigFile(*Path);
+        if (!C) {
+          printError(toString(C.takeError()));
+          return 2;
+        }
+        Slot = std::move(*C);
+      }
+      Cfg = &*Slot;
+    }
+    EffectiveSettings S =
+        combineSettings(Cfg, ChecksOpt, WarningsAsErrorsOpt);
+    T.Checks = GlobList(S.ChecksText);
+    T.WarningsAsErrors = GlobList(S.WarningsAsErrorsText);
+    T.Options = S.CheckOptions;
+
+    std::vector<std::string> ArchNames(ArchOpt.begin(), ArchOpt.end());
+    if (ArchNames.empty())
+      ArchNames = T.Flags.Archs;
+    if (ArchNames.empty())
+      ArchNames = S.ConfigArchs;
+    if (ArchNames.empty())
+      ArchNames = {"sm_80"};
+    bool BadArch = false;
+    for (const std::string &Name : ArchNames) {
+      const ArchInfo *A = Tables->find(Name);
+      if (!A) {
+        printError("unknown architecture '" + Name + "' (" +
+                   (Cfg && ArchNames == S.ConfigArchs ? Cfg->Path
+                                                       : "compile command") +
+                   " for " + File + "); known: " + Tables->knownNames());
+        BadArch = true;
+        break;
+      }
+      if (std::find(T.Archs.begin(), T.Archs.end(), A) == T.Archs.end())
+        T.Archs.push_back(A);
+    }
+    if (BadArch)
+      return 2;
+    Tasks.push_back(std::move(T));
+  }
+
+  std::vector<FileResult> Results(Tasks.size());
+  if (Jobs <= 1 || Tasks.size() <= 1) {
+    for (size_t I = 0; I < Tasks.size(); ++I)
+      Results[I] = runFile(Tasks[I], Env);
+  } else {
+    DefaultThreadPool Pool(hardware_concurrency(Jobs));
+    for (size_t I = 0; I < Tasks.size(); ++I)
+      Pool.async([&, I] { Results[I] = runFile(Tasks[I], Env); });
+    Pool.wait();
+  }
+  // Output in input order, whatever order the jobs finished in.
+  for (FileResult &R : Results) {
+    if (!Quiet)
+      for (const std::string &W : R.Warnings)
+        errs() << "warplint: warning: " << W << "\n";
+    std::stable_sort(R.Sink.findings().begin(), R.Sink.findings().end(),
+                     [](const Finding &A, const Finding &B) {
+                       return std::tie(A.Loc.File, A.Loc.Line, A.Loc.Column) <
+                              std::tie(B.Loc.File, B.Loc.Line, B.Loc.Column);
+                     });
+    All.append(std::move(R.Sink));
+  }
+
+  std::vector<RuleInfo> Rules = ruleList(Share);
+  writeReport(FormatOpt, {All.findings(), All.errors(), Rules}, outs());
+  outs().flush();
+
+  unsigned Errors = 0, Warnings = 0;
+  for (const Finding &F : All.findings())
+    (F.effectiveLevel() == Severity::Error ? Errors : Warnings) += 1;
+
+  if (!ExportFixes.empty())
+    if (Error E = exportFixes(All.findings(),
+                              Inputs.empty() ? "" : absolute(Inputs.front()),
+                              ExportFixes)) {
+      printError(ExportFixes + ": " + toString(std::move(E)));
+      return 2;
+    }
+
+  if (FixOpt) {
+    if (!All.errors().empty()) {
+      errs() << "warplint: found compiler errors; fixes have NOT been "
+                "applied\n";
+    } else {
+      auto Summary = applyFixes(All.findings());
+      if (!Summary) {
+        printError(toString(Summary.takeError()));
+        return 2;
+      }
+      for (const std::string &C : Summary->Conflicts)
+        errs() << "warplint: warning: " << C << "\n";
+      if (!Quiet)
+        errs() << "warplint: applied " << Summary->Applied << " fix"
+               << (Summary->Applied == 1 ? "" : "es") << " in "
+               << Summary->Files << " file" << (Summary->Files == 1 ? "" : "s")
+               << "\n";
+    }
+  }
+
+  if (!All.errors().empty()) {
+    if (!Quiet || FormatOpt != OutputFormat::Text) {
+      const ToolError &First = All.errors().front();
+      std::string Where = First.Loc.File;
+      if (First.Loc.Line)
+        Where += ":" + std::to_string(First.Loc.Line) + ":" +
+                 std::to_string(First.Loc.Column);
+      errs() << "warplint: error: " << Where << ": " << First.Message;
+      if (All.errors().size() > 1)
+        errs() << " (and " << All.errors().size() - 1 << " more errors)";
+      errs() << "\n";
+    }
+    return 2;
+  }
+  if (!Quiet && FormatOpt == OutputFormat::Text && (Errors || Warnings))
+    errs() << Warnings << " warning" << (Warnings == 1 ? "" : "s") << " and "
+           << Errors << " error" << (Errors == 1 ? "" : "s")
+           << " generated.\n";
+  return Errors ? 1 : 0;
+}
+
+} // namespace
+
+int main(int Argc, const char **Argv) {
+  InitLLVM X(Argc, Argv);
+  return Main(Argc, Argv);
+}
