@@ -2,6 +2,8 @@
 #include "clang/AST/ExprCXX.h"
 #include "clang/ASTMatchers/ASTMatchers.h"
 #include "clang/Lex/Lexer.h"
+#include "llvm/ADT/STLExtras.h"
+#include <functional>
 
 using namespace clang;
 using namespace clang::ast_matchers;
@@ -13,43 +15,58 @@ namespace {
 // The full mask is written as CUDA's own samples write it.
 constexpr llvm::StringLiteral FullMask = "0xffffffff";
 
-auto legacyNames() {
-  return hasAnyName("::__shfl", "::__shfl_up", "::__shfl_down", "::__shfl_xor",
-                    "::__ballot", "::__any", "::__all");
+bool isLegacyName(llvm::StringRef Name) {
+  return llvm::is_contained({"__shfl", "__shfl_up", "__shfl_down", "__shfl_xor",
+                             "__ballot", "__any", "__all"},
+                            Name);
 }
 
-// The callee's name and where it is written: a resolved call, or an
-// unresolved one in a template whose arguments are dependent.
-std::pair<llvm::StringRef, SourceLocation> calleeName(const CallExpr *Call) {
+// The toolkit's or the compiler's declaration in the global namespace: a
+// user's own function or member that happens to be called __any is not the
+// intrinsic.
+bool isIntrinsic(const NamedDecl *D) {
+  const auto *FD = dyn_cast<FunctionDecl>(D->getUnderlyingDecl());
+  if (const auto *FT = dyn_cast<FunctionTemplateDecl>(D->getUnderlyingDecl()))
+    FD = FT->getTemplatedDecl();
+  if (!FD || isa<CXXMethodDecl>(FD) || !FD->getDeclName().isIdentifier() ||
+      !isLegacyName(FD->getName()) ||
+      !FD->getDeclContext()->getRedeclContext()->isTranslationUnit())
+    return false;
+  const SourceManager &SM = FD->getASTContext().getSourceManager();
+  return SM.isInSystemHeader(SM.getExpansionLoc(FD->getLocation()));
+}
+
+// The intrinsic's name and where the call writes it, or nothing. In a
+// template, a call with dependent arguments stays unresolved until the
+// template is instantiated; look at its candidates so that templates that are
+// never instantiated are seen too.
+std::optional<std::pair<llvm::StringRef, SourceLocation>>
+legacyCallee(const CallExpr *Call) {
   const Expr *Callee = Call->getCallee()->IgnoreParenImpCasts();
-  if (const auto *DRE = dyn_cast<DeclRefExpr>(Callee))
-    return {DRE->getDecl()->getName(), DRE->getNameInfo().getLoc()};
-  if (const auto *ULE = dyn_cast<UnresolvedLookupExpr>(Callee))
-    return {ULE->getName().getAsString() == "" ? llvm::StringRef()
-                                               : ULE->getName().getAsIdentifierInfo()->getName(),
-            ULE->getNameLoc()};
-  return {};
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(Callee)) {
+    if (isIntrinsic(DRE->getDecl()))
+      return std::make_pair(DRE->getDecl()->getName(),
+                            DRE->getNameInfo().getLoc());
+  } else if (const auto *ULE = dyn_cast<UnresolvedLookupExpr>(Callee)) {
+    for (const NamedDecl *D : ULE->decls())
+      if (isIntrinsic(D))
+        return std::make_pair(D->getUnderlyingDecl()->getName(),
+                              ULE->getNameLoc());
+  }
+  return std::nullopt;
 }
 
 } // namespace
 
 void LegacyIntrinsicCheck::registerMatchers(MatchFinder *Finder) {
-  // Only the toolkit's or the compiler's declarations: a user's own function
-  // or member that happens to be called __any is not the intrinsic.
-  auto Intrinsic = functionDecl(legacyNames(), isExpansionInSystemHeader());
-  auto InFunction = forFunction(functionDecl().bind("fn"));
-  Finder->addMatcher(callExpr(callee(Intrinsic), unless(isInTemplateInstantiation()),
-                              InFunction)
-                         .bind("call"),
+  // Each function the user wrote, once: template patterns rather than their
+  // instantiations, nothing from system headers. Its body is walked here,
+  // which knows the enclosing function without a TU-wide parent map.
+  Finder->addMatcher(functionDecl(isDefinition(), hasBody(stmt()),
+                                  unless(isExpansionInSystemHeader()),
+                                  unless(isTemplateInstantiation()))
+                         .bind("fn"),
                      this);
-  // In a template, a call with dependent arguments is resolved only when the
-  // template is instantiated; match the unresolved form so that templates
-  // that are never instantiated are seen too.
-  Finder->addMatcher(
-      callExpr(callee(unresolvedLookupExpr(hasAnyDeclaration(Intrinsic))),
-               InFunction)
-          .bind("call"),
-      this);
 }
 
 std::pair<std::string, SourceLocation>
@@ -110,13 +127,27 @@ LegacyIntrinsicCheck::whyNoFix(const CallExpr *Call, const FunctionDecl *Fn,
 }
 
 void LegacyIntrinsicCheck::check(const MatchFinder::MatchResult &R) {
-  const auto *Call = R.Nodes.getNodeAs<CallExpr>("call");
   const auto *Fn = R.Nodes.getNodeAs<FunctionDecl>("fn");
-  auto [Name, NameLoc] = calleeName(Call);
-  if (Name.empty() || NameLoc.isInvalid())
-    return;
-  std::string Replacement = (Name + "_sync").str();
+  // Lambdas are functions of their own: calls in their bodies are judged
+  // there.
+  std::function<void(const Stmt *)> Walk = [&](const Stmt *S) {
+    if (!S)
+      return;
+    if (isa<LambdaExpr>(S))
+      return;
+    if (const auto *Call = dyn_cast<CallExpr>(S))
+      if (auto Callee = legacyCallee(Call))
+        report(Call, Fn, Callee->first, Callee->second);
+    for (const Stmt *Child : S->children())
+      Walk(Child);
+  };
+  Walk(Fn->getBody());
+}
 
+void LegacyIntrinsicCheck::report(const CallExpr *Call, const FunctionDecl *Fn,
+                                  llvm::StringRef Name,
+                                  SourceLocation NameLoc) {
+  std::string Replacement = (Name + "_sync").str();
   const ArchTable &Tables = context().tables();
   const ArchInfo *Removed = Tables.firstWhere(
       [](const ArchInfo &A) { return !A.legacy_warp_intrinsics; });

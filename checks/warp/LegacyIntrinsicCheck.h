@@ -12,6 +12,8 @@ public:
   void check(const clang::ast_matchers::MatchFinder::MatchResult &R) override;
 
 private:
+  void report(const clang::CallExpr *Call, const clang::FunctionDecl *Fn,
+              llvm::StringRef Name, clang::SourceLocation NameLoc);
   // Why no fix can be offered for Call in Fn, with the place to point at; an
   // empty reason means the full-mask fix is provably right.
   std::pair<std::string, clang::SourceLocation>

@@ -123,3 +123,25 @@ __global__ void look_alikes(unsigned *out, float v, int p) {
            __shfl_xor_sync(0xffffffff, p, 1) + f.__any(p) + __all +
            mylib::__ballot(p);
 }
+
+// Lambdas, member functions and members of class templates are functions
+// too; their bodies are judged on their own.
+__global__ void with_lambda(float *out, float v) {
+  auto bcast = [](float x) { return __shfl(x, 0); };
+  // CHECK: :[[@LINE-1]]:37: error: '__shfl'
+  // FIXED: auto bcast = [](float x) { return __shfl_sync(0xffffffff, x, 0); };
+  out[threadIdx.x] = bcast(v);
+}
+struct Shifter {
+  __device__ float up(float v) { return __shfl_up(v, 1); }
+  // CHECK: :[[@LINE-1]]:41: error: '__shfl_up'
+};
+template <int N> struct Butterfly {
+  __device__ float step(float v) { return __shfl_xor(v, N); }
+  // CHECK: :[[@LINE-1]]:43: error: '__shfl_xor'
+  // FIXED: __device__ float step(float v) { return __shfl_xor_sync(0xffffffff, v, N); }
+};
+__global__ void use_butterfly(float *out, float v) {
+  Butterfly<4> b;
+  out[threadIdx.x] = b.step(v);
+}
