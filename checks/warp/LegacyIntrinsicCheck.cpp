@@ -58,17 +58,6 @@ legacyCallee(const CallExpr *Call) {
 
 } // namespace
 
-void LegacyIntrinsicCheck::registerMatchers(MatchFinder *Finder) {
-  // Each function the user wrote, once: template patterns rather than their
-  // instantiations, nothing from system headers. Its body is walked here,
-  // which knows the enclosing function without a TU-wide parent map.
-  Finder->addMatcher(functionDecl(isDefinition(), hasBody(stmt()),
-                                  unless(isExpansionInSystemHeader()),
-                                  unless(isTemplateInstantiation()))
-                         .bind("fn"),
-                     this);
-}
-
 std::pair<std::string, SourceLocation>
 LegacyIntrinsicCheck::whyNoFix(const CallExpr *Call, const FunctionDecl *Fn,
                                SourceLocation NameLoc) {
@@ -126,9 +115,9 @@ LegacyIntrinsicCheck::whyNoFix(const CallExpr *Call, const FunctionDecl *Fn,
           Where};
 }
 
-void LegacyIntrinsicCheck::check(const MatchFinder::MatchResult &R) {
-  const auto *Fn = R.Nodes.getNodeAs<FunctionDecl>("fn");
-  // Lambdas are functions of their own: calls in their bodies are judged
+void LegacyIntrinsicCheck::checkFunction(const FunctionDecl *Fn) {
+  // Templates are seen as written, so that one never instantiated is checked
+  // too, and each call is reported once. Lambdas are functions of their own: calls in their bodies are judged
   // there.
   std::function<void(const Stmt *)> Walk = [&](const Stmt *S) {
     if (!S)

@@ -5,13 +5,12 @@
 
 namespace warplint::warp {
 
-class LegacyIntrinsicCheck : public Check {
+class LegacyIntrinsicCheck : public FunctionCheck {
 public:
-  using Check::Check;
-  void registerMatchers(clang::ast_matchers::MatchFinder *Finder) override;
-  void check(const clang::ast_matchers::MatchFinder::MatchResult &R) override;
+  using FunctionCheck::FunctionCheck;
 
 private:
+  void checkFunction(const clang::FunctionDecl *Fn) override;
   void report(const clang::CallExpr *Call, const clang::FunctionDecl *Fn,
               llvm::StringRef Name, clang::SourceLocation NameLoc);
   // Why no fix can be offered for Call in Fn, with the place to point at; an

@@ -80,16 +80,16 @@ Expected<ArchInfo> ArchTable::parseTable(StringRef Text, StringRef Path) {
 
   ArchInfo A;
   if (Error E = readString(Doc, "arch", Path, A.Name))
-    return std::move(E);
+    return Expected<ArchInfo>(std::move(E));
   StringRef Digits = A.Name;
   if (!Digits.consume_front("sm_") || Digits.getAsInteger(10, A.SM))
     return tableError(Path, "field 'arch' must look like sm_80, not '" +
                                 A.Name + "'");
   if (Error E = readString(Doc, "compute_capability", Path,
                            A.ComputeCapability))
-    return std::move(E);
+    return Expected<ArchInfo>(std::move(E));
   if (Error E = readString(Doc, "family", Path, A.Family))
-    return std::move(E);
+    return Expected<ArchInfo>(std::move(E));
 
   auto FieldsIt = Doc.find("fields");
   if (FieldsIt == Doc.end() || !FieldsIt->is_object())

@@ -1,6 +1,9 @@
 #include "Core/Check.h"
 #include "clang/AST/ASTContext.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/ASTMatchers/ASTMatchers.h"
 #include "clang/Basic/SourceManager.h"
+#include "clang/Lex/Lexer.h"
 #include "clang/Tooling/Core/Replacement.h"
 #include "llvm/ADT/StringExtras.h"
 
@@ -106,6 +109,33 @@ ThreadDependenceAnalysis &CheckContext::threadDependence() {
   return *ThreadDeps;
 }
 
+AffineAnalysis &CheckContext::affine() {
+  if (!Affine)
+    Affine = std::make_unique<AffineAnalysis>(*AST, threadDependence(),
+                                              Arch ? Arch->warp_size : 32);
+  return *Affine;
+}
+
+std::string CheckContext::sourceText(const Stmt *S, size_t MaxLen) const {
+  const SourceManager &SM = sourceManager();
+  CharSourceRange R = Lexer::makeFileCharRange(
+      CharSourceRange::getTokenRange(S->getSourceRange()), SM, langOpts());
+  std::string Text = Lexer::getSourceText(R, SM, langOpts()).str();
+  // One line, single spaces.
+  std::string Out;
+  for (char C : Text) {
+    if (isspace((unsigned char)C)) {
+      if (!Out.empty() && Out.back() != ' ')
+        Out += ' ';
+    } else {
+      Out += C;
+    }
+  }
+  if (Out.size() > MaxLen)
+    Out = Out.substr(0, MaxLen - 3) + "...";
+  return Out;
+}
+
 Location CheckContext::toLocation(SourceLocation Loc) const {
   Location Out;
   if (Loc.isInvalid())
@@ -205,6 +235,36 @@ void CheckContext::reportNoLintProblems() {
       Sink.report(std::move(F));
     }
   }
+}
+
+// ---------------------------------------------------------------- functions
+
+void FunctionCheck::registerMatchers(ast_matchers::MatchFinder *Finder) {
+  using namespace ast_matchers;
+  auto Defined = functionDecl(isDefinition(), hasBody(stmt()),
+                              unless(isExpansionInSystemHeader()));
+  if (wantsInstantiations())
+    Finder->addMatcher(Defined.bind("fn"), this);
+  else
+    Finder->addMatcher(
+        functionDecl(Defined, unless(isTemplateInstantiation())).bind("fn"),
+        this);
+  Finder->addMatcher(cudaKernelCallExpr().bind("launch"), this);
+}
+
+void FunctionCheck::check(const ast_matchers::MatchFinder::MatchResult &R) {
+  if (const auto *F = R.Nodes.getNodeAs<FunctionDecl>("fn")) {
+    if (!wantsInstantiations() || !F->isDependentContext())
+      Functions.push_back(F);
+  } else if (const auto *L = R.Nodes.getNodeAs<CUDAKernelCallExpr>("launch")) {
+    Ctx.affine().recordLaunch(L);
+  }
+}
+
+void FunctionCheck::onEndOfTranslationUnit() {
+  for (const FunctionDecl *F : Functions)
+    checkFunction(F);
+  Functions.clear();
 }
 
 // ---------------------------------------------------------------- runner

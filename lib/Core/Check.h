@@ -2,6 +2,7 @@
 // their results in check(), reads its options in its constructor and reports
 // through diag(). It never prints, reads files or knows the output format.
 #pragma once
+#include "Analysis/AffineIndex.h"
 #include "Analysis/ThreadDependence.h"
 #include "Arch/ArchTable.h"
 #include "Core/DiagSink.h"
@@ -91,6 +92,11 @@ public:
   const CheckOptionMap &options() const { return Options; }
   // Shared analyses, computed on first use and cached for the TU.
   ThreadDependenceAnalysis &threadDependence();
+  AffineAnalysis &affine();
+
+  // The source text of S as the user wrote it (macros unexpanded), shortened
+  // to MaxLen characters.
+  std::string sourceText(const clang::Stmt *S, size_t MaxLen = 60) const;
 
   // Converts a builder into a Finding and reports it, unless it lies in a
   // system header or is suppressed by NOLINT. A note attaches to the last
@@ -111,6 +117,7 @@ private:
   DiagSink &Sink;
   clang::ASTContext *AST = nullptr;
   std::unique_ptr<ThreadDependenceAnalysis> ThreadDeps;
+  std::unique_ptr<AffineAnalysis> Affine;
   llvm::DenseMap<clang::FileID, std::unique_ptr<NoLintIndex>> NoLint;
   // Last finding each check reported, or none if it was dropped.
   std::map<std::string, std::optional<size_t>> LastFinding;
@@ -148,6 +155,27 @@ private:
     check(R);
   }
   llvm::StringRef getID() const final { return Name; }
+};
+
+// A check that looks at each function the user wrote (not system headers),
+// once, at the end of the TU, when every kernel launch in it has been seen
+// (the block shapes the memory analyses use). Walking a function's body here
+// knows the enclosing function without a TU-wide parent map.
+class FunctionCheck : public Check {
+public:
+  using Check::Check;
+  void registerMatchers(clang::ast_matchers::MatchFinder *Finder) final;
+  void check(const clang::ast_matchers::MatchFinder::MatchResult &R) final;
+  void onEndOfTranslationUnit() final;
+
+protected:
+  virtual void checkFunction(const clang::FunctionDecl *F) = 0;
+  // Template instantiations (types known) instead of the templates as
+  // written (seen even when never instantiated).
+  virtual bool wantsInstantiations() const { return false; }
+
+private:
+  std::vector<const clang::FunctionDecl *> Functions;
 };
 
 // One entry of checks/Checks.def.

@@ -29,7 +29,12 @@ TEST(DiagSink, MergesDuplicates) {
 
 TEST(Output, JsonDocumentShape) {
   std::vector<Finding> Fs = {sample()};
-  std::vector<ToolError> Es = {{{"k.cu", 1, 2}, "boom"}};
+  ToolError E;
+  E.Loc.File = "k.cu";
+  E.Loc.Line = 1;
+  E.Loc.Column = 2;
+  E.Message = "boom";
+  std::vector<ToolError> Es = {E};
   std::string Out;
   llvm::raw_string_ostream OS(Out);
   writeJson({Fs, Es, {}}, OS);

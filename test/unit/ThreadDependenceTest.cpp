@@ -1,5 +1,6 @@
 // The thread-dependence analysis on small kernels, queried directly.
 #include "Analysis/ThreadDependence.h"
+#include "CudaAst.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
 #include "clang/ASTMatchers/ASTMatchers.h"
@@ -13,15 +14,6 @@ using namespace warplint;
 
 namespace {
 
-std::unique_ptr<ASTUnit> parse(llvm::StringRef Code) {
-  std::vector<std::string> Args = {
-      "-x", "cuda", "--cuda-device-only", "--cuda-gpu-arch=sm_80",
-      "-nocudainc", "-nogpulib", "-resource-dir", WARPLINT_CLANG_RESOURCE_DIR,
-      "-isystem", WARPLINT_SOURCE_DIR "/share/include/fallback", "-include",
-      "warplint_cuda_fallback.h", "-std=c++17"};
-  return tooling::buildASTFromCodeWithArgs(Code, Args, "input.cu");
-}
-
 // The dependence of the expression in variable `probe`'s initialiser in the
 // function named Fn, and the guard of the statement `marker();`.
 struct Probe {
@@ -29,7 +21,7 @@ struct Probe {
   warplint::ThreadDependenceAnalysis TDA;
   const FunctionDecl *Fn = nullptr;
 
-  explicit Probe(llvm::StringRef Code) : AST(parse(Code)) {}
+  explicit Probe(llvm::StringRef Code) : AST(parseCuda(Code)) {}
 
   warplint::Dependence value(llvm::StringRef Var) {
     auto M = match(varDecl(hasName(Var), hasAncestor(functionDecl().bind("f")))

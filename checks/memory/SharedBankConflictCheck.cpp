@@ -1,0 +1,195 @@
+#include "checks/memory/SharedBankConflictCheck.h"
+#include "clang/AST/Attr.h"
+#include "clang/AST/TypeLoc.h"
+#include "clang/Lex/Lexer.h"
+#include <functional>
+#include <map>
+#include <set>
+
+using namespace clang;
+
+namespace warplint::memory {
+
+namespace {
+
+// The N of an N-way conflict: the most distinct bank-width words one bank
+// must serve in one pass. A warp's request is served in passes of
+// banks × width bytes (a 64-bit access by 16 lanes at a time, a 128-bit one
+// by 8); the same word read by several lanes is a broadcast, not a conflict.
+unsigned conflictWays(const std::vector<int64_t> &Offsets, unsigned Size,
+                      unsigned Banks, unsigned Width) {
+  unsigned PassBytes = Banks * Width;
+  size_t LanesPerPass = Size >= PassBytes ? 1 : std::max<size_t>(1, PassBytes / std::max(Size, Width));
+  unsigned Ways = 1;
+  for (size_t First = 0; First < Offsets.size(); First += LanesPerPass) {
+    std::map<int64_t, std::set<int64_t>> WordsPerBank;
+    for (size_t L = First; L < std::min(Offsets.size(), First + LanesPerPass);
+         ++L) {
+      int64_t FirstWord = Offsets[L] >= 0 ? Offsets[L] / Width
+                                          : -((-Offsets[L] + Width - 1) / Width);
+      int64_t LastWord = (Offsets[L] + Size - 1) >= 0
+                             ? (Offsets[L] + Size - 1) / Width
+                             : -((-(Offsets[L] + Size - 1) + Width - 1) / Width);
+      for (int64_t W = FirstWord; W <= LastWord; ++W)
+        WordsPerBank[((W % Banks) + Banks) % Banks].insert(W);
+    }
+    for (auto &[Bank, Words] : WordsPerBank)
+      Ways = std::max<unsigned>(Ways, unsigned(Words.size()));
+  }
+  return Ways;
+}
+
+// V[I][J] on a two-dimensional array: its index expressions.
+std::optional<std::pair<const Expr *, const Expr *>>
+twoDimIndex(const Expr *E, const VarDecl *V) {
+  const auto *Outer = dyn_cast<ArraySubscriptExpr>(E->IgnoreParens());
+  if (!Outer)
+    return std::nullopt;
+  const auto *Inner =
+      dyn_cast<ArraySubscriptExpr>(Outer->getBase()->IgnoreParenImpCasts());
+  if (!Inner)
+    return std::nullopt;
+  const auto *DRE = dyn_cast<DeclRefExpr>(Inner->getBase()->IgnoreParenImpCasts());
+  if (!DRE || DRE->getDecl() != V)
+    return std::nullopt;
+  return std::make_pair(Inner->getIdx(), Outer->getIdx());
+}
+
+// Every use of V in Body is an element access V[i][j] whose address is not
+// taken, so padding its rows changes no other code's meaning (no flat
+// indexing, sizeof, pointers into it or row pointers).
+bool onlyElementAccesses(const Stmt *Body, const VarDecl *V) {
+  bool Ok = true;
+  std::vector<const Stmt *> Stack; // ancestors of the node being visited
+  std::function<void(const Stmt *)> Walk = [&](const Stmt *S) {
+    if (!S || !Ok)
+      return;
+    if (const auto *DRE = dyn_cast<DeclRefExpr>(S); DRE && DRE->getDecl() == V) {
+      auto Up = [&](size_t K) -> const Stmt * {
+        return K < Stack.size() ? Stack[Stack.size() - 1 - K] : nullptr;
+      };
+      const auto *Decay1 = dyn_cast_or_null<ImplicitCastExpr>(Up(0));
+      const auto *Inner = dyn_cast_or_null<ArraySubscriptExpr>(Up(1));
+      const auto *Decay2 = dyn_cast_or_null<ImplicitCastExpr>(Up(2));
+      const auto *Outer = dyn_cast_or_null<ArraySubscriptExpr>(Up(3));
+      const auto *Use = dyn_cast_or_null<UnaryOperator>(Up(4));
+      Ok = Decay1 && Decay1->getCastKind() == CK_ArrayToPointerDecay && Inner &&
+           Inner->getBase() == Decay1 && Decay2 &&
+           Decay2->getCastKind() == CK_ArrayToPointerDecay && Outer &&
+           Outer->getBase() == Decay2 &&
+           !(Use && Use->getOpcode() == UO_AddrOf);
+      return;
+    }
+    Stack.push_back(S);
+    for (const Stmt *C : S->children())
+      Walk(C);
+    Stack.pop_back();
+  };
+  Walk(Body);
+  return Ok;
+}
+
+} // namespace
+
+void SharedBankConflictCheck::checkFunction(const FunctionDecl *F) {
+  AffineAnalysis &AA = context().affine();
+  const ArchInfo &Target = arch();
+  const unsigned Banks = Target.shared_memory_banks;
+  const unsigned Width = Target.shared_memory_bank_width;
+  BlockShape Shape = AA.blockShape(F);
+  ASTContext &AST = context().astContext();
+
+  for (const MemoryAccess &A : AA.accesses(F)) {
+    if (A.Addr.Space != MemorySpace::Shared)
+      continue;
+    WarpPattern P = AA.pattern(A.Addr.Offset, Shape);
+    if (!P.Known || P.SymbolicStride || P.Offsets.size() < 2)
+      continue;
+    unsigned Ways = conflictWays(P.Offsets, A.Size, Banks, Width);
+    if (Ways <= 1)
+      continue;
+
+    // The padding fix: a local __shared__ T tile[R][C] used only as
+    // tile[i][j], whose access becomes conflict-free with C + 1 columns.
+    const auto *V = dyn_cast<VarDecl>(A.Addr.Root);
+    std::optional<FixItHint> Pad;
+    std::string PadText;
+    if (V && V->getDeclContext() == F && V->getTypeSourceInfo()) {
+      const auto *Rows = AST.getAsConstantArrayType(V->getType());
+      const auto *Cols =
+          Rows ? AST.getAsConstantArrayType(Rows->getElementType()) : nullptr;
+      auto Index = twoDimIndex(A.E, V);
+      if (Cols && Index && onlyElementAccesses(F->getBody(), V)) {
+        int64_t Elem = AST.getTypeSizeInChars(Cols->getElementType()).getQuantity();
+        int64_t NewRow = (Cols->getSize().getSExtValue() + 1) * Elem;
+        AffineForm I = AA.form(Index->first, F), J = AA.form(Index->second, F);
+        AffineForm Padded = AffineForm::unknown();
+        if (I.Known && J.Known) {
+          Padded.Known = true;
+          for (int T = 0; T < NumThreadTerms; ++T) {
+            if (I.C[T].Symbolic || J.C[T].Symbolic) {
+              Padded.Known = false;
+              break;
+            }
+            Padded.C[T].Value = I.C[T].Value * NewRow + J.C[T].Value * Elem;
+          }
+        }
+        WarpPattern PP = AA.pattern(Padded, Shape);
+        auto ArrayLoc = V->getTypeSourceInfo()
+                            ->getTypeLoc()
+                            .getAsAdjusted<ConstantArrayTypeLoc>();
+        auto InnerLoc = ArrayLoc ? ArrayLoc.getElementLoc()
+                                       .getAsAdjusted<ConstantArrayTypeLoc>()
+                                 : ConstantArrayTypeLoc();
+        if (PP.Known && !PP.SymbolicStride &&
+            conflictWays(PP.Offsets, A.Size, Banks, Width) == 1 && InnerLoc &&
+            InnerLoc.getSizeExpr()) {
+          SourceLocation End = Lexer::getLocForEndOfToken(
+              context().sourceManager().getExpansionLoc(
+                  InnerLoc.getSizeExpr()->getEndLoc()),
+              0, context().sourceManager(), context().langOpts());
+          if (End.isValid()) {
+            Pad = FixItHint::CreateInsertion(End, " + 1");
+            PadText = context().sourceText(InnerLoc.getSizeExpr());
+          }
+        }
+      }
+    }
+
+    {
+      FindingBuilder B = diag(
+          A.E->getExprLoc(),
+          "%0-way bank conflict on '%1' on %2: a warp's %3 hits %0 different "
+          "%4-byte words in one of the %5 banks (%6), so it is served in %0 "
+          "passes instead of one (slides, 'Shared memory bank conflicts')");
+      B << Ways << context().sourceText(A.E) << Target.Name
+        << (A.IsStore ? "store" : "load") << Width << Banks
+        << (P.Regular ? "consecutive lanes are " +
+                            std::to_string(std::llabs(P.LaneStride)) +
+                            " bytes apart"
+                      : std::string("its lanes' addresses are not evenly "
+                                    "spaced"));
+      B.metric("bank_conflict_ways", Ways);
+      if (P.Regular)
+        B.metric("lane_stride_bytes", double(P.LaneStride));
+      if (Pad)
+        B << *Pad;
+    }
+    if (Pad)
+      diag(V->getLocation(),
+           "padding each row of '%0' by one element ([%1 + 1]) puts "
+           "consecutive rows in different banks",
+           Severity::Note)
+          << V->getName() << PadText;
+    else if (V)
+      diag(V->getLocation(),
+           "pad the rows of '%0' or permute (swizzle) its index so that the "
+           "lanes of a warp fall in different banks",
+           Severity::Note)
+          << V->getName();
+  }
+}
+
+WARPLINT_CHECK_FACTORY(SharedBankConflictCheck)
+
+} // namespace warplint::memory

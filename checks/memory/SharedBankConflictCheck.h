@@ -1,0 +1,17 @@
+// memory-shared-bank-conflict: a warp's shared-memory access maps several
+// distinct addresses to one bank (slides: "Shared memory bank conflicts").
+#pragma once
+#include "Core/Check.h"
+
+namespace warplint::memory {
+
+class SharedBankConflictCheck : public FunctionCheck {
+public:
+  using FunctionCheck::FunctionCheck;
+
+private:
+  bool wantsInstantiations() const override { return true; }
+  void checkFunction(const clang::FunctionDecl *F) override;
+};
+
+} // namespace warplint::memory

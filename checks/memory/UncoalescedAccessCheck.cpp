@@ -1,0 +1,183 @@
+#include "checks/memory/UncoalescedAccessCheck.h"
+#include "clang/AST/Attr.h"
+#include "clang/AST/Decl.h"
+#include "clang/AST/RecordLayout.h"
+#include <cmath>
+#include <map>
+#include <set>
+
+using namespace clang;
+
+namespace warplint::memory {
+
+namespace {
+
+int64_t floorDiv(int64_t A, int64_t B) {
+  return A >= 0 ? A / B : -((-A + B - 1) / B);
+}
+
+struct Traffic {
+  unsigned Sectors = 0;
+  unsigned Lines = 0;
+  unsigned UsefulBytes = 0; // distinct bytes the lanes ask for
+};
+
+// The sectors and lines a warp request touches, lane l moving
+// [Offsets[l], Offsets[l] + Size). The warp's base address is taken as
+// line-aligned (cudaMalloc's alignment, times a block offset): a constant
+// misalignment is not this check's business.
+Traffic traffic(const std::vector<int64_t> &Offsets, unsigned Size,
+                unsigned Sector, unsigned Line) {
+  std::set<int64_t> Sectors, Lines;
+  std::vector<std::pair<int64_t, int64_t>> Ranges;
+  for (int64_t O : Offsets) {
+    for (int64_t S = floorDiv(O, Sector); S <= floorDiv(O + Size - 1, Sector);
+         ++S)
+      Sectors.insert(S);
+    for (int64_t L = floorDiv(O, Line); L <= floorDiv(O + Size - 1, Line); ++L)
+      Lines.insert(L);
+    Ranges.push_back({O, O + Size});
+  }
+  std::sort(Ranges.begin(), Ranges.end());
+  int64_t Useful = 0, End = INT64_MIN;
+  for (auto [B, E] : Ranges) {
+    if (B < End)
+      B = End;
+    if (E > B)
+      Useful += E - B;
+    End = std::max(End, E);
+  }
+  return {unsigned(Sectors.size()), unsigned(Lines.size()), unsigned(Useful)};
+}
+
+bool isConstRestrict(const ValueDecl *Root) {
+  QualType T = Root->getType();
+  return T->isPointerType() && T.isRestrictQualified() &&
+         T->getPointeeType().isConstQualified();
+}
+
+} // namespace
+
+void UncoalescedAccessCheck::checkFunction(const FunctionDecl *F) {
+  AffineAnalysis &AA = context().affine();
+  const ArchInfo &Target = arch();
+  const unsigned Sector = Target.global_sector_bytes;
+  const unsigned Line = Target.global_line_bytes;
+  BlockShape Shape = AA.blockShape(F);
+  // The advice is given once per function and array.
+  std::set<const void *> Advised;
+
+  for (const MemoryAccess &A : AA.accesses(F)) {
+    if (A.Addr.Space != MemorySpace::Global)
+      continue;
+    WarpPattern P = AA.pattern(A.Addr.Offset, Shape);
+    if (!P.Known || P.Offsets.empty())
+      continue;
+    // Lanes a run-time distance apart (a[tid * n]) are taken to be at
+    // least a line apart: each group of lanes with the same run-time terms
+    // is counted on its own.
+    Traffic T;
+    std::map<int64_t, std::vector<int64_t>> Groups;
+    for (size_t L = 0; L < P.Offsets.size(); ++L)
+      Groups[P.Group[L]].push_back(P.Offsets[L]);
+    for (auto &[Key, Offsets] : Groups) {
+      Traffic G = traffic(Offsets, A.Size, Sector, Line);
+      T.Sectors += G.Sectors;
+      T.Lines += G.Lines;
+      T.UsefulBytes += G.UsefulBytes;
+    }
+    std::string Spacing;
+    if (P.SymbolicStride) {
+      Spacing = "the lanes are spread by (" + P.SymbolName +
+                ") bytes, a run-time value (taken here to be at least a " +
+                std::to_string(Line) + "-byte line)";
+    } else {
+      if (P.Regular)
+        Spacing = "consecutive lanes are " +
+                  std::to_string(std::llabs(P.LaneStride)) + " bytes apart";
+      else
+        Spacing = "the lanes' addresses are not evenly spaced";
+    }
+    unsigned Needed = (T.UsefulBytes + Sector - 1) / Sector;
+    // Broadcasts and tiny requests cannot do better than one sector.
+    if (T.UsefulBytes < Sector || T.Sectors <= Needed)
+      continue;
+    unsigned Efficiency = unsigned(
+        std::lround(100.0 * T.UsefulBytes / (double(T.Sectors) * Sector)));
+    std::string Assumption;
+    if (P.DependsOnBlockShape)
+      Assumption = " (assuming blockDim.x is a multiple of " +
+                   std::to_string(Target.warp_size) + ")";
+
+    {
+      FindingBuilder B = diag(
+          A.E->getBeginLoc(),
+          "each warp %0 of '%1' touches %2 %3-byte sectors for %4 useful bytes "
+          "(%5% efficiency) on %6: %7%8");
+      B << (A.IsStore ? "store" : "load") << context().sourceText(A.E)
+        << T.Sectors << Sector << T.UsefulBytes << Efficiency << Target.Name
+        << Spacing << Assumption;
+      B.metric("sectors_per_request", T.Sectors)
+          .metric("sectors_needed", Needed)
+          .metric("lines_per_request", T.Lines)
+          .metric("useful_bytes", T.UsefulBytes)
+          .metric("bytes_used_pct", Efficiency);
+      if (P.Regular && !P.SymbolicStride)
+        B.metric("lane_stride_bytes", double(P.LaneStride));
+    }
+
+    // How to fix it.
+    bool FieldOfRecord =
+        A.Record && A.ElementStride > A.Size &&
+        (P.SymbolicStride || std::llabs(P.LaneStride) == A.ElementStride);
+    const RecordDecl *WholeRecord = nullptr;
+    if (const auto *RT = A.E->getType()->getAs<RecordType>())
+      if (A.Size < context().astContext().getTypeSizeInChars(A.E->getType()).getQuantity())
+        WholeRecord = RT->getDecl();
+    if (!Advised.insert(A.Addr.Root).second)
+      continue;
+    const RecordDecl *RD = FieldOfRecord ? A.Record : WholeRecord;
+    const SourceManager &SM = context().sourceManager();
+    if (RD && FieldOfRecord && SM.isInSystemHeader(RD->getLocation())) {
+      // A CUDA vector type read one component at a time.
+      diag(A.E->getBeginLoc(),
+           "load the whole '%0' once (one %1-byte load per lane) and use its "
+           "components",
+           Severity::Note)
+          << RD->getName() << A.ElementStride;
+    } else if (RD) {
+      diag(RD->getLocation(),
+           "'%0' is %1 bytes and is moved %2 bytes at a time: as a structure of "
+           "arrays (one array per field) a warp would read %3 contiguous bytes "
+           "per request (Pascal deep dive, 'Structures of Non-Native Size')",
+           Severity::Note)
+          << RD->getName()
+          << unsigned(context()
+                          .astContext()
+                          .getASTRecordLayout(RD)
+                          .getSize()
+                          .getQuantity())
+          << A.Size << A.Size * Target.warp_size;
+    } else {
+      diag(A.E->getBeginLoc(),
+           "stage the data through shared memory: let consecutive lanes %0 "
+           "consecutive addresses of a __shared__ tile, then do the strided "
+           "access in shared memory (slides, 'Coalesce global memory accesses')",
+           Severity::Note)
+          << (A.IsStore ? "write" : "read");
+    }
+    if (!A.IsStore && !Target.l1_caches_global_loads &&
+        !isConstRestrict(A.Addr.Root))
+      diag(A.Addr.Root->getLocation(),
+           "on %0 global loads are cached in L2 only; if '%1' is read-only in "
+           "the kernel, 'const __restrict__' or __ldg() routes these loads "
+           "through the read-only data cache (Pascal deep dive, 'Read-only "
+           "Data Cache')",
+           Severity::Note)
+          << Target.Name << A.Addr.Root->getName();
+  }
+}
+
+WARPLINT_CHECK_FACTORY(UncoalescedAccessCheck)
+
+} // namespace warplint::memory

@@ -1,0 +1,929 @@
+#include "Analysis/AffineIndex.h"
+#include "clang/AST/Attr.h"
+#include "clang/AST/DeclCXX.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/RecordLayout.h"
+#include "clang/AST/StmtCXX.h"
+#include "clang/Lex/Lexer.h"
+#include <functional>
+
+using namespace clang;
+
+namespace warplint {
+
+// ------------------------------------------------------------ coefficients
+
+static Coef coefAdd(const Coef &A, const Coef &B) {
+  if (A.isZero())
+    return B;
+  if (B.isZero())
+    return A;
+  if (!A.Symbolic && !B.Symbolic)
+    return {A.Value + B.Value, false, ""};
+  return {0, true, (A.Symbolic ? A.Name : std::to_string(A.Value)) + " + " +
+                       (B.Symbolic ? B.Name : std::to_string(B.Value))};
+}
+
+static Coef coefScale(const Coef &A, int64_t K) {
+  if (K == 0 || A.isZero())
+    return {};
+  if (!A.Symbolic)
+    return {A.Value * K, false, ""};
+  if (K == 1)
+    return A;
+  return {0, true, A.Name + " * " + std::to_string(K)};
+}
+
+static Coef coefTimesSymbol(const Coef &A, const std::string &Name) {
+  if (A.isZero())
+    return {};
+  if (!A.Symbolic && A.Value == 1)
+    return {0, true, Name};
+  return {0, true,
+          (A.Symbolic ? A.Name : std::to_string(A.Value)) + " * " + Name};
+}
+
+AffineForm AffineForm::constant(int64_t V) {
+  AffineForm F;
+  F.Known = true;
+  F.Const = V;
+  return F;
+}
+AffineForm AffineForm::uniform() {
+  AffineForm F;
+  F.Known = true;
+  F.HasUniform = true;
+  return F;
+}
+AffineForm AffineForm::term(ThreadTerm T) {
+  AffineForm F;
+  F.Known = true;
+  F.C[T].Value = 1;
+  return F;
+}
+
+bool AffineForm::isLaneUniform() const {
+  for (const Coef &Co : C)
+    if (!Co.isZero())
+      return false;
+  return true;
+}
+
+bool AffineForm::sameThreadPart(const AffineForm &O) const {
+  return Known && O.Known && C == O.C;
+}
+
+std::string AffineForm::str() const {
+  if (!Known)
+    return "unknown";
+  static const char *Names[] = {"tid.x", "tid.y", "tid.z", "lane"};
+  std::string Out;
+  for (int T = 0; T < NumThreadTerms; ++T) {
+    if (C[T].isZero())
+      continue;
+    if (!Out.empty())
+      Out += " + ";
+    Out += (C[T].Symbolic ? "(" + C[T].Name + ")" : std::to_string(C[T].Value)) +
+           "*" + Names[T];
+  }
+  if (Const || Out.empty()) {
+    if (!Out.empty())
+      Out += " + ";
+    Out += std::to_string(Const);
+  }
+  if (HasUniform)
+    Out += " + uniform";
+  return Out;
+}
+
+static AffineForm add(const AffineForm &A, const AffineForm &B) {
+  if (!A.Known || !B.Known)
+    return AffineForm::unknown();
+  AffineForm R;
+  R.Known = true;
+  for (int T = 0; T < NumThreadTerms; ++T)
+    R.C[T] = coefAdd(A.C[T], B.C[T]);
+  R.Const = A.Const + B.Const;
+  R.HasUniform = A.HasUniform || B.HasUniform;
+  return R;
+}
+
+static AffineForm scale(const AffineForm &A, int64_t K) {
+  if (!A.Known)
+    return A;
+  AffineForm R = A;
+  for (Coef &Co : R.C)
+    Co = coefScale(Co, K);
+  R.Const = A.Const * K;
+  R.HasUniform = K != 0 && A.HasUniform;
+  return R;
+}
+
+// A thread-dependent form times a uniform value known only at run time.
+static AffineForm scaleBySymbol(const AffineForm &A, const std::string &Name) {
+  AffineForm R = A;
+  for (Coef &Co : R.C)
+    Co = coefTimesSymbol(Co, Name);
+  R.Const = 0;
+  R.HasUniform = true;
+  return R;
+}
+
+static bool isExactly(const AffineForm &F, ThreadTerm T) {
+  if (!F.Known || F.Const != 0 || F.HasUniform)
+    return false;
+  for (int I = 0; I < NumThreadTerms; ++I)
+    if (!(F.C[I] == (I == T ? Coef{1, false, ""} : Coef{})))
+      return false;
+  return true;
+}
+
+// ------------------------------------------------------------ helpers
+
+std::optional<int64_t> AffineAnalysis::constant(const Expr *E) const {
+  if (E->isValueDependent() || E->isTypeDependent())
+    return std::nullopt;
+  if (!E->getType()->isIntegralOrEnumerationType())
+    return std::nullopt;
+  Expr::EvalResult R;
+  if (!E->EvaluateAsInt(R, Ctx))
+    return std::nullopt;
+  return R.Val.getInt().getExtValue();
+}
+
+static std::string spelling(const Expr *E, const ASTContext &Ctx) {
+  const SourceManager &SM = Ctx.getSourceManager();
+  CharSourceRange R = CharSourceRange::getTokenRange(E->getSourceRange());
+  llvm::StringRef Text = Lexer::getSourceText(
+      Lexer::makeFileCharRange(R, SM, Ctx.getLangOpts()), SM, Ctx.getLangOpts());
+  return Text.empty() ? std::string("a run-time value") : Text.str();
+}
+
+// threadIdx.x and friends: the property name and the built-in's type name.
+static std::optional<std::pair<llvm::StringRef, llvm::StringRef>>
+builtinComponent(const Expr *E) {
+  E = E->IgnoreParenImpCasts();
+  if (const auto *POE = dyn_cast<PseudoObjectExpr>(E))
+    E = POE->getSyntacticForm()->IgnoreParenImpCasts();
+  const auto *Prop = dyn_cast<MSPropertyRefExpr>(E);
+  if (!Prop)
+    return std::nullopt;
+  const Expr *Base = Prop->getBaseExpr()->IgnoreParenImpCasts();
+  if (const auto *OVE = dyn_cast<OpaqueValueExpr>(Base))
+    Base = OVE->getSourceExpr()->IgnoreParenImpCasts();
+  const auto *DRE = dyn_cast<DeclRefExpr>(Base);
+  if (!DRE)
+    return std::nullopt;
+  const auto *RD = DRE->getType()->getAsCXXRecordDecl();
+  if (!RD || !RD->getName().starts_with("__cuda_builtin_"))
+    return std::nullopt;
+  return std::make_pair(RD->getName(), Prop->getPropertyDecl()->getName());
+}
+
+static bool isKernel(const FunctionDecl *F) {
+  return F->hasAttr<CUDAGlobalAttr>();
+}
+
+static const VarDecl *asLocalVar(const Expr *E) {
+  const auto *DRE = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts());
+  if (!DRE)
+    return nullptr;
+  const auto *V = dyn_cast<VarDecl>(DRE->getDecl());
+  if (!V || !V->isLocalVarDeclOrParm() || V->isStaticLocal() ||
+      V->hasAttr<CUDASharedAttr>())
+    return nullptr;
+  return V;
+}
+
+const llvm::DenseMap<const VarDecl *, AffineAnalysis::Defs> &
+AffineAnalysis::definitions(const FunctionDecl *F) {
+  auto It = DefCache.find(F);
+  if (It != DefCache.end())
+    return It->second;
+  auto &Map = DefCache[F];
+  std::function<void(const Stmt *)> Walk = [&](const Stmt *S) {
+    if (!S || isa<LambdaExpr>(S))
+      return;
+    if (const auto *DS = dyn_cast<DeclStmt>(S)) {
+      for (const Decl *D : DS->decls())
+        if (const auto *V = dyn_cast<VarDecl>(D))
+          if (V->getInit())
+            Map[V].List.push_back({V->getInit(), S});
+    } else if (const auto *BO = dyn_cast<BinaryOperator>(S)) {
+      if (BO->isAssignmentOp()) {
+        if (const VarDecl *V = asLocalVar(BO->getLHS()))
+          Map[V].List.push_back({BO, S});
+        // A member of a local written: the local is no longer its init.
+        else if (const auto *ME = dyn_cast<MemberExpr>(
+                     BO->getLHS()->IgnoreParenImpCasts()))
+          if (const VarDecl *V = asLocalVar(ME->getBase()))
+            Map[V].Escaped = true;
+      }
+    } else if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(S)) {
+      if (Op->isAssignmentOp() && Op->getNumArgs() >= 1)
+        if (const VarDecl *V = asLocalVar(Op->getArg(0)))
+          Map[V].Escaped = true;
+    } else if (const auto *UO = dyn_cast<UnaryOperator>(S)) {
+      if (UO->isIncrementDecrementOp()) {
+        if (const VarDecl *V = asLocalVar(UO->getSubExpr()))
+          Map[V].List.push_back({UO, S});
+      } else if (UO->getOpcode() == UO_AddrOf) {
+        if (const VarDecl *V = asLocalVar(UO->getSubExpr()))
+          Map[V].Escaped = true;
+      }
+    } else if (const auto *Call = dyn_cast<CallExpr>(S)) {
+      if (const FunctionDecl *Callee = Call->getDirectCallee())
+        for (unsigned I = 0;
+             I < Call->getNumArgs() && I < Callee->getNumParams(); ++I) {
+          QualType PT = Callee->getParamDecl(I)->getType();
+          if (PT->isReferenceType() && !PT->getPointeeType().isConstQualified())
+            if (const VarDecl *V = asLocalVar(Call->getArg(I)))
+              Map[V].Escaped = true;
+        }
+    } else if (const auto *Asm = dyn_cast<AsmStmt>(S)) {
+      for (unsigned I = 0; I < Asm->getNumOutputs(); ++I)
+        if (const VarDecl *V = asLocalVar(Asm->getOutputExpr(I)))
+          Map[V].Escaped = true;
+    }
+    for (const Stmt *C : S->children())
+      Walk(C);
+  };
+  if (F->getBody())
+    Walk(F->getBody());
+  return Map;
+}
+
+// ------------------------------------------------------------ integer forms
+
+AffineForm AffineAnalysis::form(const Expr *E, const FunctionDecl *F) {
+  Env En{F, nullptr, nullptr, 0};
+  return formIn(E, En);
+}
+
+AffineForm AffineAnalysis::formIn(const Expr *E, const Env &En) {
+  if (!E)
+    return AffineForm::unknown();
+  E = E->IgnoreParens();
+  if (E->isTypeDependent() || E->isValueDependent())
+    return AffineForm::unknown();
+  if (auto V = constant(E))
+    return AffineForm::constant(*V);
+  if (!E->getType()->isIntegralOrEnumerationType())
+    return AffineForm::unknown();
+
+  if (auto B = builtinComponent(E)) {
+    auto [Type, Field] = *B;
+    int Index = Field == "x" ? 0 : Field == "y" ? 1 : Field == "z" ? 2 : -1;
+    if (Index < 0)
+      return AffineForm::unknown();
+    if (Type == "__cuda_builtin_threadIdx_t")
+      return AffineForm::term(ThreadTerm(TermTx + Index));
+    if (Type == "__cuda_builtin_blockDim_t") {
+      BlockShape S = blockShape(En.F);
+      if (S.pinned())
+        return AffineForm::constant(Index == 0 ? S.X : Index == 1 ? S.Y : S.Z);
+    }
+    return AffineForm::uniform(); // blockIdx, blockDim, gridDim
+  }
+
+  if (const auto *CE = dyn_cast<CastExpr>(E)) {
+    switch (CE->getCastKind()) {
+    case CK_IntegralCast:
+    case CK_NoOp:
+    case CK_LValueToRValue:
+    case CK_IntegralToBoolean:
+      return formIn(CE->getSubExpr(), En);
+    default:
+      break;
+    }
+  }
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(E))
+    if (const auto *V = dyn_cast<VarDecl>(DRE->getDecl()))
+      return variable(V, En);
+  if (const auto *BO = dyn_cast<BinaryOperator>(E))
+    return binary(BO, En);
+  if (const auto *UO = dyn_cast<UnaryOperator>(E)) {
+    if (UO->getOpcode() == UO_Minus)
+      return scale(formIn(UO->getSubExpr(), En), -1);
+    if (UO->getOpcode() == UO_Plus)
+      return formIn(UO->getSubExpr(), En);
+  }
+  if (const auto *Call = dyn_cast<CallExpr>(E))
+    if (!isa<CXXMemberCallExpr, CXXOperatorCallExpr>(Call))
+      return inlineCall(Call, En);
+
+  // Anything the same in every thread is a uniform value, whatever it is.
+  if (!En.Params && TDA.forFunction(En.F).dependence(E) == Dependence::Uniform)
+    return AffineForm::uniform();
+  return AffineForm::unknown();
+}
+
+AffineForm AffineAnalysis::binary(const BinaryOperator *BO, const Env &En) {
+  BinaryOperatorKind Op = BO->getOpcode();
+  if (Op == BO_Assign)
+    return formIn(BO->getRHS(), En);
+  if (Op == BO_Comma)
+    return formIn(BO->getRHS(), En);
+  AffineForm L = formIn(BO->getLHS(), En);
+  AffineForm R = formIn(BO->getRHS(), En);
+  if (!L.Known || !R.Known)
+    return AffineForm::unknown();
+  // The right operand when it is a compile-time constant.
+  bool HasRC = R.isLaneUniform() && !R.HasUniform;
+  int64_t RC = HasRC ? R.Const : 0;
+  bool BothUniform = L.isLaneUniform() && R.isLaneUniform();
+  BlockShape Shape = blockShape(En.F);
+  // Within a warp threadIdx.x runs over 32 consecutive values when blockDim.x
+  // is a multiple of 32 (or the block has at most 32 threads in x).
+  bool WarpsAlongX = !Shape.pinned() || Shape.X % WarpSize == 0;
+  bool SmallX = Shape.pinned() && Shape.X <= WarpSize;
+
+  switch (Op) {
+  case BO_Add:
+    return add(L, R);
+  case BO_Sub:
+    return add(L, scale(R, -1));
+  case BO_Mul: {
+    if (!L.isLaneUniform() && !R.isLaneUniform())
+      return AffineForm::unknown();
+    const AffineForm &T = L.isLaneUniform() ? R : L;
+    const AffineForm &U = L.isLaneUniform() ? L : R;
+    const Expr *UE = L.isLaneUniform() ? BO->getLHS() : BO->getRHS();
+    if (!U.HasUniform)
+      return scale(T, U.Const);
+    if (T.isLaneUniform())
+      return AffineForm::uniform();
+    return scaleBySymbol(T, spelling(UE->IgnoreParenImpCasts(), Ctx));
+  }
+  case BO_Shl:
+    if (HasRC && RC >= 0 && RC < 62)
+      return scale(L, int64_t(1) << RC);
+    return BothUniform ? AffineForm::uniform() : AffineForm::unknown();
+  case BO_Div:
+  case BO_Shr:
+    if (HasRC && ((Op == BO_Div && RC == WarpSize) ||
+                  (Op == BO_Shr && RC >= 0 && RC < 62 &&
+                   (int64_t(1) << RC) == WarpSize)) &&
+        isExactly(L, TermTx)) {
+      if (SmallX)
+        return AffineForm::constant(0);
+      if (WarpsAlongX)
+        return AffineForm::uniform(); // the warp id
+    }
+    if (HasRC && RC == 1 && Op == BO_Div)
+      return L;
+    return BothUniform ? AffineForm::uniform() : AffineForm::unknown();
+  case BO_Rem:
+  case BO_And:
+    if (HasRC && ((Op == BO_Rem && RC == WarpSize) ||
+                  (Op == BO_And && RC == WarpSize - 1))) {
+      if (isExactly(L, TermLane))
+        return L;
+      if (isExactly(L, TermTx)) {
+        if (SmallX)
+          return L;
+        if (WarpsAlongX)
+          return AffineForm::term(TermLane);
+      }
+    }
+    return BothUniform ? AffineForm::uniform() : AffineForm::unknown();
+  default:
+    return BothUniform ? AffineForm::uniform() : AffineForm::unknown();
+  }
+}
+
+// Joins a variable's definitions: they must agree on the thread part. A
+// definition made under a thread-dependent branch makes it unknown (lanes
+// may hold different versions).
+template <typename T, typename BaseFn, typename StepFn, typename Same,
+          typename Vary>
+static T mergeDefinitions(
+    const std::vector<std::pair<const Expr *, const Stmt *>> &List,
+    FunctionDependence &FD, BaseFn EvalBase, StepFn IsUniformStep, Same SamePart,
+    Vary MakeVarying, T Unknown) {
+  std::optional<T> First;
+  bool Varies = List.size() > 1;
+  for (auto &[Value, Site] : List) {
+    std::optional<bool> Step = IsUniformStep(Value);
+    // A uniform step of a loop's own induction variable (its increment, or
+    // a statement at the top of its body) is taken the same number of times
+    // by every lane still in the loop: only the loop's context matters.
+    const Stmt *GuardSite = Site;
+    if (Step && *Step) {
+      const Stmt *P = FD.parent(Site);
+      if (const auto *For = dyn_cast_or_null<ForStmt>(P);
+          For && For->getInc() == Site)
+        GuardSite = For;
+      else if (isa_and_nonnull<CompoundStmt>(P) && FD.parent(P) &&
+               isa<ForStmt, WhileStmt, DoStmt>(FD.parent(P)))
+        GuardSite = FD.parent(P);
+    }
+    if (FD.guardOf(GuardSite).D != Dependence::Uniform)
+      return Unknown;
+    if (Step) {
+      if (!*Step)
+        return Unknown;
+      Varies = true;
+      continue;
+    }
+    T F = EvalBase(Value);
+    if (!F.Known)
+      return Unknown;
+    if (!First)
+      First = F;
+    else if (!SamePart(*First, F))
+      return Unknown;
+  }
+  if (!First)
+    return Unknown;
+  return Varies ? MakeVarying(*First) : *First;
+}
+
+AffineForm AffineAnalysis::variable(const VarDecl *V, const Env &En) {
+  if (const auto *P = dyn_cast<ParmVarDecl>(V)) {
+    if (En.Params) {
+      auto It = En.Params->find(P);
+      return It != En.Params->end() ? It->second : AffineForm::unknown();
+    }
+    const auto &D = definitions(En.F);
+    if (!D.count(V))
+      return isKernel(En.F) ? AffineForm::uniform() : AffineForm::unknown();
+  }
+  // Globals, statics and __shared__ scalars: one location, so every thread
+  // reads the same value.
+  if (!V->isLocalVarDeclOrParm() || V->isStaticLocal() ||
+      V->hasAttr<CUDASharedAttr>())
+    return AffineForm::uniform();
+  const auto &AllDefs = definitions(En.F);
+  auto It = AllDefs.find(V);
+  if (It == AllDefs.end() || It->second.Escaped)
+    return AffineForm::unknown();
+  if (!InProgress.insert(V).second)
+    return AffineForm::unknown();
+  FunctionDependence &FD = TDA.forFunction(En.F);
+  auto IsStep = [&](const Expr *Value) -> std::optional<bool> {
+    // v += u, v -= u, ++v, v = v + u: keep the thread part if u is uniform.
+    if (const auto *UO = dyn_cast<UnaryOperator>(Value))
+      return UO->isIncrementDecrementOp() ? std::optional<bool>(true)
+                                          : std::nullopt;
+    const auto *BO = dyn_cast<BinaryOperator>(Value);
+    if (!BO)
+      return std::nullopt;
+    const Expr *Other = nullptr;
+    if (BO->getOpcode() == BO_AddAssign || BO->getOpcode() == BO_SubAssign) {
+      Other = BO->getRHS();
+    } else if (BO->getOpcode() == BO_Assign) {
+      const auto *Sum = dyn_cast<BinaryOperator>(BO->getRHS()->IgnoreParenImpCasts());
+      if (Sum && (Sum->getOpcode() == BO_Add || Sum->getOpcode() == BO_Sub)) {
+        if (asLocalVar(Sum->getLHS()) == V)
+          Other = Sum->getRHS();
+        else if (Sum->getOpcode() == BO_Add && asLocalVar(Sum->getRHS()) == V)
+          Other = Sum->getLHS();
+      }
+      if (!Other)
+        return std::nullopt;
+    } else if (BO->isCompoundAssignmentOp()) {
+      return false;
+    } else {
+      return std::nullopt;
+    }
+    AffineForm O = formIn(Other, En);
+    return O.Known && O.isLaneUniform();
+  };
+  // A definition is an initialiser or an assignment `v = e`.
+  auto Base = [&](const Expr *Value) {
+    if (const auto *BO = dyn_cast<BinaryOperator>(Value);
+        BO && BO->isAssignmentOp())
+      return formIn(BO->getRHS(), En);
+    return formIn(Value, En);
+  };
+  AffineForm Result = mergeDefinitions<AffineForm>(
+      It->second.List, FD, Base, IsStep,
+      [](const AffineForm &A, const AffineForm &B) {
+        return A.sameThreadPart(B);
+      },
+      [](AffineForm F) {
+        F.Const = 0;
+        F.HasUniform = true;
+        return F;
+      },
+      AffineForm::unknown());
+  InProgress.erase(V);
+  return Result;
+}
+
+AffineForm AffineAnalysis::inlineCall(const CallExpr *Call, const Env &En) {
+  const FunctionDecl *Callee = Call->getDirectCallee();
+  const FunctionDecl *Def = Callee ? Callee->getDefinition() : nullptr;
+  auto Fallback = [&] {
+    if (!En.Params &&
+        TDA.forFunction(En.F).dependence(Call) == Dependence::Uniform)
+      return AffineForm::uniform();
+    return AffineForm::unknown();
+  };
+  if (!Def || !Def->getBody() || En.Depth >= 4)
+    return Fallback();
+  // A helper whose body ends in its only return.
+  const auto *Body = dyn_cast<CompoundStmt>(Def->getBody());
+  if (!Body || Body->body_empty())
+    return Fallback();
+  const auto *Ret = dyn_cast<ReturnStmt>(Body->body_back());
+  if (!Ret || !Ret->getRetValue())
+    return Fallback();
+  for (const Stmt *S : Body->body())
+    if (S != Ret && !isa<DeclStmt>(S))
+      return Fallback();
+  llvm::DenseMap<const ParmVarDecl *, AffineForm> Params;
+  llvm::DenseMap<const ParmVarDecl *, Address> PtrParams;
+  for (unsigned I = 0; I < Call->getNumArgs() && I < Def->getNumParams(); ++I) {
+    const ParmVarDecl *P = Def->getParamDecl(I);
+    if (P->getType()->isPointerType())
+      PtrParams[P] = pointerIn(Call->getArg(I), En);
+    else
+      Params[P] = formIn(Call->getArg(I), En);
+  }
+  Env Inner{Def, &Params, &PtrParams, En.Depth + 1};
+  AffineForm R = formIn(Ret->getRetValue(), Inner);
+  return R.Known ? R : Fallback();
+}
+
+// ------------------------------------------------------------ addresses
+
+Address AffineAnalysis::pointer(const Expr *E, const FunctionDecl *F) {
+  return pointerIn(E, Env{F, nullptr, nullptr, 0});
+}
+Address AffineAnalysis::lvalue(const Expr *E, const FunctionDecl *F) {
+  return lvalueIn(E, Env{F, nullptr, nullptr, 0});
+}
+
+static Address offsetBy(Address A, const AffineForm &Bytes) {
+  if (!A.Known)
+    return A;
+  A.Offset = add(A.Offset, Bytes);
+  A.Known = A.Offset.Known;
+  return A;
+}
+
+static Address rootAt(const ValueDecl *Root, MemorySpace Space) {
+  Address A;
+  A.Root = Root;
+  A.Space = Space;
+  A.Offset = AffineForm::constant(0);
+  A.Known = true;
+  return A;
+}
+
+static std::optional<int64_t> sizeOf(QualType T, const ASTContext &Ctx) {
+  if (T.isNull() || T->isIncompleteType() || T->isDependentType())
+    return std::nullopt;
+  return Ctx.getTypeSizeInChars(T).getQuantity();
+}
+
+Address AffineAnalysis::pointerIn(const Expr *E, const Env &En) {
+  E = E->IgnoreParens();
+  if (E->isTypeDependent() || E->isValueDependent())
+    return {};
+  if (const auto *CE = dyn_cast<CastExpr>(E)) {
+    switch (CE->getCastKind()) {
+    case CK_ArrayToPointerDecay:
+      return lvalueIn(CE->getSubExpr(), En);
+    case CK_BitCast:
+    case CK_NoOp:
+    case CK_LValueToRValue:
+    case CK_AddressSpaceConversion:
+      return pointerIn(CE->getSubExpr(), En);
+    default:
+      return {};
+    }
+  }
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
+    const auto *V = dyn_cast<VarDecl>(DRE->getDecl());
+    if (!V || !V->getType()->isPointerType())
+      return {};
+    if (const auto *P = dyn_cast<ParmVarDecl>(V)) {
+      if (En.PtrParams) {
+        auto It = En.PtrParams->find(P);
+        return It != En.PtrParams->end() ? It->second : Address();
+      }
+      if (!definitions(En.F).count(V))
+        return isKernel(En.F) ? rootAt(V, MemorySpace::Global) : Address();
+    }
+    if (V->isLocalVarDeclOrParm() && !V->isStaticLocal())
+      return pointerVariable(V, En);
+    if (V->hasGlobalStorage() && V->hasAttr<CUDADeviceAttr>() &&
+        !V->hasAttr<CUDAConstantAttr>())
+      return rootAt(V, MemorySpace::Global);
+    return {};
+  }
+  if (const auto *BO = dyn_cast<BinaryOperator>(E)) {
+    if (BO->getOpcode() != BO_Add && BO->getOpcode() != BO_Sub)
+      return {};
+    const Expr *Ptr = BO->getLHS(), *Int = BO->getRHS();
+    if (!Ptr->getType()->isPointerType())
+      std::swap(Ptr, Int);
+    if (!Ptr->getType()->isPointerType() || Int->getType()->isPointerType())
+      return {};
+    auto Size = sizeOf(Ptr->getType()->getPointeeType(), Ctx);
+    if (!Size)
+      return {};
+    AffineForm I = formIn(Int, En);
+    if (BO->getOpcode() == BO_Sub)
+      I = scale(I, -1);
+    return offsetBy(pointerIn(Ptr, En), scale(I, *Size));
+  }
+  if (const auto *UO = dyn_cast<UnaryOperator>(E))
+    if (UO->getOpcode() == UO_AddrOf)
+      return lvalueIn(UO->getSubExpr(), En);
+  return {};
+}
+
+Address AffineAnalysis::pointerVariable(const VarDecl *V, const Env &En) {
+  const auto &AllDefs = definitions(En.F);
+  auto It = AllDefs.find(V);
+  if (It == AllDefs.end() || It->second.Escaped)
+    return {};
+  if (!InProgress.insert(V).second)
+    return {};
+  FunctionDependence &FD = TDA.forFunction(En.F);
+  auto IsStep = [&](const Expr *Value) -> std::optional<bool> {
+    if (const auto *UO = dyn_cast<UnaryOperator>(Value))
+      return UO->isIncrementDecrementOp() ? std::optional<bool>(true)
+                                          : std::nullopt;
+    const auto *BO = dyn_cast<BinaryOperator>(Value);
+    if (!BO || !BO->isCompoundAssignmentOp())
+      return std::nullopt; // an initialiser or a plain assignment
+    if (BO->getOpcode() != BO_AddAssign && BO->getOpcode() != BO_SubAssign)
+      return false;
+    AffineForm O = formIn(BO->getRHS(), En);
+    return O.Known && O.isLaneUniform();
+  };
+  auto Base = [&](const Expr *Value) {
+    if (const auto *BO = dyn_cast<BinaryOperator>(Value);
+        BO && BO->isAssignmentOp())
+      return pointerIn(BO->getRHS(), En);
+    return pointerIn(Value, En);
+  };
+  Address Result = mergeDefinitions<Address>(
+      It->second.List, FD, Base, IsStep,
+      [](const Address &A, const Address &B) {
+        return A.Root == B.Root && A.Space == B.Space &&
+               A.Offset.sameThreadPart(B.Offset);
+      },
+      [](Address A) {
+        A.Offset.Const = 0;
+        A.Offset.HasUniform = true;
+        return A;
+      },
+      Address());
+  InProgress.erase(V);
+  return Result;
+}
+
+Address AffineAnalysis::lvalueIn(const Expr *E, const Env &En) {
+  E = E->IgnoreParens();
+  if (E->isTypeDependent() || E->isValueDependent())
+    return {};
+  if (const auto *CE = dyn_cast<ImplicitCastExpr>(E))
+    if (CE->getCastKind() == CK_NoOp)
+      return lvalueIn(CE->getSubExpr(), En);
+  if (const auto *AS = dyn_cast<ArraySubscriptExpr>(E)) {
+    auto Size = sizeOf(AS->getType(), Ctx);
+    if (!Size)
+      return {};
+    AffineForm I = formIn(AS->getIdx(), En);
+    return offsetBy(pointerIn(AS->getBase(), En), scale(I, *Size));
+  }
+  if (const auto *ME = dyn_cast<MemberExpr>(E)) {
+    const auto *FD = dyn_cast<FieldDecl>(ME->getMemberDecl());
+    if (!FD || FD->isBitField() || FD->getParent()->isInvalidDecl())
+      return {};
+    const ASTRecordLayout &Layout = Ctx.getASTRecordLayout(FD->getParent());
+    int64_t Offset =
+        Ctx.toCharUnitsFromBits(Layout.getFieldOffset(FD->getFieldIndex()))
+            .getQuantity();
+    Address Base = ME->isArrow() ? pointerIn(ME->getBase(), En)
+                                 : lvalueIn(ME->getBase(), En);
+    return offsetBy(Base, AffineForm::constant(Offset));
+  }
+  if (const auto *UO = dyn_cast<UnaryOperator>(E))
+    if (UO->getOpcode() == UO_Deref)
+      return pointerIn(UO->getSubExpr(), En);
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
+    const auto *V = dyn_cast<VarDecl>(DRE->getDecl());
+    if (!V)
+      return {};
+    if (V->hasAttr<CUDASharedAttr>())
+      return rootAt(V, MemorySpace::Shared);
+    if (V->hasGlobalStorage() && V->hasAttr<CUDADeviceAttr>() &&
+        !V->hasAttr<CUDAConstantAttr>() && !V->isLocalVarDeclOrParm())
+      return rootAt(V, MemorySpace::Global);
+    if (V->getType()->isReferenceType())
+      if (const Expr *Init = V->getInit())
+        if (definitions(En.F).lookup(V).List.size() == 1)
+          return lvalueIn(Init, En);
+  }
+  return {};
+}
+
+// ------------------------------------------------------------ accesses
+
+static bool isAccessExpr(const Expr *E) {
+  E = E->IgnoreParens();
+  if (const auto *UO = dyn_cast<UnaryOperator>(E))
+    return UO->getOpcode() == UO_Deref;
+  return isa<ArraySubscriptExpr, MemberExpr>(E);
+}
+
+std::vector<MemoryAccess> AffineAnalysis::accesses(const FunctionDecl *F) {
+  std::vector<MemoryAccess> Out;
+  llvm::DenseSet<const Expr *> Seen;
+  auto Record = [&](const Expr *E, bool IsStore) {
+    E = E->IgnoreParens();
+    if (!isAccessExpr(E) || !Seen.insert(E).second)
+      return;
+    QualType T = E->getType();
+    auto Size = sizeOf(T, Ctx);
+    if (!Size || *Size == 0)
+      return;
+    MemoryAccess A;
+    A.E = E;
+    A.IsStore = IsStore;
+    A.Addr = lvalue(E, F);
+    if (!A.Addr.Known || A.Addr.Space == MemorySpace::Other)
+      return;
+    // The compiler moves a record in pieces of its alignment (a 12-byte
+    // struct of floats is three 4-byte loads), vectors up to 16 bytes.
+    int64_t Piece = *Size;
+    if (T->isRecordType())
+      Piece = std::min<int64_t>(Ctx.getTypeAlignInChars(T).getQuantity(), *Size);
+    A.Size = unsigned(std::min<int64_t>(Piece, 16));
+    if (const auto *ME = dyn_cast<MemberExpr>(E))
+      if (const auto *RD = ME->getBase()->getType()->getAsRecordDecl())
+        if (!ME->isArrow()) {
+          A.Record = RD;
+          A.ElementStride = unsigned(
+              Ctx.getTypeSizeInChars(ME->getBase()->getType()).getQuantity());
+        }
+    Out.push_back(A);
+  };
+  std::function<void(const Stmt *)> Walk = [&](const Stmt *S) {
+    if (!S || isa<LambdaExpr>(S))
+      return;
+    if (const auto *CE = dyn_cast<ImplicitCastExpr>(S)) {
+      if (CE->getCastKind() == CK_LValueToRValue)
+        Record(CE->getSubExpr(), false);
+    } else if (const auto *BO = dyn_cast<BinaryOperator>(S)) {
+      if (BO->isAssignmentOp())
+        Record(BO->getLHS(), true);
+    } else if (const auto *UO = dyn_cast<UnaryOperator>(S)) {
+      if (UO->isIncrementDecrementOp())
+        Record(UO->getSubExpr(), true);
+    } else if (const auto *Ctor = dyn_cast<CXXConstructExpr>(S)) {
+      if (Ctor->getConstructor()->isCopyOrMoveConstructor() &&
+          Ctor->getNumArgs() >= 1)
+        Record(Ctor->getArg(0)->IgnoreImplicit(), false);
+    } else if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(S)) {
+      if (Op->getOperator() == OO_Equal && Op->getNumArgs() == 2) {
+        Record(Op->getArg(0), true);
+        Record(Op->getArg(1)->IgnoreImplicit(), false);
+      }
+    }
+    for (const Stmt *C : S->children())
+      Walk(C);
+  };
+  Walk(F->getBody());
+  return Out;
+}
+
+// The value of a dim3 argument when it is written with literals: 256,
+// dim3(16, 16), or a local `dim3 block(16, 16)` that is never reassigned.
+static std::optional<BlockShape>
+literalShape(const Expr *E, const ASTContext &Ctx,
+             llvm::function_ref<bool(const VarDecl *)> NeverReassigned,
+             unsigned Depth = 0) {
+  if (!E || Depth > 4)
+    return std::nullopt;
+  E = E->IgnoreImplicit()->IgnoreParens();
+  if (const auto *MT = dyn_cast<MaterializeTemporaryExpr>(E))
+    return literalShape(MT->getSubExpr(), Ctx, NeverReassigned, Depth + 1);
+  if (const auto *FC = dyn_cast<CXXFunctionalCastExpr>(E))
+    return literalShape(FC->getSubExpr(), Ctx, NeverReassigned, Depth + 1);
+  if (const auto *Ctor = dyn_cast<CXXConstructExpr>(E)) {
+    if (Ctor->getConstructor()->isCopyOrMoveConstructor() &&
+        Ctor->getNumArgs() == 1)
+      return literalShape(Ctor->getArg(0), Ctx, NeverReassigned, Depth + 1);
+    BlockShape S;
+    unsigned *Dims[] = {&S.X, &S.Y, &S.Z};
+    for (unsigned I = 0; I < Ctor->getNumArgs() && I < 3; ++I) {
+      const Expr *Arg = Ctor->getArg(I);
+      if (isa<CXXDefaultArgExpr>(Arg))
+        break;
+      Expr::EvalResult R;
+      if (Arg->isValueDependent() || !Arg->EvaluateAsInt(R, Ctx))
+        return std::nullopt;
+      int64_t V = R.Val.getInt().getExtValue();
+      if (V <= 0)
+        return std::nullopt;
+      *Dims[I] = unsigned(V);
+    }
+    return S.X ? std::optional<BlockShape>(S) : std::nullopt;
+  }
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
+    const auto *V = dyn_cast<VarDecl>(DRE->getDecl());
+    if (V && V->isLocalVarDecl() && V->getInit() && NeverReassigned(V))
+      return literalShape(V->getInit(), Ctx, NeverReassigned, Depth + 1);
+    return std::nullopt;
+  }
+  Expr::EvalResult R;
+  if (!E->isValueDependent() && E->getType()->isIntegralOrEnumerationType() &&
+      E->EvaluateAsInt(R, Ctx) && R.Val.getInt().getExtValue() > 0)
+    return BlockShape{unsigned(R.Val.getInt().getExtValue()), 1, 1};
+  return std::nullopt;
+}
+
+void AffineAnalysis::recordLaunch(const CUDAKernelCallExpr *Launch) {
+  if (!SeenLaunches.insert(Launch).second)
+    return;
+  const FunctionDecl *Kernel = Launch->getDirectCallee();
+  const CallExpr *Config = Launch->getConfig();
+  if (!Kernel || !Config || Config->getNumArgs() < 2)
+    return;
+  Kernel = Kernel->getCanonicalDecl();
+  if (Unpinned.count(Kernel))
+    return;
+  auto NeverReassigned = [&](const VarDecl *V) {
+    const auto *Owner = dyn_cast<FunctionDecl>(V->getDeclContext());
+    if (!Owner)
+      return false;
+    auto It = definitions(Owner).find(V);
+    return It != definitions(Owner).end() && !It->second.Escaped &&
+           It->second.List.size() == 1;
+  };
+  std::optional<BlockShape> S =
+      literalShape(Config->getArg(1), Ctx, NeverReassigned);
+  auto It = Shapes.find(Kernel);
+  if (!S || (It != Shapes.end() &&
+             (It->second.X != S->X || It->second.Y != S->Y ||
+              It->second.Z != S->Z))) {
+    Shapes.erase(Kernel);
+    Unpinned.insert(Kernel);
+    return;
+  }
+  Shapes[Kernel] = *S;
+}
+
+WarpPattern AffineAnalysis::pattern(const AffineForm &Off,
+                                    const BlockShape &Shape) {
+  WarpPattern P;
+  if (!Off.Known)
+    return P;
+  if (Shape.pinned() && Shape.X > WarpSize && Shape.X % WarpSize != 0)
+    return P; // warps straddle rows of the block: not modelled
+  bool AlongX = !Shape.pinned() || Shape.X % WarpSize == 0;
+  for (unsigned L = 0; L < WarpSize; ++L) {
+    int64_t V[NumThreadTerms];
+    if (AlongX) {
+      V[TermTx] = L;
+      V[TermTy] = 0;
+      V[TermTz] = 0;
+    } else {
+      V[TermTx] = L % Shape.X;
+      V[TermTy] = (L / Shape.X) % Shape.Y;
+      V[TermTz] = L / (Shape.X * Shape.Y);
+      if (V[TermTz] >= int64_t(Shape.Z))
+        break; // a block smaller than a warp: the rest of the lanes are absent
+    }
+    V[TermLane] = L;
+    int64_t Sum = 0, Key = 0;
+    for (int T = 0; T < NumThreadTerms; ++T) {
+      const Coef &C = Off.C[T];
+      if (C.isZero())
+        continue;
+      bool Varies = AlongX ? (T == TermTx || T == TermLane) : true;
+      if (C.Symbolic) {
+        if (Varies && V[T] != 0) {
+          P.SymbolicStride = true;
+          P.SymbolName = C.Name;
+        }
+        Key = Key * int64_t(WarpSize + 1) + V[T];
+        continue;
+      }
+      Sum += C.Value * V[T];
+    }
+    P.Offsets.push_back(Sum);
+    P.Group.push_back(Key);
+  }
+  if (!Shape.pinned() &&
+      (!Off.C[TermTy].isZero() || !Off.C[TermTz].isZero()))
+    P.DependsOnBlockShape = true;
+  P.Known = true;
+  P.Regular = P.Offsets.size() > 1;
+  for (size_t I = 1; I < P.Offsets.size(); ++I)
+    if (P.Offsets[I] - P.Offsets[I - 1] != P.Offsets[1] - P.Offsets[0])
+      P.Regular = false;
+  if (P.Regular)
+    P.LaneStride = P.Offsets[1] - P.Offsets[0];
+  return P;
+}
+
+} // namespace warplint

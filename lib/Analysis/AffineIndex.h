@@ -1,0 +1,178 @@
+// Affine thread-index analysis: how an index or address varies across the
+// 32 lanes of a warp.
+//
+// Every integer expression in device code gets an abstract value
+//     Const + Σ coef_t · t  (+ a block- or warp-uniform remainder)
+// over the thread terms t ∈ {threadIdx.x, threadIdx.y, threadIdx.z, lane}
+// (lane = threadIdx.x % 32; threadIdx.x / 32, the warp id, is uniform within
+// a warp). A coefficient is an integer or a uniform value unknown at compile
+// time (a matrix dimension n): `a[tid * n + k]` has coefficient n on
+// threadIdx.x. Anything else — products of two thread terms, loads through
+// thread-dependent addresses, values the analysis cannot follow — is Unknown,
+// and the memory checks stay silent on Unknown.
+//
+// Locals are followed through all their definitions (they must agree on the
+// thread coefficients; `i += stride` with a uniform stride keeps them, which
+// covers grid-stride loops); small helper functions are inlined (their
+// return expression with the arguments bound to the parameters); pointers
+// are followed to their root — a kernel parameter (global memory), a
+// __shared__ array or a __device__ array — with the byte offset as a form.
+//
+// The lanes of a warp are modelled from the block shape: blockDim.x a
+// multiple of 32 by default (lane l has threadIdx.x = 32w + l, the same y and
+// z), or the literal block size of the kernel's launches in the TU. The
+// per-lane byte offsets then give the 32-byte sectors (global) or the banks
+// (shared) one warp request touches. This is the classic coalescing model of
+// the CUDA C++ Best Practices Guide and the "Access Patterns vs. Memory
+// Throughput" pages of the Pascal deep dive.
+#pragma once
+#include "Analysis/ThreadDependence.h"
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/Decl.h"
+#include "clang/AST/Expr.h"
+#include "clang/AST/ExprCXX.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
+#include <array>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace warplint {
+
+enum ThreadTerm { TermTx = 0, TermTy, TermTz, TermLane, NumThreadTerms };
+
+// A coefficient: an integer, or a uniform value known only at run time.
+struct Coef {
+  int64_t Value = 0;
+  bool Symbolic = false;
+  std::string Name; // how the symbolic value is written, for messages
+
+  bool isZero() const { return !Symbolic && Value == 0; }
+  bool operator==(const Coef &O) const {
+    return Symbolic == O.Symbolic &&
+           (Symbolic ? Name == O.Name : Value == O.Value);
+  }
+};
+
+struct AffineForm {
+  bool Known = false;
+  std::array<Coef, NumThreadTerms> C{};
+  int64_t Const = 0;
+  bool HasUniform = false; // plus an opaque uniform value
+
+  static AffineForm unknown() { return {}; }
+  static AffineForm constant(int64_t V);
+  static AffineForm uniform(); // some uniform value
+  static AffineForm term(ThreadTerm T);
+
+  bool isLaneUniform() const; // no thread term
+  bool sameThreadPart(const AffineForm &O) const;
+  std::string str() const; // for --dump-analysis and tests
+};
+
+// Where a pointer or lvalue points: a root and a byte offset.
+enum class MemorySpace { Global, Shared, Other };
+
+struct Address {
+  const clang::ValueDecl *Root = nullptr;
+  MemorySpace Space = MemorySpace::Other;
+  AffineForm Offset; // bytes
+  bool Known = false;
+};
+
+// The literal block shape of a kernel's launches, when every launch in the
+// TU agrees.
+struct BlockShape {
+  unsigned X = 0, Y = 1, Z = 1; // X == 0: unknown (assume a multiple of 32)
+  bool pinned() const { return X != 0; }
+};
+
+// One global or shared memory access of a function.
+struct MemoryAccess {
+  const clang::Expr *E = nullptr;   // the lvalue accessed
+  bool IsStore = false;
+  Address Addr;
+  unsigned Size = 0;                // bytes one lane moves per instruction
+  unsigned ElementStride = 0;       // for record fields: sizeof the record
+  const clang::RecordDecl *Record = nullptr; // the struct the field is in
+};
+
+// The addresses one warp request touches: lane l reads [Offsets[l],
+// Offsets[l] + Size).
+struct WarpPattern {
+  bool Known = false;
+  bool SymbolicStride = false; // a coefficient known only at run time
+  std::string SymbolName;
+  std::vector<int64_t> Offsets; // per active lane, relative to lane 0's base
+  // Lanes in different groups differ by a run-time multiple (the symbolic
+  // terms): assume they are far apart; within a group offsets are exact.
+  std::vector<int64_t> Group;
+  int64_t LaneStride = 0;       // bytes between consecutive lanes, if regular
+  bool Regular = false;
+  bool DependsOnBlockShape = false; // the y/z terms mattered
+};
+
+class AffineAnalysis {
+public:
+  AffineAnalysis(clang::ASTContext &Ctx, ThreadDependenceAnalysis &TDA,
+                 unsigned WarpSize)
+      : Ctx(Ctx), TDA(TDA), WarpSize(WarpSize) {}
+
+  // The abstract value of an integer expression in function F.
+  AffineForm form(const clang::Expr *E, const clang::FunctionDecl *F);
+  // The root and byte offset of a pointer value or an lvalue.
+  Address pointer(const clang::Expr *E, const clang::FunctionDecl *F);
+  Address lvalue(const clang::Expr *E, const clang::FunctionDecl *F);
+
+  // The global and shared accesses in F's body (not in nested lambdas).
+  std::vector<MemoryAccess> accesses(const clang::FunctionDecl *F);
+
+  // The lanes of a warp for a block shape.
+  WarpPattern pattern(const AffineForm &ByteOffset, const BlockShape &Shape);
+
+  // Records the block shape of a <<<grid, block>>> launch; a kernel launched
+  // with different or non-literal shapes keeps the default model.
+  void recordLaunch(const clang::CUDAKernelCallExpr *Launch);
+  BlockShape blockShape(const clang::FunctionDecl *Kernel) const {
+    return Shapes.lookup(Kernel->getCanonicalDecl());
+  }
+
+private:
+  struct Env {
+    const clang::FunctionDecl *F;
+    // Inlined calls: parameters bound to the callers' forms.
+    const llvm::DenseMap<const clang::ParmVarDecl *, AffineForm> *Params;
+    const llvm::DenseMap<const clang::ParmVarDecl *, Address> *PtrParams;
+    unsigned Depth;
+  };
+  struct Defs {
+    // (value or compound operator, defining statement)
+    std::vector<std::pair<const clang::Expr *, const clang::Stmt *>> List;
+    bool Escaped = false;
+  };
+
+  AffineForm formIn(const clang::Expr *E, const Env &En);
+  AffineForm binary(const clang::BinaryOperator *BO, const Env &En);
+  AffineForm variable(const clang::VarDecl *V, const Env &En);
+  AffineForm inlineCall(const clang::CallExpr *Call, const Env &En);
+  Address pointerIn(const clang::Expr *E, const Env &En);
+  Address lvalueIn(const clang::Expr *E, const Env &En);
+  Address pointerVariable(const clang::VarDecl *V, const Env &En);
+  const llvm::DenseMap<const clang::VarDecl *, Defs> &
+  definitions(const clang::FunctionDecl *F);
+  std::optional<int64_t> constant(const clang::Expr *E) const;
+
+  clang::ASTContext &Ctx;
+  ThreadDependenceAnalysis &TDA;
+  unsigned WarpSize;
+  llvm::DenseMap<const clang::FunctionDecl *,
+                 llvm::DenseMap<const clang::VarDecl *, Defs>>
+      DefCache;
+  llvm::DenseSet<const clang::VarDecl *> InProgress;
+  llvm::DenseMap<const clang::FunctionDecl *, BlockShape> Shapes;
+  llvm::DenseSet<const clang::FunctionDecl *> Unpinned;
+  llvm::DenseSet<const clang::CUDAKernelCallExpr *> SeenLaunches;
+};
+
+} // namespace warplint

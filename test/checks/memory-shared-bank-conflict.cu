@@ -1,0 +1,82 @@
+// RUN: %warplint --checks='-*,memory-shared-bank-conflict' --arch=sm_80 %s -- -std=c++17 | FileCheck %s --implicit-check-not='{{warning|error}}:'
+// RUN: %warplint --checks='-*,memory-shared-bank-conflict' --arch=sm_50 %s -- -std=c++17 | FileCheck %s --check-prefix=MAXWELL
+// RUN: %warplint --checks='-*,memory-shared-bank-conflict' --arch=sm_80 --format=json %s -- -std=c++17 | FileCheck %s --check-prefix=JSON
+// RUN: cp %s %t.cu && %warplint --fix --checks='-*,memory-shared-bank-conflict' --arch=sm_80 %t.cu -- -std=c++17 > /dev/null; FileCheck %s --check-prefix=FIXED < %t.cu
+#include <cuda_runtime.h>
+
+// A column of a 32x32 float tile: all 32 lanes in one bank.
+__global__ void column_read(float *out) {
+  __shared__ float tile[32][32];
+  // FIXED: __shared__ float tile[32][32 + 1];
+  tile[threadIdx.y][threadIdx.x] = out[threadIdx.y * 32 + threadIdx.x];
+  __syncthreads();
+  out[threadIdx.y * 32 + threadIdx.x] = tile[threadIdx.x][threadIdx.y];
+  // CHECK: :[[@LINE-1]]:41: warning: 32-way bank conflict on 'tile[threadIdx.x][threadIdx.y]' on sm_80: a warp's load hits 32 different 4-byte words in one of the 32 banks (consecutive lanes are 128 bytes apart), so it is served in 32 passes instead of one (slides, 'Shared memory bank conflicts') [memory-shared-bank-conflict]
+  // CHECK: :[[@LINE-6]]:20: note: padding each row of 'tile' by one element ([32 + 1]) puts consecutive rows in different banks
+  // MAXWELL: :[[@LINE-3]]:41: warning: 32-way bank conflict on 'tile[threadIdx.x][threadIdx.y]' on sm_50
+  // JSON: "bank_conflict_ways": 32
+}
+
+// Strides with a common factor with 32: 2-way and 32-way; a store counts too.
+#define N 1024
+__global__ void strided(float *out) {
+  __shared__ float s[N * 2];
+  s[threadIdx.x * 2] = 1.0f;
+  // CHECK: :[[@LINE-1]]:3: warning: 2-way bank conflict on 's[threadIdx.x * 2]' on sm_80: a warp's store hits 2 different 4-byte words in one of the 32 banks (consecutive lanes are 8 bytes apart)
+  // CHECK: :[[@LINE-3]]:20: note: pad the rows of 's' or permute (swizzle) its index
+  __syncthreads();
+  out[threadIdx.x] = s[threadIdx.x * 32];
+  // CHECK: :[[@LINE-1]]:22: warning: 32-way bank conflict on 's[threadIdx.x * 32]'
+  // CHECK: note: pad the rows of 's'
+}
+
+// 8-byte elements: a warp is served 16 lanes at a time, so a column of
+// doubles is 16-way.
+__global__ void double_column(double *out) {
+  __shared__ double d[32][32];
+  // FIXED: __shared__ double d[32][32 + 1];
+  d[threadIdx.y][threadIdx.x] = 0.0;
+  __syncthreads();
+  out[threadIdx.x] = d[threadIdx.x][0];
+  // CHECK: :[[@LINE-1]]:22: warning: 16-way bank conflict on 'd[threadIdx.x][0]'
+  // CHECK: note: padding each row of 'd' by one element ([32 + 1])
+}
+
+// --- Fine: no finding below this line. ---
+
+// Rows, padded columns, odd strides, broadcasts, 8- and 16-byte unit strides,
+// and the tree reduction.
+__global__ void conflict_free(float *out, double *outd, float4 *out4, int k) {
+  __shared__ float row[32][32];
+  __shared__ float padded[32][33];
+  __shared__ float odd[32 * 3];
+  __shared__ double dd[256];
+  __shared__ float4 vv[256];
+  __shared__ float sdata[256];
+  unsigned tid = threadIdx.x;
+  row[threadIdx.y][tid] = padded[tid][threadIdx.y] + odd[tid * 3] + row[0][0] +
+                          row[k][3] + odd[tid / 32];
+  outd[tid] = dd[tid];
+  out4[tid] = vv[tid];
+  for (unsigned s = blockDim.x / 2; s > 0; s >>= 1) {
+    if (tid < s)
+      sdata[tid] += sdata[tid + s];
+    __syncthreads();
+  }
+  out[tid] = sdata[0];
+}
+
+// Global memory is not shared memory.
+__global__ void global_only(float *g) { g[threadIdx.x * 32] = 0.0f; }
+
+// Padding is not offered when the array is also used as a flat buffer.
+__global__ void flat_use(float *out) {
+  __shared__ float t[32][32];
+  float *flat = &t[0][0];
+  flat[threadIdx.x] = 0.0f;
+  __syncthreads();
+  out[threadIdx.x] = t[threadIdx.x][1];
+  // CHECK: :[[@LINE-1]]:22: warning: 32-way bank conflict on 't[threadIdx.x][1]'
+  // CHECK: :[[@LINE-6]]:20: note: pad the rows of 't' or permute
+  // FIXED: __shared__ float t[32][32];
+}

@@ -1,0 +1,150 @@
+// The affine thread-index analysis, queried directly: forms of indices and
+// the per-lane pattern of memory accesses.
+#include "Analysis/AffineIndex.h"
+#include "CudaAst.h"
+#include "clang/ASTMatchers/ASTMatchFinder.h"
+#include "clang/ASTMatchers/ASTMatchers.h"
+#include <gtest/gtest.h>
+
+using namespace clang;
+using namespace clang::ast_matchers;
+using warplint::AffineAnalysis;
+using warplint::AffineForm;
+using warplint::MemoryAccess;
+using warplint::MemorySpace;
+using warplint::ThreadDependenceAnalysis;
+
+namespace {
+
+struct Fixture {
+  std::unique_ptr<ASTUnit> AST;
+  ThreadDependenceAnalysis TDA;
+  std::unique_ptr<AffineAnalysis> AA;
+
+  explicit Fixture(llvm::StringRef Code) : AST(parseCuda(Code)) {
+    AA = std::make_unique<AffineAnalysis>(AST->getASTContext(), TDA, 32);
+    for (auto &M : match(cudaKernelCallExpr().bind("l"), AST->getASTContext()))
+      AA->recordLaunch(M.getNodeAs<CUDAKernelCallExpr>("l"));
+  }
+
+  const FunctionDecl *fn(llvm::StringRef Name) {
+    auto M = match(functionDecl(hasName(Name), isDefinition()).bind("f"),
+                   AST->getASTContext());
+    return M.empty() ? nullptr : M[0].getNodeAs<FunctionDecl>("f");
+  }
+
+  // The form of `probe`'s initialiser in kernel K.
+  std::string form(llvm::StringRef K) {
+    const FunctionDecl *F = fn(K);
+    auto M = match(varDecl(hasName("probe")).bind("v"), AST->getASTContext());
+    for (auto &R : M) {
+      const auto *V = R.getNodeAs<VarDecl>("v");
+      if (V->getDeclContext() == F)
+        return AA->form(V->getInit(), F).str();
+    }
+    return "no probe";
+  }
+
+  // The first access in K that is a load (or, with Stores, a store):
+  // per-lane byte offsets.
+  std::vector<int64_t> lanes(llvm::StringRef K, MemorySpace *Space = nullptr,
+                             unsigned *Size = nullptr, bool Stores = false) {
+    const FunctionDecl *F = fn(K);
+    for (const MemoryAccess &A : AA->accesses(F)) {
+      if (A.IsStore != Stores)
+        continue;
+      if (Space)
+        *Space = A.Addr.Space;
+      if (Size)
+        *Size = A.Size;
+      return AA->pattern(A.Addr.Offset, AA->blockShape(F)).Offsets;
+    }
+    return {};
+  }
+};
+
+std::vector<int64_t> stride(int64_t S, int N = 32) {
+  std::vector<int64_t> V;
+  for (int I = 0; I < N; ++I)
+    V.push_back(S * I);
+  return V;
+}
+
+} // namespace
+
+TEST(AffineIndex, GlobalIndex) {
+  Fixture F("__global__ void k(int n) { int probe = blockIdx.x * blockDim.x + threadIdx.x; }");
+  EXPECT_EQ(F.form("k"), "1*tid.x + uniform");
+}
+
+TEST(AffineIndex, LaneAndWarpIds) {
+  Fixture F("__global__ void k() { int lane = threadIdx.x % 32; int warp = threadIdx.x / warpSize;"
+            " int probe = lane * 4 + warp * 1000; }");
+  EXPECT_EQ(F.form("k"), "4*lane + uniform");
+}
+
+TEST(AffineIndex, SymbolicCoefficient) {
+  Fixture F("__global__ void k(int n, int c) { int row = blockIdx.x * blockDim.x + threadIdx.x;"
+            " int probe = row * n + c; }");
+  EXPECT_EQ(F.form("k"), "(n)*tid.x + uniform");
+}
+
+TEST(AffineIndex, HelperInlinedAndGridStride) {
+  Fixture F("__device__ int gid() { return blockIdx.x * blockDim.x + threadIdx.x; }\n"
+            "__global__ void k(int n) { for (int i = gid(); i < n; i += blockDim.x * gridDim.x) { int probe = 2 * i; } }");
+  EXPECT_EQ(F.form("k"), "2*tid.x + uniform");
+}
+
+TEST(AffineIndex, NonlinearIsUnknown) {
+  Fixture F("__global__ void k(const int *idx) { int t = threadIdx.x; int probe = t * t + idx[t]; }");
+  EXPECT_EQ(F.form("k"), "unknown");
+}
+
+TEST(AffineIndex, DivergentDefinitionIsUnknown) {
+  Fixture F("__global__ void k() { int x = threadIdx.x; if (threadIdx.x & 1) x = 2 * threadIdx.x; int probe = x; }");
+  EXPECT_EQ(F.form("k"), "unknown");
+}
+
+TEST(AffineIndex, AosFieldOffsets) {
+  Fixture F("struct P { float x, y, z; };\n"
+            "__global__ void k(P *p) { float v = p[blockIdx.x * blockDim.x + threadIdx.x].y; p[0].x = v; }");
+  MemorySpace Space;
+  unsigned Size;
+  auto L = F.lanes("k", &Space, &Size);
+  EXPECT_EQ(Space, MemorySpace::Global);
+  EXPECT_EQ(Size, 4u);
+  ASSERT_EQ(L.size(), 32u);
+  EXPECT_EQ(L[1] - L[0], 12);
+  EXPECT_EQ(L[31] - L[0], 12 * 31);
+}
+
+TEST(AffineIndex, SharedTwoDimensional) {
+  Fixture F("__global__ void k(float *o) { __shared__ float t[32][33]; o[0] = t[threadIdx.x][3]; }");
+  MemorySpace Space;
+  auto L = F.lanes("k", &Space);
+  EXPECT_EQ(Space, MemorySpace::Shared);
+  ASSERT_EQ(L.size(), 32u);
+  EXPECT_EQ(L[1] - L[0], 33 * 4);
+}
+
+TEST(AffineIndex, PinnedLaunchShape) {
+  // 16x16 blocks: lanes 0-15 are row 0, lanes 16-31 row 1 of the tile.
+  Fixture F("__global__ void k(float *o) { __shared__ float t[16][16]; o[0] = t[threadIdx.y][threadIdx.x]; }\n"
+            "void host(float *o) { dim3 b(16, 16); k<<<1, b>>>(o); }");
+  auto L = F.lanes("k");
+  ASSERT_EQ(L.size(), 32u);
+  EXPECT_EQ(L[15], 15 * 4);
+  EXPECT_EQ(L[16], 16 * 4);
+  EXPECT_EQ(L[17], 17 * 4);
+}
+
+TEST(AffineIndex, ConflictingLaunchesKeepTheDefault) {
+  Fixture F("__global__ void k(float *o) { o[threadIdx.y * 64 + threadIdx.x] = 0; }\n"
+            "void host(float *o, int b) { k<<<1, dim3(16, 16)>>>(o); k<<<1, b>>>(o); }");
+  EXPECT_EQ(F.lanes("k", nullptr, nullptr, /*Stores=*/true), stride(4));
+}
+
+TEST(AffineIndex, PointerParameterOfDeviceFunctionIsNotGlobal) {
+  Fixture F("__device__ void f(float *p) { p[threadIdx.x] = 0; }");
+  EXPECT_TRUE(F.lanes("f", nullptr, nullptr, /*Stores=*/true).empty());
+}
