@@ -158,6 +158,7 @@ void FunctionDependence::solveVariables() {
   for (bool Changed = true; Changed;) {
     Changed = false;
     Cache.clear();
+    LoopCache.clear();
     for (auto &[V, List] : Defs) {
       Dependence D = Escaped.count(V) ? Dependence::Unknown : Dependence::Uniform;
       for (auto &[Value, Site] : List) {
@@ -172,6 +173,8 @@ void FunctionDependence::solveVariables() {
     }
   }
   Cache.clear();
+  LoopCache.clear();
+  GuardCache.clear();
   Solving = false;
   Solved = true;
 }
@@ -281,6 +284,12 @@ Dependence FunctionDependence::compute(const Expr *E) {
 }
 
 Dependence FunctionDependence::loopDependence(const Stmt *Loop) {
+  auto Cached = LoopCache.find(Loop);
+  if (Cached != LoopCache.end())
+    return Cached->second;
+  // While this loop is being judged, a query that comes back to it sees
+  // Unknown rather than recursing.
+  LoopCache[Loop] = Dependence::Unknown;
   Dependence D = Dependence::Uniform;
   if (const auto *For = dyn_cast<ForStmt>(Loop))
     D = For->getCond() ? dependence(For->getCond()) : Dependence::Uniform;
@@ -304,12 +313,14 @@ Dependence FunctionDependence::loopDependence(const Stmt *Loop) {
       continue;
     if (isa<ReturnStmt>(Exit) && isKernel())
       continue; // exited threads do not hold anyone up
-    D = join(D, guardOf(Exit).D);
+    D = join(D, enclosingGuard(Exit, Loop).D);
   }
+  LoopCache[Loop] = D;
   return D;
 }
 
-FunctionDependence::Guard FunctionDependence::guardOf(const Stmt *S) {
+FunctionDependence::Guard
+FunctionDependence::enclosingGuard(const Stmt *S, const Stmt *Stop) {
   Guard G;
   auto Consider = [&](Dependence D, const Stmt *Where) {
     if (D > G.D) {
@@ -318,7 +329,7 @@ FunctionDependence::Guard FunctionDependence::guardOf(const Stmt *S) {
     }
   };
   const Stmt *Child = S;
-  for (const Stmt *P = parent(S); P; Child = P, P = parent(P)) {
+  for (const Stmt *P = parent(S); P && P != Stop; Child = P, P = parent(P)) {
     if (const auto *If = dyn_cast<IfStmt>(P)) {
       if (Child == If->getThen() || Child == If->getElse())
         Consider(dependence(If->getCond()), If);
@@ -339,24 +350,41 @@ FunctionDependence::Guard FunctionDependence::guardOf(const Stmt *S) {
         Consider(loopDependence(P), P);
     }
   }
+  return G;
+}
+
+FunctionDependence::Guard FunctionDependence::guardOf(const Stmt *S) {
+  auto Cached = GuardCache.find(S);
+  if (Cached != GuardCache.end())
+    return Cached->second;
+  Guard G = enclosingGuard(S, nullptr);
+  auto Consider = [&](Dependence D, const Stmt *Where) {
+    if (D > G.D) {
+      G.D = D;
+      G.Where = Where;
+    }
+  };
   // Early exits before S: threads that left a device function, or skipped
   // ahead with goto, do not arrive at S with the others.
   SourceLocation Here = S->getBeginLoc();
+  const auto &SM = F->getASTContext().getSourceManager();
   for (const Stmt *Exit : Exits) {
     if (isa<BreakStmt, ContinueStmt>(Exit))
       continue; // handled with the loop around S
     if (isa<ReturnStmt>(Exit) && isKernel())
       continue;
-    if (!Exit->getBeginLoc().isValid() || !Here.isValid())
-      continue;
-    const auto &SM = F->getASTContext().getSourceManager();
-    if (!SM.isBeforeInTranslationUnit(Exit->getBeginLoc(), Here))
+    if (!Exit->getBeginLoc().isValid() || !Here.isValid() ||
+        !SM.isBeforeInTranslationUnit(Exit->getBeginLoc(), Here))
       continue;
     if (isa<GotoStmt, IndirectGotoStmt>(Exit))
       Consider(Dependence::Unknown, Exit);
     else
-      Consider(guardOf(Exit).D, Exit);
+      Consider(enclosingGuard(Exit, nullptr).D, Exit);
   }
+  // Variables are solved by iterating to a fixed point: a guard computed in
+  // the middle of that may still rise, so only final answers are kept.
+  if (!Solving)
+    GuardCache[S] = G;
   return G;
 }
 

@@ -61,6 +61,8 @@ private:
   void collect(const clang::Stmt *S, const clang::Stmt *Parent);
   void solveVariables();
   Dependence loopDependence(const clang::Stmt *Loop);
+  // The branches around S up to (not including) Stop, without early exits.
+  Guard enclosingGuard(const clang::Stmt *S, const clang::Stmt *Stop);
   bool isKernel() const;
 
   const clang::FunctionDecl *F;
@@ -76,6 +78,8 @@ private:
   llvm::DenseMap<const clang::VarDecl *, Dependence> VarDeps;
   llvm::DenseSet<const clang::VarDecl *> Escaped; // address taken, asm output
   llvm::SmallVector<const clang::Stmt *, 4> Exits; // return/break/continue/goto
+  llvm::DenseMap<const clang::Stmt *, Dependence> LoopCache;
+  llvm::DenseMap<const clang::Stmt *, Guard> GuardCache;
   bool Solving = false;
   bool Solved = false;
 };

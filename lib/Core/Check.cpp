@@ -1,5 +1,6 @@
 #include "Core/Check.h"
 #include "clang/AST/ASTContext.h"
+#include "clang/AST/Attr.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/ASTMatchers/ASTMatchers.h"
 #include "clang/Basic/SourceManager.h"
@@ -254,7 +255,9 @@ void FunctionCheck::registerMatchers(ast_matchers::MatchFinder *Finder) {
 
 void FunctionCheck::check(const ast_matchers::MatchFinder::MatchResult &R) {
   if (const auto *F = R.Nodes.getNodeAs<FunctionDecl>("fn")) {
-    if (!wantsInstantiations() || !F->isDependentContext())
+    bool Device = F->hasAttr<CUDAGlobalAttr>() || F->hasAttr<CUDADeviceAttr>();
+    if ((Device || wantsHostFunctions()) &&
+        (!wantsInstantiations() || !F->isDependentContext()))
       Functions.push_back(F);
   } else if (const auto *L = R.Nodes.getNodeAs<CUDAKernelCallExpr>("launch")) {
     Ctx.affine().recordLaunch(L);

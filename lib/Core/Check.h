@@ -173,6 +173,8 @@ protected:
   // Template instantiations (types known) instead of the templates as
   // written (seen even when never instantiated).
   virtual bool wantsInstantiations() const { return false; }
+  // Host-only functions too (the default is kernels and __device__ code).
+  virtual bool wantsHostFunctions() const { return false; }
 
 private:
   std::vector<const clang::FunctionDecl *> Functions;

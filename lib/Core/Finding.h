@@ -53,6 +53,9 @@ struct Finding {
 struct ToolError {
   Location Loc;
   std::string Message;
+  // A crash contained while analysing the file: the process must not run
+  // its normal shutdown (the crashed parse's state is abandoned).
+  bool Crashed = false;
 };
 
 } // namespace warplint

@@ -4,6 +4,7 @@
 #include "clang/Frontend/FrontendAction.h"
 #include "clang/Tooling/Tooling.h"
 #include "llvm/ADT/SmallString.h"
+#include "llvm/Support/CrashRecoveryContext.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/VirtualFileSystem.h"
@@ -147,15 +148,33 @@ FileResult runFile(const FileTask &T, const RunEnvironment &Env) {
   if (!T.Flags.IsCuda)
     Parses = {nullptr}; // plain C++: one host parse, host-side checks only
   for (const ArchInfo *Arch : Parses) {
-    ErrorCollector Errors(R.Sink, T.File);
-    tooling::ToolInvocation Invocation(
+    // Heap objects, so that after a contained crash they can be abandoned
+    // rather than destroyed half-way through their work.
+    auto Errors = std::make_unique<ErrorCollector>(R.Sink, T.File);
+    auto Invocation = std::make_unique<tooling::ToolInvocation>(
         buildParseArgs(T, Env, Arch),
         std::make_unique<AnalysisAction>(T, *Env.Tables, Arch, R.Sink),
         Files.get());
-    Invocation.setDiagnosticConsumer(&Errors);
+    Invocation->setDiagnosticConsumer(Errors.get());
     // A TU with errors still gets the findings of what parsed; the errors
-    // themselves go to the sink, merged across targets.
-    Invocation.run();
+    // themselves go to the sink, merged across targets. A crash in the
+    // parser or in a check is contained: this file gets an error, the other
+    // files are still analysed. The parse runs on a thread with clang's own
+    // stack size, as cc1 does.
+    llvm::CrashRecoveryContext CRC;
+    if (!CRC.RunSafelyOnThread([&] { Invocation->run(); }, 8 << 20)) {
+      (void)Invocation.release();
+      (void)Errors.release();
+      Files->Retain();
+      ToolError E;
+      E.Loc.File = T.File;
+      E.Message = "internal error: warplint crashed while analysing this file" +
+                  std::string(Arch ? " for " + Arch->Name : "") +
+                  "; its findings are incomplete (please report this)";
+      E.Crashed = true;
+      R.Sink.reportError(std::move(E));
+      break;
+    }
   }
   return R;
 }

@@ -122,3 +122,24 @@ TEST(ThreadDependence, LoadThroughThreadIndexIsDependent) {
   EXPECT_EQ(P.value("probe"), warplint::Dependence::ThreadDependent);
   EXPECT_EQ(P.value("probe_u"), warplint::Dependence::Uniform);
 }
+
+// A loop left through a thread-dependent break: statements in it and after
+// it are reached by some lanes only; the query terminates.
+TEST(ThreadDependence, LoopWithDivergentBreak) {
+  Probe P(std::string(Prelude) +
+          "__device__ void f(const int *a, int n) {"
+          "  for (int i = 0; i < n; ++i) { if (a[i] == threadIdx.x) break; marker(); }"
+          "}");
+  EXPECT_EQ(P.guardOfMarker(), warplint::Dependence::ThreadDependent);
+}
+
+TEST(ThreadDependence, NestedLoopsWithExits) {
+  Probe P(std::string(Prelude) +
+          "__global__ void k(const int *a, int n) {"
+          "  for (int i = 0; i < n; ++i) {"
+          "    while (a[i] > 0) { if (i == 3) break; if (a[i] == 2) return; }"
+          "    for (int j = 0; j < n; ++j) { if (j == n - 1) continue; marker(); }"
+          "  }"
+          "}");
+  EXPECT_EQ(P.guardOfMarker(), warplint::Dependence::Uniform);
+}

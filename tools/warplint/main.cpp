@@ -12,6 +12,8 @@
 #include "clang/Tooling/JSONCompilationDatabase.h"
 #include "llvm/ADT/SmallString.h"
 #include "llvm/Support/CommandLine.h"
+#include "llvm/Support/CrashRecoveryContext.h"
+#include "llvm/Support/PrettyStackTrace.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -424,6 +426,8 @@ int Main(int Argc, const char **Argv) {
   }
 
   if (!All.errors().empty()) {
+    bool Crashed = llvm::any_of(All.errors(),
+                                [](const ToolError &E) { return E.Crashed; });
     if (!Quiet || FormatOpt != OutputFormat::Text) {
       const ToolError &First = All.errors().front();
       std::string Where = First.Loc.File;
@@ -434,6 +438,12 @@ int Main(int Argc, const char **Argv) {
       if (All.errors().size() > 1)
         errs() << " (and " << All.errors().size() - 1 << " more errors)";
       errs() << "\n";
+    }
+    if (Crashed) {
+      // The crashed parse left state that LLVM's shutdown would touch.
+      outs().flush();
+      errs().flush();
+      sys::Process::Exit(2, /*NoCleanup=*/true);
     }
     return 2;
   }
@@ -448,5 +458,9 @@ int Main(int Argc, const char **Argv) {
 
 int main(int Argc, const char **Argv) {
   InitLLVM X(Argc, Argv);
+  // A crash while analysing one file becomes an error for that file.
+  CrashRecoveryContext::Enable();
+  setBugReportMsg("warplint crashed: please report it with the file that "
+                  "caused it and this stack dump.\n");
   return Main(Argc, Argv);
 }
