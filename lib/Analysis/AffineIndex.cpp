@@ -398,6 +398,7 @@ AffineForm AffineAnalysis::binary(const BinaryOperator *BO, const Env &En) {
 template <typename T, typename BaseFn, typename StepFn, typename Same,
           typename Vary>
 static T mergeDefinitions(
+    const VarDecl *V,
     const std::vector<std::pair<const Expr *, const Stmt *>> &List,
     FunctionDependence &FD, BaseFn EvalBase, StepFn IsUniformStep, Same SamePart,
     Vary MakeVarying, T Unknown) {
@@ -405,20 +406,23 @@ static T mergeDefinitions(
   bool Varies = List.size() > 1;
   for (auto &[Value, Site] : List) {
     std::optional<bool> Step = IsUniformStep(Value);
-    // A uniform step of a loop's own induction variable (its increment, or
-    // a statement at the top of its body) is taken the same number of times
-    // by every lane still in the loop: only the loop's context matters.
-    const Stmt *GuardSite = Site;
-    if (Step && *Step) {
+    Dependence Guard = FD.definitionGuard(V, Site).D;
+    // A uniform step of a loop's induction variable (its increment, or a
+    // statement at the top of its body) is taken the same number of times by
+    // every lane still in the loop: only the branches around the loop count.
+    if (Guard != Dependence::Uniform && Step && *Step) {
       const Stmt *P = FD.parent(Site);
+      const Stmt *Loop = nullptr;
       if (const auto *For = dyn_cast_or_null<ForStmt>(P);
           For && For->getInc() == Site)
-        GuardSite = For;
+        Loop = For;
       else if (isa_and_nonnull<CompoundStmt>(P) && FD.parent(P) &&
                isa<ForStmt, WhileStmt, DoStmt>(FD.parent(P)))
-        GuardSite = FD.parent(P);
+        Loop = FD.parent(P);
+      if (Loop)
+        Guard = FD.definitionGuard(V, Loop).D;
     }
-    if (FD.guardOf(GuardSite).D != Dependence::Uniform)
+    if (Guard != Dependence::Uniform)
       return Unknown;
     if (Step) {
       if (!*Step)
@@ -498,7 +502,7 @@ AffineForm AffineAnalysis::variable(const VarDecl *V, const Env &En) {
     return formIn(Value, En);
   };
   AffineForm Result = mergeDefinitions<AffineForm>(
-      It->second.List, FD, Base, IsStep,
+      V, It->second.List, FD, Base, IsStep,
       [](const AffineForm &A, const AffineForm &B) {
         return A.sameThreadPart(B);
       },
@@ -664,7 +668,7 @@ Address AffineAnalysis::pointerVariable(const VarDecl *V, const Env &En) {
     return pointerIn(Value, En);
   };
   Address Result = mergeDefinitions<Address>(
-      It->second.List, FD, Base, IsStep,
+      V, It->second.List, FD, Base, IsStep,
       [](const Address &A, const Address &B) {
         return A.Root == B.Root && A.Space == B.Space &&
                A.Offset.sameThreadPart(B.Offset);

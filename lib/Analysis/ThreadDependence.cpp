@@ -108,6 +108,7 @@ void FunctionDependence::collect(const Stmt *S, const Stmt *P) {
       if (const auto *V = dyn_cast<VarDecl>(D)) {
         if (V->hasAttr<CUDASharedAttr>())
           continue;
+        DeclaredIn[V] = S;
         Defs[V].push_back({V->getInit(), S}); // null init: uninitialised
       }
   } else if (const auto *BO = dyn_cast<BinaryOperator>(S)) {
@@ -164,7 +165,7 @@ void FunctionDependence::solveVariables() {
       for (auto &[Value, Site] : List) {
         if (Value)
           D = join(D, dependence(Value));
-        D = join(D, guardOf(Site).D);
+        D = join(D, definitionGuard(V, Site).D);
       }
       if (D > VarDeps[V]) {
         VarDeps[V] = D;
@@ -351,6 +352,15 @@ FunctionDependence::enclosingGuard(const Stmt *S, const Stmt *Stop) {
     }
   }
   return G;
+}
+
+FunctionDependence::Guard
+FunctionDependence::definitionGuard(const VarDecl *V, const Stmt *Site) {
+  auto It = DeclaredIn.find(V);
+  // Parameters and variables declared outside the walked body: the whole
+  // function is their scope.
+  const Stmt *Scope = It == DeclaredIn.end() ? nullptr : parent(It->second);
+  return enclosingGuard(Site, Scope);
 }
 
 FunctionDependence::Guard FunctionDependence::guardOf(const Stmt *S) {

@@ -55,6 +55,11 @@ public:
   };
   Guard guardOf(const clang::Stmt *S);
 
+  // Whether the lanes that hold local V all executed the definition at
+  // Site: the branches between Site and V's declaration. (A definition under
+  // a thread-dependent branch that V's scope lies outside of makes V
+  // thread-dependent; one inside V's own divergent scope does not.)
+  Guard definitionGuard(const clang::VarDecl *V, const clang::Stmt *Site);
 private:
   Dependence compute(const clang::Expr *E);
   Dependence varDependence(const clang::VarDecl *V);
@@ -63,6 +68,8 @@ private:
   Dependence loopDependence(const clang::Stmt *Loop);
   // The branches around S up to (not including) Stop, without early exits.
   Guard enclosingGuard(const clang::Stmt *S, const clang::Stmt *Stop);
+
+private:
   bool isKernel() const;
 
   const clang::FunctionDecl *F;
@@ -80,6 +87,8 @@ private:
   llvm::SmallVector<const clang::Stmt *, 4> Exits; // return/break/continue/goto
   llvm::DenseMap<const clang::Stmt *, Dependence> LoopCache;
   llvm::DenseMap<const clang::Stmt *, Guard> GuardCache;
+  // The statement each local is declared in.
+  llvm::DenseMap<const clang::VarDecl *, const clang::Stmt *> DeclaredIn;
   bool Solving = false;
   bool Solved = false;
 };

@@ -148,3 +148,15 @@ TEST(AffineIndex, PointerParameterOfDeviceFunctionIsNotGlobal) {
   Fixture F("__device__ void f(float *p) { p[threadIdx.x] = 0; }");
   EXPECT_TRUE(F.lanes("f", nullptr, nullptr, /*Stores=*/true).empty());
 }
+
+TEST(AffineIndex, LoopInsideATailGuard) {
+  // The naive matmul's row pointer: lanes are C floats apart at every i.
+  Fixture F("__global__ void k(const float *inp, float *out, int BT, int C) {"
+            "  int bt = blockIdx.x * blockDim.x + threadIdx.x;"
+            "  if (bt < BT) { const float *row = inp + bt * C; float v = 0;"
+            "    for (int i = 0; i < C; i++) v += row[i]; out[bt] = v; } }");
+  const FunctionDecl *K = F.fn("k");
+  auto Accesses = F.AA->accesses(K);
+  ASSERT_FALSE(Accesses.empty());
+  EXPECT_EQ(Accesses.front().Addr.Offset.str(), "(C * 4)*tid.x + uniform");
+}

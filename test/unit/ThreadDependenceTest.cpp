@@ -143,3 +143,12 @@ TEST(ThreadDependence, NestedLoopsWithExits) {
           "}");
   EXPECT_EQ(P.guardOfMarker(), warplint::Dependence::Uniform);
 }
+
+// A variable declared inside a thread-dependent branch and defined only there
+// is uniform among the lanes that have it; one declared outside and assigned
+// inside is not (the ThreadDependence.AssignmentUnderDivergentBranch case).
+TEST(ThreadDependence, LocalOfADivergentScopeKeepsItsValue) {
+  Probe P(std::string(Prelude) +
+          "__global__ void k(int n) { if (threadIdx.x < n) { for (int j = 0; j < n; ++j) { int probe = j; (void)probe; } } }");
+  EXPECT_EQ(P.value("probe"), warplint::Dependence::Uniform);
+}
