@@ -76,7 +76,9 @@ LegacyIntrinsicCheck::whyNoFix(const CallExpr *Call, const FunctionDecl *Fn,
   }
   FunctionDependence &FD = context().threadDependence().forFunction(Fn);
   FunctionDependence::Guard G = FD.guardOf(Call);
-  if (G.D == Dependence::Uniform)
+  // A branch all lanes of a warp take together (the warp id, a vote) keeps
+  // whole warps together: the full mask is right.
+  if (isWarpUniform(G.D))
     return {};
 
   SourceLocation Where = G.Where->getBeginLoc();

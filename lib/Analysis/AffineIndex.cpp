@@ -4,6 +4,8 @@
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/RecordLayout.h"
 #include "clang/AST/StmtCXX.h"
+#include "clang/ASTMatchers/ASTMatchFinder.h"
+#include "clang/ASTMatchers/ASTMatchers.h"
 #include "clang/Lex/Lexer.h"
 #include <functional>
 
@@ -313,7 +315,7 @@ AffineForm AffineAnalysis::formIn(const Expr *E, const Env &En) {
       return inlineCall(Call, En);
 
   // Anything the same in every thread is a uniform value, whatever it is.
-  if (!En.Params && TDA.forFunction(En.F).dependence(E) == Dependence::Uniform)
+  if (!En.Params && isWarpUniform(TDA.forFunction(En.F).dependence(E)))
     return AffineForm::uniform();
   return AffineForm::unknown();
 }
@@ -410,7 +412,7 @@ static T mergeDefinitions(
     // A uniform step of a loop's induction variable (its increment, or a
     // statement at the top of its body) is taken the same number of times by
     // every lane still in the loop: only the branches around the loop count.
-    if (Guard != Dependence::Uniform && Step && *Step) {
+    if (!isWarpUniform(Guard) && Step && *Step) {
       const Stmt *P = FD.parent(Site);
       const Stmt *Loop = nullptr;
       if (const auto *For = dyn_cast_or_null<ForStmt>(P);
@@ -422,7 +424,8 @@ static T mergeDefinitions(
       if (Loop)
         Guard = FD.definitionGuard(V, Loop).D;
     }
-    if (Guard != Dependence::Uniform)
+    // All lanes of a warp took the same definitions.
+    if (!isWarpUniform(Guard))
       return Unknown;
     if (Step) {
       if (!*Step)
@@ -521,7 +524,7 @@ AffineForm AffineAnalysis::inlineCall(const CallExpr *Call, const Env &En) {
   const FunctionDecl *Def = Callee ? Callee->getDefinition() : nullptr;
   auto Fallback = [&] {
     if (!En.Params &&
-        TDA.forFunction(En.F).dependence(Call) == Dependence::Uniform)
+        isWarpUniform(TDA.forFunction(En.F).dependence(Call)))
       return AffineForm::uniform();
     return AffineForm::unknown();
   };
@@ -928,6 +931,73 @@ WarpPattern AffineAnalysis::pattern(const AffineForm &Off,
   if (P.Regular)
     P.LaneStride = P.Offsets[1] - P.Offsets[0];
   return P;
+}
+
+// ------------------------------------------------------------ dump
+
+void dumpAnalysis(ASTContext &AST, AffineAnalysis &AA,
+                  ThreadDependenceAnalysis &TDA, llvm::raw_ostream &OS) {
+  using namespace clang::ast_matchers;
+  const SourceManager &SM = AST.getSourceManager();
+  // match() on the ASTContext visits every node of the TU once.
+  for (const auto &M : match(cudaKernelCallExpr().bind("l"), AST))
+    AA.recordLaunch(M.getNodeAs<CUDAKernelCallExpr>("l"));
+  auto Fns = match(functionDecl(isDefinition(), hasBody(stmt()),
+                                 unless(isExpansionInSystemHeader()),
+                                 anyOf(hasAttr(attr::CUDAGlobal),
+                                       hasAttr(attr::CUDADevice)))
+                        .bind("f"),
+                    AST);
+  auto Where = [&](SourceLocation L) {
+    PresumedLoc P = SM.getPresumedLoc(SM.getFileLoc(L));
+    return std::to_string(P.getLine()) + ":" + std::to_string(P.getColumn());
+  };
+  for (const auto &M : Fns) {
+    const auto *F = M.getNodeAs<FunctionDecl>("f");
+    if (F->isDependentContext())
+      continue;
+    BlockShape Shape = AA.blockShape(F);
+    OS << "function '" << F->getQualifiedNameAsString() << "'";
+    if (Shape.pinned())
+      OS << " block " << Shape.X << "x" << Shape.Y << "x" << Shape.Z;
+    OS << "\n";
+    FunctionDependence &FD = TDA.forFunction(F);
+    std::function<void(const Stmt *)> Walk = [&](const Stmt *S) {
+      if (!S || isa<LambdaExpr>(S))
+        return;
+      const Expr *Cond = nullptr;
+      if (const auto *If = dyn_cast<IfStmt>(S))
+        Cond = If->getCond();
+      else if (const auto *For = dyn_cast<ForStmt>(S))
+        Cond = For->getCond();
+      else if (const auto *While = dyn_cast<WhileStmt>(S))
+        Cond = While->getCond();
+      else if (const auto *Do = dyn_cast<DoStmt>(S))
+        Cond = Do->getCond();
+      if (Cond)
+        OS << "  " << Where(Cond->getBeginLoc()) << " branch "
+           << dependenceName(FD.dependence(Cond)) << "\n";
+      for (const Stmt *C : S->children())
+        Walk(C);
+    };
+    Walk(F->getBody());
+    for (const MemoryAccess &A : AA.accesses(F)) {
+      OS << "  " << Where(A.E->getBeginLoc()) << " "
+         << (A.IsStore ? "store" : "load") << " "
+         << (A.Addr.Space == MemorySpace::Global ? "global" : "shared")
+         << " size " << A.Size << " offset " << A.Addr.Offset.str();
+      WarpPattern P = AA.pattern(A.Addr.Offset, Shape);
+      if (!P.Known)
+        OS << " lanes unknown";
+      else if (P.SymbolicStride)
+        OS << " lanes spread by (" << P.SymbolName << ")";
+      else if (P.Regular)
+        OS << " lane stride " << P.LaneStride;
+      else
+        OS << " lanes irregular";
+      OS << "\n";
+    }
+  }
 }
 
 } // namespace warplint

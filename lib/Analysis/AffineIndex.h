@@ -33,6 +33,7 @@
 #include "clang/AST/ExprCXX.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
+#include "llvm/Support/raw_ostream.h"
 #include <array>
 #include <optional>
 #include <string>
@@ -174,5 +175,12 @@ private:
   llvm::DenseSet<const clang::FunctionDecl *> Unpinned;
   llvm::DenseSet<const clang::CUDAKernelCallExpr *> SeenLaunches;
 };
+
+// --dump-analysis: for every kernel and device function the user wrote, the
+// dependence of each branch condition and the address form and warp
+// pattern of each global/shared access, one line each (lit tests read it, as
+// LLVM's tests read print<uniformity>).
+void dumpAnalysis(clang::ASTContext &AST, AffineAnalysis &AA,
+                  ThreadDependenceAnalysis &TDA, llvm::raw_ostream &OS);
 
 } // namespace warplint

@@ -15,6 +15,8 @@ const char *dependenceName(Dependence D) {
   switch (D) {
   case Dependence::Uniform:
     return "uniform";
+  case Dependence::WarpUniform:
+    return "warp-uniform";
   case Dependence::Unknown:
     return "unknown";
   case Dependence::ThreadDependent:
@@ -57,11 +59,14 @@ std::optional<Dependence> knownCallee(llvm::StringRef Name) {
   if (Name.starts_with("__nvvm_read_ptx_sreg_ctaid") ||
       Name.starts_with("__nvvm_read_ptx_sreg_ntid") ||
       Name.starts_with("__nvvm_read_ptx_sreg_nctaid") ||
-      Name == "__any_sync" || Name == "__all_sync" || Name == "__ballot_sync" ||
-      Name == "__any" || Name == "__all" || Name == "__ballot" ||
       Name == "__syncthreads_count" || Name == "__syncthreads_and" ||
-      Name == "__syncthreads_or" || Name.starts_with("__reduce_"))
+      Name == "__syncthreads_or")
     return Dependence::Uniform;
+  // Votes and warp reductions: one answer per warp.
+  if (Name == "__any_sync" || Name == "__all_sync" || Name == "__ballot_sync" ||
+      Name == "__any" || Name == "__all" || Name == "__ballot" ||
+      Name.starts_with("__reduce_") || Name == "__uni_sync")
+    return Dependence::WarpUniform;
   return std::nullopt;
 }
 
@@ -214,6 +219,37 @@ Dependence FunctionDependence::dependence(const Expr *E) {
   return D;
 }
 
+// threadIdx.x / (a multiple of 32), threadIdx.x >> (5 or more) and
+// threadIdx.x & ~31: the warp id, the same in all lanes of a warp when
+// blockDim.x is a multiple of 32 (the usual shape; the checks' docs say so).
+bool FunctionDependence::isWarpIndex(const BinaryOperator *BO) {
+  const Expr *L = BO->getLHS()->IgnoreParenImpCasts();
+  bool IsTidX = false;
+  if (const auto *POE = dyn_cast<PseudoObjectExpr>(L))
+    if (const auto *Prop = dyn_cast<MSPropertyRefExpr>(
+            POE->getSyntacticForm()->IgnoreParenImpCasts()))
+      if (const auto *RD = Prop->getBaseExpr()->getType()->getAsCXXRecordDecl())
+        IsTidX = RD->getName() == "__cuda_builtin_threadIdx_t" &&
+                 Prop->getPropertyDecl()->getName() == "x";
+  if (!IsTidX)
+    return false;
+  Expr::EvalResult R;
+  const Expr *RHS = BO->getRHS();
+  if (RHS->isValueDependent() || !RHS->EvaluateAsInt(R, F->getASTContext()))
+    return false;
+  int64_t C = R.Val.getInt().getExtValue();
+  switch (BO->getOpcode()) {
+  case BO_Div:
+    return C > 0 && C % 32 == 0;
+  case BO_Shr:
+    return C >= 5 && C < 32;
+  case BO_And:
+    return (C & 31) == 0;
+  default:
+    return false;
+  }
+}
+
 Dependence FunctionDependence::compute(const Expr *E) {
   E = E->IgnoreParens();
   if (isa<IntegerLiteral, FloatingLiteral, CharacterLiteral, CXXBoolLiteralExpr,
@@ -263,7 +299,10 @@ Dependence FunctionDependence::compute(const Expr *E) {
   if (const auto *BO = dyn_cast<BinaryOperator>(E)) {
     if (BO->getOpcode() == BO_Assign)
       return dependence(BO->getRHS());
-    return join(dependence(BO->getLHS()), dependence(BO->getRHS()));
+    Dependence D = join(dependence(BO->getLHS()), dependence(BO->getRHS()));
+    if (D == Dependence::ThreadDependent && isWarpIndex(BO))
+      return Dependence::WarpUniform;
+    return D;
   }
   if (isa<CXXDefaultArgExpr>(E))
     return dependence(cast<CXXDefaultArgExpr>(E)->getExpr());

@@ -1,11 +1,13 @@
 // Thread-dependence analysis (AST level): which values differ between the
 // threads of a block, and which statements only some threads reach.
 //
-// The lattice is Uniform < Unknown < ThreadDependent. Sources of dependence
-// are threadIdx, the lane/thread ids cooperative groups read, inline asm that
-// reads %tid/%laneid, and per-thread results (atomics, shuffles). blockIdx,
-// blockDim, gridDim, warpSize, literals, globals and kernel parameters are
-// uniform. A local variable joins all its definitions, plus the guard of each
+// The lattice is Uniform < WarpUniform < Unknown < ThreadDependent. Sources
+// of dependence are threadIdx, the lane/thread ids cooperative groups read,
+// and per-thread results (atomics, shuffles). blockIdx, blockDim, gridDim,
+// warpSize, literals, globals and kernel parameters are uniform. The warp id
+// (threadIdx.x / 32, threadIdx.x >> 5, with blockDim.x a multiple of 32) and
+// the votes (__any_sync, __ballot_sync, ...) differ between warps but not
+// within one: WarpUniform. A local variable joins all its definitions, plus the guard of each
 // definition (a value assigned under a thread-dependent branch is itself
 // thread-dependent: LLVM's "sync dependence", see
 // llvm/include/llvm/ADT/GenericUniformityImpl.h), iterated to a fixed point.
@@ -22,7 +24,15 @@
 
 namespace warplint {
 
-enum class Dependence { Uniform = 0, Unknown = 1, ThreadDependent = 2 };
+enum class Dependence {
+  Uniform = 0,     // the same in every thread of the block
+  WarpUniform = 1, // the same in every lane of a warp
+  Unknown = 2,
+  ThreadDependent = 3,
+};
+
+// The same in all lanes of a warp (Uniform or WarpUniform).
+inline bool isWarpUniform(Dependence D) { return D <= Dependence::WarpUniform; }
 
 inline Dependence join(Dependence A, Dependence B) {
   return A > B ? A : B;
@@ -62,6 +72,7 @@ public:
   Guard definitionGuard(const clang::VarDecl *V, const clang::Stmt *Site);
 private:
   Dependence compute(const clang::Expr *E);
+  bool isWarpIndex(const clang::BinaryOperator *BO);
   Dependence varDependence(const clang::VarDecl *V);
   void collect(const clang::Stmt *S, const clang::Stmt *Parent);
   void solveVariables();

@@ -52,20 +52,31 @@ private:
 class AnalysisConsumer : public ASTConsumer {
 public:
   AnalysisConsumer(std::unique_ptr<CheckContext> Ctx,
-                   std::unique_ptr<CheckRunner> Runner)
-      : Ctx(std::move(Ctx)), Runner(std::move(Runner)) {}
-  void HandleTranslationUnit(ASTContext &AST) override { Runner->run(AST); }
+                   std::unique_ptr<CheckRunner> Runner, std::string *Dump)
+      : Ctx(std::move(Ctx)), Runner(std::move(Runner)), Dump(Dump) {}
+  void HandleTranslationUnit(ASTContext &AST) override {
+    if (!Dump) {
+      Runner->run(AST);
+      return;
+    }
+    Ctx->setASTContext(&AST);
+    llvm::raw_string_ostream OS(*Dump);
+    if (const ArchInfo *A = Ctx->arch())
+      OS << "target " << A->Name << "\n";
+    dumpAnalysis(AST, Ctx->affine(), Ctx->threadDependence(), OS);
+  }
 
 private:
   std::unique_ptr<CheckContext> Ctx;
   std::unique_ptr<CheckRunner> Runner;
+  std::string *Dump;
 };
 
 class AnalysisAction : public ASTFrontendAction {
 public:
   AnalysisAction(const FileTask &T, const ArchTable &Tables,
-                 const ArchInfo *Arch, DiagSink &Sink)
-      : T(T), Tables(Tables), Arch(Arch), Sink(Sink) {}
+                 const ArchInfo *Arch, DiagSink &Sink, std::string *Dump)
+      : T(T), Tables(Tables), Arch(Arch), Sink(Sink), Dump(Dump) {}
 
   std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &CI,
                                                  llvm::StringRef) override {
@@ -73,7 +84,8 @@ public:
                                               T.WarningsAsErrors, Sink);
     auto Runner = std::make_unique<CheckRunner>(
         T.Checks, bool(CI.getLangOpts().CUDAIsDevice), *Ctx);
-    return std::make_unique<AnalysisConsumer>(std::move(Ctx), std::move(Runner));
+    return std::make_unique<AnalysisConsumer>(std::move(Ctx), std::move(Runner),
+                                              Dump);
   }
 
 private:
@@ -81,6 +93,7 @@ private:
   const ArchTable &Tables;
   const ArchInfo *Arch;
   DiagSink &Sink;
+  std::string *Dump;
 };
 
 } // namespace
@@ -153,7 +166,8 @@ FileResult runFile(const FileTask &T, const RunEnvironment &Env) {
     auto Errors = std::make_unique<ErrorCollector>(R.Sink, T.File);
     auto Invocation = std::make_unique<tooling::ToolInvocation>(
         buildParseArgs(T, Env, Arch),
-        std::make_unique<AnalysisAction>(T, *Env.Tables, Arch, R.Sink),
+        std::make_unique<AnalysisAction>(T, *Env.Tables, Arch, R.Sink,
+                                         T.DumpAnalysis ? &R.Dump : nullptr),
         Files.get());
     Invocation->setDiagnosticConsumer(Errors.get());
     // A TU with errors still gets the findings of what parsed; the errors

@@ -24,11 +24,13 @@ struct FileTask {
   GlobList Checks;
   GlobList WarningsAsErrors;
   CheckOptionMap Options;
+  bool DumpAnalysis = false; // print the analyses instead of checking
 };
 
 struct FileResult {
   DiagSink Sink;
   std::vector<std::string> Warnings; // one-line tool warnings for stderr
+  std::string Dump;                  // --dump-analysis output
 };
 
 // The driver arguments for one parse, program name first, file last.

@@ -61,6 +61,19 @@ template <typename T> __device__ T warp_max(T v) {
   return v;
 }
 
+// Branches that keep whole warps together: the warp id and a vote.
+__global__ void warp_uniform_branches(float *out, float v) {
+  if (threadIdx.x / 32 == 0)
+    v = __shfl_xor(v, 16);
+  // CHECK: :[[@LINE-1]]:9: error: '__shfl_xor'
+  // FIXED: v = __shfl_xor_sync(0xffffffff, v, 16);
+  if (__any_sync(0xffffffff, v > 0.0f))
+    v += __shfl_down(v, 1);
+  // CHECK: :[[@LINE-1]]:10: error: '__shfl_down'
+  // FIXED: v += __shfl_down_sync(0xffffffff, v, 1);
+  out[threadIdx.x] = v;
+}
+
 // A grid-stride loop: lanes leave it at different iterations.
 __global__ void grid_stride(const int *in, unsigned *out, int n) {
   for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n;

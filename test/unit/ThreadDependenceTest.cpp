@@ -113,7 +113,15 @@ TEST(ThreadDependence, EarlyReturnInKernelExitsTheThread) {
 TEST(ThreadDependence, VotesAreWarpUniform) {
   Probe P(std::string(Prelude) +
           "__global__ void k(int n) { int probe = __any_sync(0xffffffff, threadIdx.x > 3); (void)probe; }");
-  EXPECT_EQ(P.value("probe"), warplint::Dependence::Uniform);
+  EXPECT_EQ(P.value("probe"), warplint::Dependence::WarpUniform);
+}
+
+TEST(ThreadDependence, WarpIdIsWarpUniform) {
+  Probe P(std::string(Prelude) +
+          "__global__ void k(int n) { int warp = threadIdx.x / 32; int probe = warp * 4 + (threadIdx.x >> 5);"
+          " int probe_lane = threadIdx.x % 32; (void)probe; (void)probe_lane; }");
+  EXPECT_EQ(P.value("probe"), warplint::Dependence::WarpUniform);
+  EXPECT_EQ(P.value("probe_lane"), warplint::Dependence::ThreadDependent);
 }
 
 TEST(ThreadDependence, LoadThroughThreadIndexIsDependent) {

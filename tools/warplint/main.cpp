@@ -85,6 +85,12 @@ cl::opt<std::string> ArchDataOpt(
              "$WARPLINT_ARCH_DATA)"),
     cl::value_desc("dir"), cl::cat(Category));
 
+cl::opt<bool> DumpAnalysisOpt(
+    "dump-analysis",
+    cl::desc("Print the thread-dependence and thread-index analyses of each "
+             "device function instead of running the checks"),
+    cl::cat(Category));
+
 int Main(int Argc, const char **Argv);
 
 void printError(const Twine &Msg) {
@@ -339,6 +345,7 @@ int Main(int Argc, const char **Argv) {
     T.Checks = GlobList(S.ChecksText);
     T.WarningsAsErrors = GlobList(S.WarningsAsErrorsText);
     T.Options = S.CheckOptions;
+    T.DumpAnalysis = DumpAnalysisOpt;
 
     std::vector<std::string> ArchNames(ArchOpt.begin(), ArchOpt.end());
     if (ArchNames.empty())
@@ -387,6 +394,15 @@ int Main(int Argc, const char **Argv) {
                               std::tie(B.Loc.File, B.Loc.Line, B.Loc.Column);
                      });
     All.append(std::move(R.Sink));
+  }
+
+  if (DumpAnalysisOpt) {
+    for (size_t I = 0; I < Tasks.size(); ++I)
+      outs() << "file " << Tasks[I].File << "\n" << Results[I].Dump;
+    for (const ToolError &E : All.errors())
+      errs() << "warplint: error: " << E.Loc.File << ":" << E.Loc.Line << ":"
+             << E.Loc.Column << ": " << E.Message << "\n";
+    return All.errors().empty() ? 0 : 2;
   }
 
   std::vector<RuleInfo> Rules = ruleList(Share);
