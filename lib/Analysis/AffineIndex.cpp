@@ -394,58 +394,6 @@ AffineForm AffineAnalysis::binary(const BinaryOperator *BO, const Env &En) {
   }
 }
 
-// Joins a variable's definitions: they must agree on the thread part. A
-// definition made under a thread-dependent branch makes it unknown (lanes
-// may hold different versions).
-template <typename T, typename BaseFn, typename StepFn, typename Same,
-          typename Vary>
-static T mergeDefinitions(
-    const VarDecl *V,
-    const std::vector<std::pair<const Expr *, const Stmt *>> &List,
-    FunctionDependence &FD, BaseFn EvalBase, StepFn IsUniformStep, Same SamePart,
-    Vary MakeVarying, T Unknown) {
-  std::optional<T> First;
-  bool Varies = List.size() > 1;
-  for (auto &[Value, Site] : List) {
-    std::optional<bool> Step = IsUniformStep(Value);
-    Dependence Guard = FD.definitionGuard(V, Site).D;
-    // A uniform step of a loop's induction variable (its increment, or a
-    // statement at the top of its body) is taken the same number of times by
-    // every lane still in the loop: only the branches around the loop count.
-    if (!isWarpUniform(Guard) && Step && *Step) {
-      const Stmt *P = FD.parent(Site);
-      const Stmt *Loop = nullptr;
-      if (const auto *For = dyn_cast_or_null<ForStmt>(P);
-          For && For->getInc() == Site)
-        Loop = For;
-      else if (isa_and_nonnull<CompoundStmt>(P) && FD.parent(P) &&
-               isa<ForStmt, WhileStmt, DoStmt>(FD.parent(P)))
-        Loop = FD.parent(P);
-      if (Loop)
-        Guard = FD.definitionGuard(V, Loop).D;
-    }
-    // All lanes of a warp took the same definitions.
-    if (!isWarpUniform(Guard))
-      return Unknown;
-    if (Step) {
-      if (!*Step)
-        return Unknown;
-      Varies = true;
-      continue;
-    }
-    T F = EvalBase(Value);
-    if (!F.Known)
-      return Unknown;
-    if (!First)
-      First = F;
-    else if (!SamePart(*First, F))
-      return Unknown;
-  }
-  if (!First)
-    return Unknown;
-  return Varies ? MakeVarying(*First) : *First;
-}
-
 AffineForm AffineAnalysis::variable(const VarDecl *V, const Env &En) {
   if (const auto *P = dyn_cast<ParmVarDecl>(V)) {
     if (En.Params) {
@@ -461,62 +409,7 @@ AffineForm AffineAnalysis::variable(const VarDecl *V, const Env &En) {
   if (!V->isLocalVarDeclOrParm() || V->isStaticLocal() ||
       V->hasAttr<CUDASharedAttr>())
     return AffineForm::uniform();
-  const auto &AllDefs = definitions(En.F);
-  auto It = AllDefs.find(V);
-  if (It == AllDefs.end() || It->second.Escaped)
-    return AffineForm::unknown();
-  if (!InProgress.insert(V).second)
-    return AffineForm::unknown();
-  FunctionDependence &FD = TDA.forFunction(En.F);
-  auto IsStep = [&](const Expr *Value) -> std::optional<bool> {
-    // v += u, v -= u, ++v, v = v + u: keep the thread part if u is uniform.
-    if (const auto *UO = dyn_cast<UnaryOperator>(Value))
-      return UO->isIncrementDecrementOp() ? std::optional<bool>(true)
-                                          : std::nullopt;
-    const auto *BO = dyn_cast<BinaryOperator>(Value);
-    if (!BO)
-      return std::nullopt;
-    const Expr *Other = nullptr;
-    if (BO->getOpcode() == BO_AddAssign || BO->getOpcode() == BO_SubAssign) {
-      Other = BO->getRHS();
-    } else if (BO->getOpcode() == BO_Assign) {
-      const auto *Sum = dyn_cast<BinaryOperator>(BO->getRHS()->IgnoreParenImpCasts());
-      if (Sum && (Sum->getOpcode() == BO_Add || Sum->getOpcode() == BO_Sub)) {
-        if (asLocalVar(Sum->getLHS()) == V)
-          Other = Sum->getRHS();
-        else if (Sum->getOpcode() == BO_Add && asLocalVar(Sum->getRHS()) == V)
-          Other = Sum->getLHS();
-      }
-      if (!Other)
-        return std::nullopt;
-    } else if (BO->isCompoundAssignmentOp()) {
-      return false;
-    } else {
-      return std::nullopt;
-    }
-    AffineForm O = formIn(Other, En);
-    return O.Known && O.isLaneUniform();
-  };
-  // A definition is an initialiser or an assignment `v = e`.
-  auto Base = [&](const Expr *Value) {
-    if (const auto *BO = dyn_cast<BinaryOperator>(Value);
-        BO && BO->isAssignmentOp())
-      return formIn(BO->getRHS(), En);
-    return formIn(Value, En);
-  };
-  AffineForm Result = mergeDefinitions<AffineForm>(
-      V, It->second.List, FD, Base, IsStep,
-      [](const AffineForm &A, const AffineForm &B) {
-        return A.sameThreadPart(B);
-      },
-      [](AffineForm F) {
-        F.Const = 0;
-        F.HasUniform = true;
-        return F;
-      },
-      AffineForm::unknown());
-  InProgress.erase(V);
-  return Result;
+  return followVariable(V, En, &AffineAnalysis::formIn);
 }
 
 AffineForm AffineAnalysis::inlineCall(const CallExpr *Call, const Env &En) {
@@ -645,44 +538,114 @@ Address AffineAnalysis::pointerIn(const Expr *E, const Env &En) {
 }
 
 Address AffineAnalysis::pointerVariable(const VarDecl *V, const Env &En) {
+  return followVariable(V, En, &AffineAnalysis::pointerIn);
+}
+
+// What followVariable needs of integer forms and of addresses.
+static bool samePart(const AffineForm &A, const AffineForm &B) {
+  return A.sameThreadPart(B);
+}
+static bool samePart(const Address &A, const Address &B) {
+  return A.Root == B.Root && A.Space == B.Space &&
+         A.Offset.sameThreadPart(B.Offset);
+}
+static AffineForm &offsetOf(AffineForm &F) { return F; }
+static AffineForm &offsetOf(Address &A) { return A.Offset; }
+
+// Joins a local's definitions (integer or pointer): they must agree on the
+// thread part. A uniform step (v += u, v -= u, v = v + u, ++v) keeps it and
+// makes the rest a uniform unknown. A definition made under a branch that
+// splits a warp, inside the variable's scope, makes it Unknown: lanes may
+// hold different versions.
+template <typename T>
+T AffineAnalysis::followVariable(const VarDecl *V, const Env &En,
+                                 T (AffineAnalysis::*Eval)(const Expr *,
+                                                           const Env &)) {
   const auto &AllDefs = definitions(En.F);
   auto It = AllDefs.find(V);
   if (It == AllDefs.end() || It->second.Escaped)
-    return {};
+    return T();
   if (!InProgress.insert(V).second)
-    return {};
+    return T(); // defined in terms of itself other than by a step
   FunctionDependence &FD = TDA.forFunction(En.F);
+
+  // Whether Value is a step: nothing if it is an initialiser or assignment.
   auto IsStep = [&](const Expr *Value) -> std::optional<bool> {
     if (const auto *UO = dyn_cast<UnaryOperator>(Value))
       return UO->isIncrementDecrementOp() ? std::optional<bool>(true)
                                           : std::nullopt;
     const auto *BO = dyn_cast<BinaryOperator>(Value);
-    if (!BO || !BO->isCompoundAssignmentOp())
-      return std::nullopt; // an initialiser or a plain assignment
-    if (BO->getOpcode() != BO_AddAssign && BO->getOpcode() != BO_SubAssign)
-      return false;
-    AffineForm O = formIn(BO->getRHS(), En);
+    if (!BO || !BO->isAssignmentOp())
+      return std::nullopt;
+    const Expr *Other = nullptr;
+    if (BO->getOpcode() == BO_AddAssign || BO->getOpcode() == BO_SubAssign) {
+      Other = BO->getRHS();
+    } else if (BO->getOpcode() == BO_Assign) {
+      const auto *Sum =
+          dyn_cast<BinaryOperator>(BO->getRHS()->IgnoreParenImpCasts());
+      if (Sum && (Sum->getOpcode() == BO_Add || Sum->getOpcode() == BO_Sub)) {
+        if (asLocalVar(Sum->getLHS()) == V)
+          Other = Sum->getRHS();
+        else if (Sum->getOpcode() == BO_Add && asLocalVar(Sum->getRHS()) == V)
+          Other = Sum->getLHS();
+      }
+      if (!Other)
+        return std::nullopt;
+    } else {
+      return false; // *=, <<=, ...
+    }
+    AffineForm O = formIn(Other, En);
     return O.Known && O.isLaneUniform();
   };
-  auto Base = [&](const Expr *Value) {
-    if (const auto *BO = dyn_cast<BinaryOperator>(Value);
-        BO && BO->isAssignmentOp())
-      return pointerIn(BO->getRHS(), En);
-    return pointerIn(Value, En);
-  };
-  Address Result = mergeDefinitions<Address>(
-      V, It->second.List, FD, Base, IsStep,
-      [](const Address &A, const Address &B) {
-        return A.Root == B.Root && A.Space == B.Space &&
-               A.Offset.sameThreadPart(B.Offset);
-      },
-      [](Address A) {
-        A.Offset.Const = 0;
-        A.Offset.HasUniform = true;
-        return A;
-      },
-      Address());
+
+  std::optional<T> First;
+  bool Varies = It->second.List.size() > 1;
+  bool Failed = false;
+  for (auto &[Value, Site] : It->second.List) {
+    std::optional<bool> Step = IsStep(Value);
+    Dependence Guard = FD.definitionGuard(V, Site).D;
+    // A uniform step of a loop's induction variable (its increment, or a
+    // statement at the top of its body) is taken the same number of times by
+    // every lane still in the loop: only the branches around the loop count.
+    if (!isWarpUniform(Guard) && Step && *Step) {
+      const Stmt *P = FD.parent(Site);
+      const Stmt *Loop = nullptr;
+      if (const auto *For = dyn_cast_or_null<ForStmt>(P);
+          For && For->getInc() == Site)
+        Loop = For;
+      else if (isa_and_nonnull<CompoundStmt>(P) && FD.parent(P) &&
+               isa<ForStmt, WhileStmt, DoStmt>(FD.parent(P)))
+        Loop = FD.parent(P);
+      if (Loop)
+        Guard = FD.definitionGuard(V, Loop).D;
+    }
+    if (!isWarpUniform(Guard) || (Step && !*Step)) {
+      Failed = true;
+      break;
+    }
+    if (Step) {
+      Varies = true;
+      continue;
+    }
+    const auto *Assign = dyn_cast<BinaryOperator>(Value);
+    T F = (this->*Eval)(Assign && Assign->isAssignmentOp() ? Assign->getRHS()
+                                                           : Value,
+                        En);
+    if (!F.Known || (First && !samePart(*First, F))) {
+      Failed = true;
+      break;
+    }
+    if (!First)
+      First = F;
+  }
   InProgress.erase(V);
+  if (Failed || !First)
+    return T();
+  T Result = *First;
+  if (Varies) {
+    offsetOf(Result).Const = 0;
+    offsetOf(Result).HasUniform = true;
+  }
   return Result;
 }
 

@@ -160,6 +160,10 @@ private:
   Address pointerIn(const clang::Expr *E, const Env &En);
   Address lvalueIn(const clang::Expr *E, const Env &En);
   Address pointerVariable(const clang::VarDecl *V, const Env &En);
+  template <typename T>
+  T followVariable(const clang::VarDecl *V, const Env &En,
+                   T (AffineAnalysis::*Eval)(const clang::Expr *,
+                                             const Env &));
   const llvm::DenseMap<const clang::VarDecl *, Defs> &
   definitions(const clang::FunctionDecl *F);
   std::optional<int64_t> constant(const clang::Expr *E) const;
