@@ -24,6 +24,8 @@ config.substitutions.append(("%src", config.warplint_src))
 config.substitutions.append(("%share", config.warplint_share))
 config.substitutions.append(("%python", sys.executable))
 config.substitutions.append(("%cudapath", config.cuda_path))
+config.substitutions.append(("%builddir", config.build_dir))
+config.substitutions.append(("%cmake", config.cmake))
 
 if os.path.exists(os.path.join(config.cuda_path, "include", "cuda_runtime.h")):
     config.available_features.add("cuda-toolkit")

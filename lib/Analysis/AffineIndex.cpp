@@ -534,6 +534,16 @@ Address AffineAnalysis::pointerIn(const Expr *E, const Env &En) {
   if (const auto *UO = dyn_cast<UnaryOperator>(E))
     if (UO->getOpcode() == UO_AddrOf)
       return lvalueIn(UO->getSubExpr(), En);
+  // A pointer member of a struct the kernel takes by value (the usual
+  // "struct of device arrays" parameter): global memory, one root per field.
+  if (const auto *ME = dyn_cast<MemberExpr>(E))
+    if (!ME->isArrow())
+      if (const auto *DRE =
+              dyn_cast<DeclRefExpr>(ME->getBase()->IgnoreParenImpCasts()))
+        if (const auto *P = dyn_cast<ParmVarDecl>(DRE->getDecl());
+            P && !En.Params && isKernel(En.F) && !definitions(En.F).count(P))
+          if (const auto *FD = dyn_cast<FieldDecl>(ME->getMemberDecl()))
+            return rootAt(FD, MemorySpace::Global);
   return {};
 }
 

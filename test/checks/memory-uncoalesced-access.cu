@@ -62,6 +62,18 @@ __global__ void vector_component(const float4 *v, float *out) {
   // CHECK: :[[@LINE-2]]:12: note: load the whole 'float4' once (one 16-byte load per lane) and use its components
 }
 
+// Device arrays passed in a struct by value are global memory too.
+struct Scene {
+  Position *points;
+  float *weights;
+};
+__global__ void through_struct(Scene s, float *out) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  out[i] = s.points[i].z * s.weights[i];
+  // CHECK: :[[@LINE-1]]:12: warning: each warp load of 's.points[i].z' touches 12 32-byte sectors for 128 useful bytes (33% efficiency)
+  // CHECK: memory-uncoalesced-access.cu:6:8: note: 'Position' is 12 bytes
+}
+
 // The naive transpose: reads are coalesced, writes stride by a row.
 __global__ void transpose_naive(float *out, const float *in, int width,
                                 int height) {
