@@ -126,25 +126,31 @@ void UncoalescedAccessCheck::checkFunction(const FunctionDecl *F) {
         B.metric("lane_stride_bytes", double(P.LaneStride));
     }
 
-    // How to fix it.
-    bool FieldOfRecord =
-        A.Record && A.ElementStride > A.Size &&
-        (P.SymbolicStride || std::llabs(P.LaneStride) == A.ElementStride);
+    // How to fix it. The struct whose array the lanes walk: the one of the
+    // enclosing structs whose size is the lane stride.
+    const RecordDecl *FieldOf = nullptr;
+    unsigned RecordSize = 0;
+    for (auto [RD, Size] : A.Records)
+      if (Size > A.Size &&
+          (P.SymbolicStride || std::llabs(P.LaneStride) == int64_t(Size))) {
+        FieldOf = RD;
+        RecordSize = Size;
+      }
     const RecordDecl *WholeRecord = nullptr;
     if (const auto *RT = A.E->getType()->getAs<RecordType>())
       if (A.Size < context().astContext().getTypeSizeInChars(A.E->getType()).getQuantity())
         WholeRecord = RT->getDecl();
     if (!Advised.insert(A.Addr.Root).second)
       continue;
-    const RecordDecl *RD = FieldOfRecord ? A.Record : WholeRecord;
+    const RecordDecl *RD = FieldOf ? FieldOf : WholeRecord;
     const SourceManager &SM = context().sourceManager();
-    if (RD && FieldOfRecord && SM.isInSystemHeader(RD->getLocation())) {
+    if (FieldOf && SM.isInSystemHeader(FieldOf->getLocation())) {
       // A CUDA vector type read one component at a time.
       diag(A.E->getBeginLoc(),
            "load the whole '%0' once (one %1-byte load per lane) and use its "
            "components",
            Severity::Note)
-          << RD->getName() << A.ElementStride;
+          << FieldOf->getName() << RecordSize;
     } else if (RD) {
       diag(RD->getLocation(),
            "'%0' is %1 bytes and is moved %2 bytes at a time: as a structure of "

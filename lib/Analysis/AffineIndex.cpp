@@ -7,6 +7,7 @@
 #include "clang/ASTMatchers/ASTMatchFinder.h"
 #include "clang/ASTMatchers/ASTMatchers.h"
 #include "clang/Lex/Lexer.h"
+#include "llvm/ADT/STLExtras.h"
 #include <functional>
 
 using namespace clang;
@@ -717,34 +718,43 @@ static bool isAccessExpr(const Expr *E) {
 std::vector<MemoryAccess> AffineAnalysis::accesses(const FunctionDecl *F) {
   std::vector<MemoryAccess> Out;
   llvm::DenseSet<const Expr *> Seen;
-  auto Record = [&](const Expr *E, bool IsStore) {
-    E = E->IgnoreParens();
-    if (!isAccessExpr(E) || !Seen.insert(E).second)
-      return;
-    QualType T = E->getType();
+  // E is the expression shown to the user; Addr and T what it moves.
+  auto Add = [&](const Expr *E, bool IsStore, Address Addr, QualType T) {
     auto Size = sizeOf(T, Ctx);
-    if (!Size || *Size == 0)
+    if (!Size || *Size == 0 || !Addr.Known || Addr.Space == MemorySpace::Other)
       return;
     MemoryAccess A;
     A.E = E;
     A.IsStore = IsStore;
-    A.Addr = lvalue(E, F);
-    if (!A.Addr.Known || A.Addr.Space == MemorySpace::Other)
-      return;
+    A.Addr = Addr;
     // The compiler moves a record in pieces of its alignment (a 12-byte
     // struct of floats is three 4-byte loads), vectors up to 16 bytes.
     int64_t Piece = *Size;
     if (T->isRecordType())
       Piece = std::min<int64_t>(Ctx.getTypeAlignInChars(T).getQuantity(), *Size);
     A.Size = unsigned(std::min<int64_t>(Piece, 16));
-    if (const auto *ME = dyn_cast<MemberExpr>(E))
-      if (const auto *RD = ME->getBase()->getType()->getAsRecordDecl())
-        if (!ME->isArrow()) {
-          A.Record = RD;
-          A.ElementStride = unsigned(
-              Ctx.getTypeSizeInChars(ME->getBase()->getType()).getQuantity());
-        }
+    // The structs this is a field of, innermost first (p[i].pos.x: the
+    // position, then the particle).
+    for (const Expr *Cur = E->IgnoreParens(); const auto *ME =
+                                                  dyn_cast<MemberExpr>(Cur);
+         Cur = ME->getBase()->IgnoreParenImpCasts()) {
+      QualType BaseT = ME->isArrow() ? ME->getBase()->getType()->getPointeeType()
+                                     : ME->getBase()->getType();
+      const auto *RD = BaseT->getAsRecordDecl();
+      auto BaseSize = sizeOf(BaseT, Ctx);
+      if (!RD || !BaseSize)
+        break;
+      A.Records.push_back({RD, unsigned(*BaseSize)});
+      if (ME->isArrow())
+        break;
+    }
     Out.push_back(A);
+  };
+  auto Record = [&](const Expr *E, bool IsStore) {
+    E = E->IgnoreParens();
+    if (!isAccessExpr(E) || !Seen.insert(E).second)
+      return;
+    Add(E, IsStore, lvalue(E, F), E->getType());
   };
   std::function<void(const Stmt *)> Walk = [&](const Stmt *S) {
     if (!S || isa<LambdaExpr>(S))
@@ -767,6 +777,17 @@ std::vector<MemoryAccess> AffineAnalysis::accesses(const FunctionDecl *F) {
         Record(Op->getArg(0), true);
         Record(Op->getArg(1)->IgnoreImplicit(), false);
       }
+    } else if (const auto *Call = dyn_cast<CallExpr>(S)) {
+      // __ldg(&a[i]) and the other cache-hinted loads read *arg.
+      const FunctionDecl *Callee = Call->getDirectCallee();
+      if (Callee && Callee->getDeclName().isIdentifier() &&
+          Call->getNumArgs() == 1 &&
+          llvm::is_contained({"__ldg", "__ldca", "__ldcg", "__ldcs", "__ldlu",
+                              "__ldcv"},
+                             Callee->getName()) &&
+          Call->getArg(0)->getType()->isPointerType())
+        Add(Call, false, pointer(Call->getArg(0), F),
+            Call->getArg(0)->getType()->getPointeeType());
     }
     for (const Stmt *C : S->children())
       Walk(C);

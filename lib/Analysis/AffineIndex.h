@@ -95,8 +95,8 @@ struct MemoryAccess {
   bool IsStore = false;
   Address Addr;
   unsigned Size = 0;                // bytes one lane moves per instruction
-  unsigned ElementStride = 0;       // for record fields: sizeof the record
-  const clang::RecordDecl *Record = nullptr; // the struct the field is in
+  // For a field: the structs it is in, innermost first, with their sizes.
+  std::vector<std::pair<const clang::RecordDecl *, unsigned>> Records;
 };
 
 // The addresses one warp request touches: lane l reads [Offsets[l],

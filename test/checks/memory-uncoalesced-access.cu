@@ -74,6 +74,20 @@ __global__ void through_struct(Scene s, float *out) {
   // CHECK: memory-uncoalesced-access.cu:6:8: note: 'Position' is 12 bytes
 }
 
+// Nested structs: the lanes walk the 24-byte Body, not its 12-byte Position;
+// a read through __ldg is a load like any other.
+struct Body {
+  Position pos, vel;
+};
+__global__ void nested(const Body *b, const float *w, float *out) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  out[i] = b[i].vel.x + __ldg(&w[i * 4]);
+  // CHECK: :[[@LINE-1]]:12: warning: each warp load of 'b[i].vel.x' touches 24 32-byte sectors for 128 useful bytes (17% efficiency)
+  // CHECK: memory-uncoalesced-access.cu:[[@LINE-7]]:8: note: 'Body' is 24 bytes and is moved 4 bytes at a time
+  // CHECK: :[[@LINE-3]]:25: warning: each warp load of '__ldg(&w[i * 4])' touches 16 32-byte sectors for 128 useful bytes (25% efficiency)
+  // CHECK: :[[@LINE-4]]:25: note: stage the data
+}
+
 // The naive transpose: reads are coalesced, writes stride by a row.
 __global__ void transpose_naive(float *out, const float *in, int width,
                                 int height) {
