@@ -2,7 +2,9 @@
 #include "clang/AST/Attr.h"
 #include "clang/AST/TypeLoc.h"
 #include "clang/Lex/Lexer.h"
+#include "llvm/ADT/STLExtras.h"
 #include <functional>
+#include <numeric>
 #include <map>
 #include <set>
 
@@ -103,8 +105,12 @@ void SharedBankConflictCheck::checkFunction(const FunctionDecl *F) {
     if (A.Addr.Space != MemorySpace::Shared)
       continue;
     WarpPattern P = AA.pattern(A.Addr.Offset, Shape);
-    if (!P.Known || P.SymbolicStride || P.Offsets.size() < 2)
+    if (!P.Known || P.Offsets.size() < 2)
       continue;
+    if (P.SymbolicStride) {
+      reportRuntimeStride(A, P, Target);
+      continue;
+    }
     unsigned Ways = conflictWays(P.Offsets, A.Size, Banks, Width);
     if (Ways <= 1)
       continue;
@@ -188,6 +194,33 @@ void SharedBankConflictCheck::checkFunction(const FunctionDecl *F) {
            Severity::Note)
           << V->getName();
   }
+}
+
+// Lanes a run-time multiple of a known stride apart (sdata[2 * s * tid] in
+// the interleaved tree reduction): whatever the run-time factor, lanes whose
+// words are k apart share banks at least gcd(k, banks) ways.
+void SharedBankConflictCheck::reportRuntimeStride(const MemoryAccess &A,
+                                                  const WarpPattern &P,
+                                                  const ArchInfo &Target) {
+  const unsigned Banks = Target.shared_memory_banks;
+  const unsigned Width = Target.shared_memory_bank_width;
+  // Only a pure run-time stride of whole words, one word per lane.
+  if (A.Size > Width || P.SymbolFactor % Width != 0 ||
+      llvm::any_of(P.Offsets, [&](int64_t O) { return O != P.Offsets[0]; }))
+    return;
+  unsigned Ways =
+      unsigned(std::gcd<int64_t>(P.SymbolFactor / Width, int64_t(Banks)));
+  if (Ways <= 1)
+    return;
+  FindingBuilder B = diag(
+      A.E->getBeginLoc(),
+      "at least %0-way bank conflict on '%1' on %2: consecutive lanes are "
+      "(%3) bytes apart, a multiple of %4 words, so whenever that is not 0 "
+      "every bank serves %0 or more different words of a warp's %5 "
+      "(slides, 'Shared memory bank conflicts')");
+  B << Ways << context().sourceText(A.E) << Target.Name << P.SymbolName
+    << unsigned(P.SymbolFactor / Width) << (A.IsStore ? "store" : "load");
+  B.metric("bank_conflict_ways", Ways);
 }
 
 WARPLINT_CHECK_FACTORY(SharedBankConflictCheck)

@@ -12,6 +12,8 @@ public:
 private:
   bool wantsInstantiations() const override { return true; }
   void checkFunction(const clang::FunctionDecl *F) override;
+  void reportRuntimeStride(const MemoryAccess &A, const WarpPattern &P,
+                           const ArchInfo &Target);
 };
 
 } // namespace warplint::memory

@@ -9,6 +9,7 @@
 #include "clang/Lex/Lexer.h"
 #include "llvm/ADT/STLExtras.h"
 #include <functional>
+#include <numeric>
 
 using namespace clang;
 
@@ -16,34 +17,54 @@ namespace warplint {
 
 // ------------------------------------------------------------ coefficients
 
+static int64_t knownFactor(const Coef &C) {
+  return C.Symbolic ? C.Factor : C.Value;
+}
+
+static Coef symbolic(std::string Name, int64_t Factor) {
+  Coef C;
+  C.Symbolic = true;
+  C.Name = std::move(Name);
+  C.Factor = Factor == 0 ? 1 : std::llabs(Factor);
+  return C;
+}
+
 static Coef coefAdd(const Coef &A, const Coef &B) {
   if (A.isZero())
     return B;
   if (B.isZero())
     return A;
-  if (!A.Symbolic && !B.Symbolic)
-    return {A.Value + B.Value, false, ""};
-  return {0, true, (A.Symbolic ? A.Name : std::to_string(A.Value)) + " + " +
-                       (B.Symbolic ? B.Name : std::to_string(B.Value))};
+  if (!A.Symbolic && !B.Symbolic) {
+    Coef C;
+    C.Value = A.Value + B.Value;
+    return C;
+  }
+  return symbolic((A.Symbolic ? A.Name : std::to_string(A.Value)) + " + " +
+                      (B.Symbolic ? B.Name : std::to_string(B.Value)),
+                  std::gcd(knownFactor(A), knownFactor(B)));
 }
 
 static Coef coefScale(const Coef &A, int64_t K) {
   if (K == 0 || A.isZero())
     return {};
-  if (!A.Symbolic)
-    return {A.Value * K, false, ""};
+  if (!A.Symbolic) {
+    Coef C;
+    C.Value = A.Value * K;
+    return C;
+  }
   if (K == 1)
     return A;
-  return {0, true, A.Name + " * " + std::to_string(K)};
+  return symbolic(A.Name + " * " + std::to_string(K), A.Factor * K);
 }
 
 static Coef coefTimesSymbol(const Coef &A, const std::string &Name) {
   if (A.isZero())
     return {};
   if (!A.Symbolic && A.Value == 1)
-    return {0, true, Name};
-  return {0, true,
-          (A.Symbolic ? A.Name : std::to_string(A.Value)) + " * " + Name};
+    return symbolic(Name, 1);
+  return symbolic((A.Symbolic ? A.Name : std::to_string(A.Value)) + " * " +
+                      Name,
+                  knownFactor(A));
 }
 
 AffineForm AffineForm::constant(int64_t V) {
@@ -136,7 +157,7 @@ static bool isExactly(const AffineForm &F, ThreadTerm T) {
   if (!F.Known || F.Const != 0 || F.HasUniform)
     return false;
   for (int I = 0; I < NumThreadTerms; ++I)
-    if (!(F.C[I] == (I == T ? Coef{1, false, ""} : Coef{})))
+    if (F.C[I].Symbolic || F.C[I].Value != (I == T ? 1 : 0))
       return false;
   return true;
 }
@@ -321,6 +342,28 @@ AffineForm AffineAnalysis::formIn(const Expr *E, const Env &En) {
   return AffineForm::unknown();
 }
 
+// A known integer that divides the value of a uniform expression: the
+// constant factors of a product or shift (2 * s, s << 2), else 1.
+static int64_t uniformFactor(const Expr *E, const ASTContext &Ctx) {
+  E = E->IgnoreParenImpCasts();
+  Expr::EvalResult R;
+  if (!E->isValueDependent() && E->getType()->isIntegralOrEnumerationType() &&
+      E->EvaluateAsInt(R, Ctx))
+    return std::max<int64_t>(1, std::llabs(R.Val.getInt().getExtValue()));
+  if (const auto *BO = dyn_cast<BinaryOperator>(E)) {
+    if (BO->getOpcode() == BO_Mul)
+      return uniformFactor(BO->getLHS(), Ctx) * uniformFactor(BO->getRHS(), Ctx);
+    if (BO->getOpcode() == BO_Shl && BO->getRHS()->EvaluateAsInt(R, Ctx) &&
+        R.Val.getInt().getExtValue() >= 0 && R.Val.getInt().getExtValue() < 31)
+      return uniformFactor(BO->getLHS(), Ctx) << R.Val.getInt().getExtValue();
+  }
+  return 1;
+}
+
+int64_t AffineAnalysis::uniformFactor(const Expr *E) const {
+  return warplint::uniformFactor(E, Ctx);
+}
+
 AffineForm AffineAnalysis::binary(const BinaryOperator *BO, const Env &En) {
   BinaryOperatorKind Op = BO->getOpcode();
   if (Op == BO_Assign)
@@ -356,7 +399,14 @@ AffineForm AffineAnalysis::binary(const BinaryOperator *BO, const Env &En) {
       return scale(T, U.Const);
     if (T.isLaneUniform())
       return AffineForm::uniform();
-    return scaleBySymbol(T, spelling(UE->IgnoreParenImpCasts(), Ctx));
+    AffineForm R = scaleBySymbol(T, spelling(UE->IgnoreParenImpCasts(), Ctx));
+    // Keep what is known of the run-time factor: 2 * s is even.
+    int64_t Factor = uniformFactor(UE);
+    if (Factor > 1)
+      for (Coef &C : R.C)
+        if (C.Symbolic)
+          C.Factor *= Factor;
+    return R;
   }
   case BO_Shl:
     if (HasRC && RC >= 0 && RC < 62)
@@ -410,7 +460,30 @@ AffineForm AffineAnalysis::variable(const VarDecl *V, const Env &En) {
   if (!V->isLocalVarDeclOrParm() || V->isStaticLocal() ||
       V->hasAttr<CUDASharedAttr>())
     return AffineForm::uniform();
-  return followVariable(V, En, &AffineAnalysis::formIn);
+  AffineForm F = followVariable(V, En, &AffineAnalysis::formIn);
+  // A local the analysis cannot follow (s *= 2) may still be the same in
+  // every lane of a warp: then it is an opaque uniform value.
+  if (!F.Known && !En.Params && !V->getType()->isReferenceType()) {
+    const auto &AllDefs = definitions(En.F);
+    auto It = AllDefs.find(V);
+    bool Escaped = It != AllDefs.end() && It->second.Escaped;
+    if (!Escaped && !InProgress.count(V)) {
+      InProgress.insert(V);
+      bool Uniform = true;
+      FunctionDependence &FD = TDA.forFunction(En.F);
+      for (auto &[Value, Site] : AllDefs.lookup(V).List) {
+        const auto *BO = dyn_cast<BinaryOperator>(Value);
+        const Expr *RHS = BO && BO->isAssignmentOp() ? BO->getRHS() : Value;
+        if (!isWarpUniform(FD.dependence(RHS)) ||
+            !isWarpUniform(FD.definitionGuard(V, Site).D))
+          Uniform = false;
+      }
+      InProgress.erase(V);
+      if (Uniform)
+        return AffineForm::uniform();
+    }
+  }
+  return F;
 }
 
 AffineForm AffineAnalysis::inlineCall(const CallExpr *Call, const Env &En) {
@@ -905,6 +978,7 @@ WarpPattern AffineAnalysis::pattern(const AffineForm &Off,
         if (Varies && V[T] != 0) {
           P.SymbolicStride = true;
           P.SymbolName = C.Name;
+          P.SymbolFactor = std::gcd(P.SymbolFactor, C.Factor);
         }
         Key = Key * int64_t(WarpSize + 1) + V[T];
         continue;

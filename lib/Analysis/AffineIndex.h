@@ -48,6 +48,9 @@ struct Coef {
   int64_t Value = 0;
   bool Symbolic = false;
   std::string Name; // how the symbolic value is written, for messages
+  // A symbolic coefficient is a multiple of this (2 * s: 2), as far as the
+  // analysis can tell.
+  int64_t Factor = 1;
 
   bool isZero() const { return !Symbolic && Value == 0; }
   bool operator==(const Coef &O) const {
@@ -105,6 +108,7 @@ struct WarpPattern {
   bool Known = false;
   bool SymbolicStride = false; // a coefficient known only at run time
   std::string SymbolName;
+  int64_t SymbolFactor = 0; // the run-time spacing is a multiple of this
   std::vector<int64_t> Offsets; // per active lane, relative to lane 0's base
   // Lanes in different groups differ by a run-time multiple (the symbolic
   // terms): assume they are far apart; within a group offsets are exact.
@@ -167,6 +171,7 @@ private:
   const llvm::DenseMap<const clang::VarDecl *, Defs> &
   definitions(const clang::FunctionDecl *F);
   std::optional<int64_t> constant(const clang::Expr *E) const;
+  int64_t uniformFactor(const clang::Expr *E) const;
 
   clang::ASTContext &Ctx;
   ThreadDependenceAnalysis &TDA;

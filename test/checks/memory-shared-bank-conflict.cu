@@ -42,6 +42,25 @@ __global__ void double_column(double *out) {
   // CHECK: note: padding each row of 'd' by one element ([32 + 1])
 }
 
+// The interleaved tree reduction ("Optimizing Parallel Reduction", kernel
+// 2): the stride 2 * s grows with s, and is always even.
+__global__ void reduce_interleaved(const float *in, float *out) {
+  extern __shared__ float sdata[];
+  unsigned tid = threadIdx.x;
+  sdata[tid] = in[blockIdx.x * blockDim.x + tid];
+  __syncthreads();
+  for (unsigned s = 1; s < blockDim.x; s *= 2) {
+    unsigned index = 2 * s * tid;
+    if (index < blockDim.x)
+      sdata[index] += sdata[index + s];
+    // CHECK: :[[@LINE-1]]:7: warning: at least 2-way bank conflict on 'sdata[index]' on sm_80: consecutive lanes are (2 * s * 4) bytes apart, a multiple of 2 words
+    // CHECK: :[[@LINE-2]]:23: warning: at least 2-way bank conflict on 'sdata[index + s]'
+    __syncthreads();
+  }
+  if (tid == 0)
+    out[blockIdx.x] = sdata[0];
+}
+
 // --- Fine: no finding below this line. ---
 
 // Rows, padded columns, odd strides, broadcasts, 8- and 16-byte unit strides,
@@ -64,6 +83,19 @@ __global__ void conflict_free(float *out, double *outd, float4 *out4, int k) {
     __syncthreads();
   }
   out[tid] = sdata[0];
+}
+
+// Sequential addressing (kernel 3 of the same talk) and a run-time stride
+// with no known factor: nothing to report.
+__global__ void reduce_sequential(float *out, int n) {
+  extern __shared__ float sdata[];
+  unsigned tid = threadIdx.x;
+  for (unsigned s = blockDim.x / 2; s > 0; s >>= 1) {
+    if (tid < s)
+      sdata[tid] += sdata[tid + s];
+    __syncthreads();
+  }
+  out[tid] = sdata[tid * n];
 }
 
 // Global memory is not shared memory.

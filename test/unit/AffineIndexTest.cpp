@@ -160,3 +160,14 @@ TEST(AffineIndex, LoopInsideATailGuard) {
   ASSERT_FALSE(Accesses.empty());
   EXPECT_EQ(Accesses.front().Addr.Offset.str(), "(C * 4)*tid.x + uniform");
 }
+
+TEST(AffineIndex, RunTimeFactorKeepsItsKnownPart) {
+  Fixture F("__global__ void k(float *o) { for (unsigned s = 1; s < blockDim.x; s *= 2) {"
+            " unsigned probe = 2 * s * threadIdx.x; o[probe] = 0; } }");
+  const FunctionDecl *K = F.fn("k");
+  auto Accesses = F.AA->accesses(K);
+  ASSERT_EQ(Accesses.size(), 1u);
+  auto P = F.AA->pattern(Accesses[0].Addr.Offset, F.AA->blockShape(K));
+  EXPECT_TRUE(P.SymbolicStride);
+  EXPECT_EQ(P.SymbolFactor, 8); // 2 floats
+}
