@@ -4,8 +4,8 @@
 #include "clang/Lex/Lexer.h"
 #include "llvm/ADT/STLExtras.h"
 #include <functional>
-#include <numeric>
 #include <map>
+#include <numeric>
 #include <set>
 
 using namespace clang;
@@ -21,17 +21,22 @@ namespace {
 unsigned conflictWays(const std::vector<int64_t> &Offsets, unsigned Size,
                       unsigned Banks, unsigned Width) {
   unsigned PassBytes = Banks * Width;
-  size_t LanesPerPass = Size >= PassBytes ? 1 : std::max<size_t>(1, PassBytes / std::max(Size, Width));
+  size_t LanesPerPass =
+      Size >= PassBytes
+          ? 1
+          : std::max<size_t>(1, PassBytes / std::max(Size, Width));
   unsigned Ways = 1;
   for (size_t First = 0; First < Offsets.size(); First += LanesPerPass) {
     std::map<int64_t, std::set<int64_t>> WordsPerBank;
     for (size_t L = First; L < std::min(Offsets.size(), First + LanesPerPass);
          ++L) {
-      int64_t FirstWord = Offsets[L] >= 0 ? Offsets[L] / Width
-                                          : -((-Offsets[L] + Width - 1) / Width);
-      int64_t LastWord = (Offsets[L] + Size - 1) >= 0
-                             ? (Offsets[L] + Size - 1) / Width
-                             : -((-(Offsets[L] + Size - 1) + Width - 1) / Width);
+      int64_t FirstWord = Offsets[L] >= 0
+                              ? Offsets[L] / Width
+                              : -((-Offsets[L] + Width - 1) / Width);
+      int64_t LastWord =
+          (Offsets[L] + Size - 1) >= 0
+              ? (Offsets[L] + Size - 1) / Width
+              : -((-(Offsets[L] + Size - 1) + Width - 1) / Width);
       for (int64_t W = FirstWord; W <= LastWord; ++W)
         WordsPerBank[((W % Banks) + Banks) % Banks].insert(W);
     }
@@ -51,7 +56,8 @@ twoDimIndex(const Expr *E, const VarDecl *V) {
       dyn_cast<ArraySubscriptExpr>(Outer->getBase()->IgnoreParenImpCasts());
   if (!Inner)
     return std::nullopt;
-  const auto *DRE = dyn_cast<DeclRefExpr>(Inner->getBase()->IgnoreParenImpCasts());
+  const auto *DRE =
+      dyn_cast<DeclRefExpr>(Inner->getBase()->IgnoreParenImpCasts());
   if (!DRE || DRE->getDecl() != V)
     return std::nullopt;
   return std::make_pair(Inner->getIdx(), Outer->getIdx());
@@ -66,7 +72,8 @@ bool onlyElementAccesses(const Stmt *Body, const VarDecl *V) {
   std::function<void(const Stmt *)> Walk = [&](const Stmt *S) {
     if (!S || !Ok)
       return;
-    if (const auto *DRE = dyn_cast<DeclRefExpr>(S); DRE && DRE->getDecl() == V) {
+    if (const auto *DRE = dyn_cast<DeclRefExpr>(S);
+        DRE && DRE->getDecl() == V) {
       auto Up = [&](size_t K) -> const Stmt * {
         return K < Stack.size() ? Stack[Stack.size() - 1 - K] : nullptr;
       };
@@ -126,7 +133,8 @@ void SharedBankConflictCheck::checkFunction(const FunctionDecl *F) {
           Rows ? AST.getAsConstantArrayType(Rows->getElementType()) : nullptr;
       auto Index = twoDimIndex(A.E, V);
       if (Cols && Index && onlyElementAccesses(F->getBody(), V)) {
-        int64_t Elem = AST.getTypeSizeInChars(Cols->getElementType()).getQuantity();
+        int64_t Elem =
+            AST.getTypeSizeInChars(Cols->getElementType()).getQuantity();
         int64_t NewRow = (Cols->getSize().getSExtValue() + 1) * Elem;
         AffineForm I = AA.form(Index->first, F), J = AA.form(Index->second, F);
         AffineForm Padded = AffineForm::unknown();
@@ -144,9 +152,10 @@ void SharedBankConflictCheck::checkFunction(const FunctionDecl *F) {
         auto ArrayLoc = V->getTypeSourceInfo()
                             ->getTypeLoc()
                             .getAsAdjusted<ConstantArrayTypeLoc>();
-        auto InnerLoc = ArrayLoc ? ArrayLoc.getElementLoc()
-                                       .getAsAdjusted<ConstantArrayTypeLoc>()
-                                 : ConstantArrayTypeLoc();
+        auto InnerLoc =
+            ArrayLoc
+                ? ArrayLoc.getElementLoc().getAsAdjusted<ConstantArrayTypeLoc>()
+                : ConstantArrayTypeLoc();
         if (PP.Known && !PP.SymbolicStride &&
             conflictWays(PP.Offsets, A.Size, Banks, Width) == 1 && InnerLoc &&
             InnerLoc.getSizeExpr()) {
@@ -170,11 +179,11 @@ void SharedBankConflictCheck::checkFunction(const FunctionDecl *F) {
           "passes instead of one (slides, 'Shared memory bank conflicts')");
       B << Ways << context().sourceText(A.E) << Target.Name
         << (A.IsStore ? "store" : "load") << Width << Banks
-        << (P.Regular ? "consecutive lanes are " +
-                            std::to_string(std::llabs(P.LaneStride)) +
-                            " bytes apart"
-                      : std::string("its lanes' addresses are not evenly "
-                                    "spaced"));
+        << (P.Regular
+                ? "consecutive lanes are " +
+                      std::to_string(std::llabs(P.LaneStride)) + " bytes apart"
+                : std::string("its lanes' addresses are not evenly "
+                              "spaced"));
       B.metric("bank_conflict_ways", Ways);
       if (P.Regular)
         B.metric("lane_stride_bytes", double(P.LaneStride));

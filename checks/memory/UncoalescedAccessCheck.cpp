@@ -138,7 +138,10 @@ void UncoalescedAccessCheck::checkFunction(const FunctionDecl *F) {
       }
     const RecordDecl *WholeRecord = nullptr;
     if (const auto *RT = A.E->getType()->getAs<RecordType>())
-      if (A.Size < context().astContext().getTypeSizeInChars(A.E->getType()).getQuantity())
+      if (A.Size < context()
+                       .astContext()
+                       .getTypeSizeInChars(A.E->getType())
+                       .getQuantity())
         WholeRecord = RT->getDecl();
     if (!Advised.insert(A.Addr.Root).second)
       continue;
@@ -152,11 +155,12 @@ void UncoalescedAccessCheck::checkFunction(const FunctionDecl *F) {
            Severity::Note)
           << FieldOf->getName() << RecordSize;
     } else if (RD) {
-      diag(RD->getLocation(),
-           "'%0' is %1 bytes and is moved %2 bytes at a time: as a structure of "
-           "arrays (one array per field) a warp would read %3 contiguous bytes "
-           "per request (Pascal deep dive, 'Structures of Non-Native Size')",
-           Severity::Note)
+      diag(
+          RD->getLocation(),
+          "'%0' is %1 bytes and is moved %2 bytes at a time: as a structure of "
+          "arrays (one array per field) a warp would read %3 contiguous bytes "
+          "per request (Pascal deep dive, 'Structures of Non-Native Size')",
+          Severity::Note)
           << RD->getName()
           << unsigned(context()
                           .astContext()
@@ -165,11 +169,12 @@ void UncoalescedAccessCheck::checkFunction(const FunctionDecl *F) {
                           .getQuantity())
           << A.Size << A.Size * Target.warp_size;
     } else {
-      diag(A.E->getBeginLoc(),
-           "stage the data through shared memory: let consecutive lanes %0 "
-           "consecutive addresses of a __shared__ tile, then do the strided "
-           "access in shared memory (slides, 'Coalesce global memory accesses')",
-           Severity::Note)
+      diag(
+          A.E->getBeginLoc(),
+          "stage the data through shared memory: let consecutive lanes %0 "
+          "consecutive addresses of a __shared__ tile, then do the strided "
+          "access in shared memory (slides, 'Coalesce global memory accesses')",
+          Severity::Note)
           << (A.IsStore ? "write" : "read");
     }
     if (!A.IsStore && !Target.l1_caches_global_loads &&

@@ -65,14 +65,14 @@ LegacyIntrinsicCheck::whyNoFix(const CallExpr *Call, const FunctionDecl *Fn,
   if (NameLoc.isMacroID() || Call->getRParenLoc().isMacroID() ||
       (Call->getNumArgs() && Call->getArg(0)->getBeginLoc().isMacroID())) {
     if (SM.isMacroBodyExpansion(NameLoc))
-      return {"no automatic fix: the call is written in the body of macro '" +
-                  Lexer::getImmediateMacroName(NameLoc, SM, context().langOpts())
-                      .str() +
-                  "', which may expand where only some lanes are active; "
-                  "change the macro's definition",
-              SM.getSpellingLoc(NameLoc)};
-    return {"no automatic fix: the call is inside a macro argument",
-            NameLoc};
+      return {
+          "no automatic fix: the call is written in the body of macro '" +
+              Lexer::getImmediateMacroName(NameLoc, SM, context().langOpts())
+                  .str() +
+              "', which may expand where only some lanes are active; "
+              "change the macro's definition",
+          SM.getSpellingLoc(NameLoc)};
+    return {"no automatic fix: the call is inside a macro argument", NameLoc};
   }
   FunctionDependence &FD = context().threadDependence().forFunction(Fn);
   FunctionDependence::Guard G = FD.guardOf(Call);
@@ -119,8 +119,8 @@ LegacyIntrinsicCheck::whyNoFix(const CallExpr *Call, const FunctionDecl *Fn,
 
 void LegacyIntrinsicCheck::checkFunction(const FunctionDecl *Fn) {
   // Templates are seen as written, so that one never instantiated is checked
-  // too, and each call is reported once. Lambdas are functions of their own: calls in their bodies are judged
-  // there.
+  // too, and each call is reported once. Lambdas are functions of their own:
+  // calls in their bodies are judged there.
   std::function<void(const Stmt *)> Walk = [&](const Stmt *S) {
     if (!S)
       return;

@@ -107,8 +107,9 @@ std::string AffineForm::str() const {
       continue;
     if (!Out.empty())
       Out += " + ";
-    Out += (C[T].Symbolic ? "(" + C[T].Name + ")" : std::to_string(C[T].Value)) +
-           "*" + Names[T];
+    Out +=
+        (C[T].Symbolic ? "(" + C[T].Name + ")" : std::to_string(C[T].Value)) +
+        "*" + Names[T];
   }
   if (Const || Out.empty()) {
     if (!Out.empty())
@@ -178,8 +179,9 @@ std::optional<int64_t> AffineAnalysis::constant(const Expr *E) const {
 static std::string spelling(const Expr *E, const ASTContext &Ctx) {
   const SourceManager &SM = Ctx.getSourceManager();
   CharSourceRange R = CharSourceRange::getTokenRange(E->getSourceRange());
-  llvm::StringRef Text = Lexer::getSourceText(
-      Lexer::makeFileCharRange(R, SM, Ctx.getLangOpts()), SM, Ctx.getLangOpts());
+  llvm::StringRef Text =
+      Lexer::getSourceText(Lexer::makeFileCharRange(R, SM, Ctx.getLangOpts()),
+                           SM, Ctx.getLangOpts());
   return Text.empty() ? std::string("a run-time value") : Text.str();
 }
 
@@ -238,8 +240,8 @@ AffineAnalysis::definitions(const FunctionDecl *F) {
         if (const VarDecl *V = asLocalVar(BO->getLHS()))
           Map[V].List.push_back({BO, S});
         // A member of a local written: the local is no longer its init.
-        else if (const auto *ME = dyn_cast<MemberExpr>(
-                     BO->getLHS()->IgnoreParenImpCasts()))
+        else if (const auto *ME =
+                     dyn_cast<MemberExpr>(BO->getLHS()->IgnoreParenImpCasts()))
           if (const VarDecl *V = asLocalVar(ME->getBase()))
             Map[V].Escaped = true;
       }
@@ -352,7 +354,8 @@ static int64_t uniformFactor(const Expr *E, const ASTContext &Ctx) {
     return std::max<int64_t>(1, std::llabs(R.Val.getInt().getExtValue()));
   if (const auto *BO = dyn_cast<BinaryOperator>(E)) {
     if (BO->getOpcode() == BO_Mul)
-      return uniformFactor(BO->getLHS(), Ctx) * uniformFactor(BO->getRHS(), Ctx);
+      return uniformFactor(BO->getLHS(), Ctx) *
+             uniformFactor(BO->getRHS(), Ctx);
     if (BO->getOpcode() == BO_Shl && BO->getRHS()->EvaluateAsInt(R, Ctx) &&
         R.Val.getInt().getExtValue() >= 0 && R.Val.getInt().getExtValue() < 31)
       return uniformFactor(BO->getLHS(), Ctx) << R.Val.getInt().getExtValue();
@@ -414,9 +417,10 @@ AffineForm AffineAnalysis::binary(const BinaryOperator *BO, const Env &En) {
     return BothUniform ? AffineForm::uniform() : AffineForm::unknown();
   case BO_Div:
   case BO_Shr:
-    if (HasRC && ((Op == BO_Div && RC == WarpSize) ||
-                  (Op == BO_Shr && RC >= 0 && RC < 62 &&
-                   (int64_t(1) << RC) == WarpSize)) &&
+    if (HasRC &&
+        ((Op == BO_Div && RC == WarpSize) ||
+         (Op == BO_Shr && RC >= 0 && RC < 62 &&
+          (int64_t(1) << RC) == WarpSize)) &&
         isExactly(L, TermTx)) {
       if (SmallX)
         return AffineForm::constant(0);
@@ -490,8 +494,7 @@ AffineForm AffineAnalysis::inlineCall(const CallExpr *Call, const Env &En) {
   const FunctionDecl *Callee = Call->getDirectCallee();
   const FunctionDecl *Def = Callee ? Callee->getDefinition() : nullptr;
   auto Fallback = [&] {
-    if (!En.Params &&
-        isWarpUniform(TDA.forFunction(En.F).dependence(Call)))
+    if (!En.Params && isWarpUniform(TDA.forFunction(En.F).dependence(Call)))
       return AffineForm::uniform();
     return AffineForm::unknown();
   };
@@ -712,9 +715,8 @@ T AffineAnalysis::followVariable(const VarDecl *V, const Env &En,
       continue;
     }
     const auto *Assign = dyn_cast<BinaryOperator>(Value);
-    T F = (this->*Eval)(Assign && Assign->isAssignmentOp() ? Assign->getRHS()
-                                                           : Value,
-                        En);
+    T F = (this->*Eval)(
+        Assign && Assign->isAssignmentOp() ? Assign->getRHS() : Value, En);
     if (!F.Known || (First && !samePart(*First, F))) {
       Failed = true;
       break;
@@ -804,15 +806,17 @@ std::vector<MemoryAccess> AffineAnalysis::accesses(const FunctionDecl *F) {
     // struct of floats is three 4-byte loads), vectors up to 16 bytes.
     int64_t Piece = *Size;
     if (T->isRecordType())
-      Piece = std::min<int64_t>(Ctx.getTypeAlignInChars(T).getQuantity(), *Size);
+      Piece =
+          std::min<int64_t>(Ctx.getTypeAlignInChars(T).getQuantity(), *Size);
     A.Size = unsigned(std::min<int64_t>(Piece, 16));
     // The structs this is a field of, innermost first (p[i].pos.x: the
     // position, then the particle).
-    for (const Expr *Cur = E->IgnoreParens(); const auto *ME =
-                                                  dyn_cast<MemberExpr>(Cur);
+    for (const Expr *Cur = E->IgnoreParens();
+         const auto *ME = dyn_cast<MemberExpr>(Cur);
          Cur = ME->getBase()->IgnoreParenImpCasts()) {
-      QualType BaseT = ME->isArrow() ? ME->getBase()->getType()->getPointeeType()
-                                     : ME->getBase()->getType();
+      QualType BaseT = ME->isArrow()
+                           ? ME->getBase()->getType()->getPointeeType()
+                           : ME->getBase()->getType();
       const auto *RD = BaseT->getAsRecordDecl();
       auto BaseSize = sizeOf(BaseT, Ctx);
       if (!RD || !BaseSize)
@@ -855,9 +859,9 @@ std::vector<MemoryAccess> AffineAnalysis::accesses(const FunctionDecl *F) {
       const FunctionDecl *Callee = Call->getDirectCallee();
       if (Callee && Callee->getDeclName().isIdentifier() &&
           Call->getNumArgs() == 1 &&
-          llvm::is_contained({"__ldg", "__ldca", "__ldcg", "__ldcs", "__ldlu",
-                              "__ldcv"},
-                             Callee->getName()) &&
+          llvm::is_contained(
+              {"__ldg", "__ldca", "__ldcg", "__ldcs", "__ldlu", "__ldcv"},
+              Callee->getName()) &&
           Call->getArg(0)->getType()->isPointerType())
         Add(Call, false, pointer(Call->getArg(0), F),
             Call->getArg(0)->getType()->getPointeeType());
@@ -936,9 +940,9 @@ void AffineAnalysis::recordLaunch(const CUDAKernelCallExpr *Launch) {
   std::optional<BlockShape> S =
       literalShape(Config->getArg(1), Ctx, NeverReassigned);
   auto It = Shapes.find(Kernel);
-  if (!S || (It != Shapes.end() &&
-             (It->second.X != S->X || It->second.Y != S->Y ||
-              It->second.Z != S->Z))) {
+  if (!S ||
+      (It != Shapes.end() && (It->second.X != S->X || It->second.Y != S->Y ||
+                              It->second.Z != S->Z))) {
     Shapes.erase(Kernel);
     Unpinned.insert(Kernel);
     return;
@@ -988,8 +992,7 @@ WarpPattern AffineAnalysis::pattern(const AffineForm &Off,
     P.Offsets.push_back(Sum);
     P.Group.push_back(Key);
   }
-  if (!Shape.pinned() &&
-      (!Off.C[TermTy].isZero() || !Off.C[TermTz].isZero()))
+  if (!Shape.pinned() && (!Off.C[TermTy].isZero() || !Off.C[TermTz].isZero()))
     P.DependsOnBlockShape = true;
   P.Known = true;
   P.Regular = P.Offsets.size() > 1;
@@ -1010,12 +1013,12 @@ void dumpAnalysis(ASTContext &AST, AffineAnalysis &AA,
   // match() on the ASTContext visits every node of the TU once.
   for (const auto &M : match(cudaKernelCallExpr().bind("l"), AST))
     AA.recordLaunch(M.getNodeAs<CUDAKernelCallExpr>("l"));
-  auto Fns = match(functionDecl(isDefinition(), hasBody(stmt()),
-                                 unless(isExpansionInSystemHeader()),
-                                 anyOf(hasAttr(attr::CUDAGlobal),
-                                       hasAttr(attr::CUDADevice)))
-                        .bind("f"),
-                    AST);
+  auto Fns = match(
+      functionDecl(isDefinition(), hasBody(stmt()),
+                   unless(isExpansionInSystemHeader()),
+                   anyOf(hasAttr(attr::CUDAGlobal), hasAttr(attr::CUDADevice)))
+          .bind("f"),
+      AST);
   auto Where = [&](SourceLocation L) {
     PresumedLoc P = SM.getPresumedLoc(SM.getFileLoc(L));
     return std::to_string(P.getLine()) + ":" + std::to_string(P.getColumn());

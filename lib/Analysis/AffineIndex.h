@@ -94,10 +94,10 @@ struct BlockShape {
 
 // One global or shared memory access of a function.
 struct MemoryAccess {
-  const clang::Expr *E = nullptr;   // the lvalue accessed
+  const clang::Expr *E = nullptr; // the lvalue accessed
   bool IsStore = false;
   Address Addr;
-  unsigned Size = 0;                // bytes one lane moves per instruction
+  unsigned Size = 0; // bytes one lane moves per instruction
   // For a field: the structs it is in, innermost first, with their sizes.
   std::vector<std::pair<const clang::RecordDecl *, unsigned>> Records;
 };
@@ -108,12 +108,12 @@ struct WarpPattern {
   bool Known = false;
   bool SymbolicStride = false; // a coefficient known only at run time
   std::string SymbolName;
-  int64_t SymbolFactor = 0; // the run-time spacing is a multiple of this
+  int64_t SymbolFactor = 0;     // the run-time spacing is a multiple of this
   std::vector<int64_t> Offsets; // per active lane, relative to lane 0's base
   // Lanes in different groups differ by a run-time multiple (the symbolic
   // terms): assume they are far apart; within a group offsets are exact.
   std::vector<int64_t> Group;
-  int64_t LaneStride = 0;       // bytes between consecutive lanes, if regular
+  int64_t LaneStride = 0; // bytes between consecutive lanes, if regular
   bool Regular = false;
   bool DependsOnBlockShape = false; // the y/z terms mattered
 };
@@ -166,8 +166,7 @@ private:
   Address pointerVariable(const clang::VarDecl *V, const Env &En);
   template <typename T>
   T followVariable(const clang::VarDecl *V, const Env &En,
-                   T (AffineAnalysis::*Eval)(const clang::Expr *,
-                                             const Env &));
+                   T (AffineAnalysis::*Eval)(const clang::Expr *, const Env &));
   const llvm::DenseMap<const clang::VarDecl *, Defs> &
   definitions(const clang::FunctionDecl *F);
   std::optional<int64_t> constant(const clang::Expr *E) const;

@@ -98,7 +98,9 @@ FunctionDependence::FunctionDependence(const FunctionDecl *F,
     collect(Body, nullptr);
 }
 
-bool FunctionDependence::isKernel() const { return F->hasAttr<CUDAGlobalAttr>(); }
+bool FunctionDependence::isKernel() const {
+  return F->hasAttr<CUDAGlobalAttr>();
+}
 
 const Stmt *FunctionDependence::parent(const Stmt *S) const {
   return Parents.lookup(S);
@@ -119,7 +121,8 @@ void FunctionDependence::collect(const Stmt *S, const Stmt *P) {
   } else if (const auto *BO = dyn_cast<BinaryOperator>(S)) {
     if (BO->isAssignmentOp())
       if (const VarDecl *V = localVar(BO->getLHS(), F))
-        Defs[V].push_back({BO->isCompoundAssignmentOp() ? BO : BO->getRHS(), S});
+        Defs[V].push_back(
+            {BO->isCompoundAssignmentOp() ? BO : BO->getRHS(), S});
   } else if (const auto *UO = dyn_cast<UnaryOperator>(S)) {
     if (UO->isIncrementDecrementOp()) {
       if (const VarDecl *V = localVar(UO->getSubExpr(), F))
@@ -166,7 +169,8 @@ void FunctionDependence::solveVariables() {
     Cache.clear();
     LoopCache.clear();
     for (auto &[V, List] : Defs) {
-      Dependence D = Escaped.count(V) ? Dependence::Unknown : Dependence::Uniform;
+      Dependence D =
+          Escaped.count(V) ? Dependence::Unknown : Dependence::Uniform;
       for (auto &[Value, Site] : List) {
         if (Value)
           D = join(D, dependence(Value));
@@ -198,12 +202,15 @@ Dependence FunctionDependence::varDependence(const VarDecl *V) {
     solveVariables();
     return join(VarDeps.lookup(V), Incoming);
   }
-  if (!V->isLocalVarDecl() || V->isStaticLocal() || V->hasAttr<CUDASharedAttr>())
-    return Dependence::Uniform; // globals, __constant__, __shared__: one address
+  if (!V->isLocalVarDecl() || V->isStaticLocal() ||
+      V->hasAttr<CUDASharedAttr>())
+    return Dependence::Uniform; // globals, __constant__, __shared__: one
+                                // address
   if (Escaped.count(V) && !Defs.count(V))
     return Dependence::Unknown;
   if (!Defs.count(V))
-    return Dependence::Unknown; // declared outside what we walked (lambda capture)
+    return Dependence::Unknown; // declared outside what we walked (lambda
+                                // capture)
   solveVariables();
   return VarDeps.lookup(V);
 }
@@ -293,9 +300,9 @@ Dependence FunctionDependence::compute(const Expr *E) {
     return join(D, Parent.calleeSummary(Callee));
   }
   if (const auto *CO = dyn_cast<AbstractConditionalOperator>(E))
-    return join(dependence(CO->getCond()),
-                join(dependence(CO->getTrueExpr()),
-                     dependence(CO->getFalseExpr())));
+    return join(
+        dependence(CO->getCond()),
+        join(dependence(CO->getTrueExpr()), dependence(CO->getFalseExpr())));
   if (const auto *BO = dyn_cast<BinaryOperator>(E)) {
     if (BO->getOpcode() == BO_Assign)
       return dependence(BO->getRHS());
@@ -359,8 +366,8 @@ Dependence FunctionDependence::loopDependence(const Stmt *Loop) {
   return D;
 }
 
-FunctionDependence::Guard
-FunctionDependence::enclosingGuard(const Stmt *S, const Stmt *Stop) {
+FunctionDependence::Guard FunctionDependence::enclosingGuard(const Stmt *S,
+                                                             const Stmt *Stop) {
   Guard G;
   auto Consider = [&](Dependence D, const Stmt *Where) {
     if (D > G.D) {
@@ -466,7 +473,8 @@ Dependence ThreadDependenceAnalysis::calleeSummary(const FunctionDecl *F) {
   // caller joins in its arguments.
   auto &FD = SummaryViews[Def];
   if (!FD)
-    FD = std::make_unique<FunctionDependence>(Def, *this, /*ParamsUniform=*/true);
+    FD = std::make_unique<FunctionDependence>(Def, *this,
+                                              /*ParamsUniform=*/true);
   Dependence D = Dependence::Uniform;
   std::function<void(const Stmt *)> Walk = [&](const Stmt *S) {
     if (!S)

@@ -7,9 +7,9 @@
 // warpSize, literals, globals and kernel parameters are uniform. The warp id
 // (threadIdx.x / 32, threadIdx.x >> 5, with blockDim.x a multiple of 32) and
 // the votes (__any_sync, __ballot_sync, ...) differ between warps but not
-// within one: WarpUniform. A local variable joins all its definitions, plus the guard of each
-// definition (a value assigned under a thread-dependent branch is itself
-// thread-dependent: LLVM's "sync dependence", see
+// within one: WarpUniform. A local variable joins all its definitions, plus the
+// guard of each definition (a value assigned under a thread-dependent branch is
+// itself thread-dependent: LLVM's "sync dependence", see
 // llvm/include/llvm/ADT/GenericUniformityImpl.h), iterated to a fixed point.
 // Calls into functions with a visible body are summarised from their return
 // statements; anything the analysis cannot see is Unknown, never a guess.
@@ -34,9 +34,7 @@ enum class Dependence {
 // The same in all lanes of a warp (Uniform or WarpUniform).
 inline bool isWarpUniform(Dependence D) { return D <= Dependence::WarpUniform; }
 
-inline Dependence join(Dependence A, Dependence B) {
-  return A > B ? A : B;
-}
+inline Dependence join(Dependence A, Dependence B) { return A > B ? A : B; }
 const char *dependenceName(Dependence D);
 
 class ThreadDependenceAnalysis;
@@ -70,6 +68,7 @@ public:
   // a thread-dependent branch that V's scope lies outside of makes V
   // thread-dependent; one inside V's own divergent scope does not.)
   Guard definitionGuard(const clang::VarDecl *V, const clang::Stmt *Site);
+
 private:
   Dependence compute(const clang::Expr *E);
   bool isWarpIndex(const clang::BinaryOperator *BO);
@@ -89,12 +88,12 @@ private:
   llvm::DenseMap<const clang::Stmt *, const clang::Stmt *> Parents;
   llvm::DenseMap<const clang::Expr *, Dependence> Cache;
   // Definitions of each local variable: (value, statement defining it).
-  llvm::DenseMap<const clang::VarDecl *,
-                 llvm::SmallVector<std::pair<const clang::Expr *,
-                                             const clang::Stmt *>, 2>>
+  llvm::DenseMap<
+      const clang::VarDecl *,
+      llvm::SmallVector<std::pair<const clang::Expr *, const clang::Stmt *>, 2>>
       Defs;
   llvm::DenseMap<const clang::VarDecl *, Dependence> VarDeps;
-  llvm::DenseSet<const clang::VarDecl *> Escaped; // address taken, asm output
+  llvm::DenseSet<const clang::VarDecl *> Escaped;  // address taken, asm output
   llvm::SmallVector<const clang::Stmt *, 4> Exits; // return/break/continue/goto
   llvm::DenseMap<const clang::Stmt *, Dependence> LoopCache;
   llvm::DenseMap<const clang::Stmt *, Guard> GuardCache;

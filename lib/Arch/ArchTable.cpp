@@ -14,8 +14,7 @@ namespace warplint {
 namespace {
 
 Error tableError(StringRef Path, const Twine &Msg) {
-  return createStringError(inconvertibleErrorCode(),
-                           (Path + ": " + Msg).str());
+  return createStringError(inconvertibleErrorCode(), (Path + ": " + Msg).str());
 }
 
 bool readValue(const json &V, unsigned &Out) {
@@ -62,8 +61,8 @@ Error readString(const json &Doc, const char *Key, StringRef Path,
                  std::string &Out) {
   auto It = Doc.find(Key);
   if (It == Doc.end() || !It->is_string())
-    return tableError(Path, Twine("field '") + Key +
-                                "' is missing or not a string");
+    return tableError(Path,
+                      Twine("field '") + Key + "' is missing or not a string");
   Out = It->get<std::string>();
   return Error::success();
 }
@@ -85,8 +84,8 @@ Expected<ArchInfo> ArchTable::parseTable(StringRef Text, StringRef Path) {
   if (!Digits.consume_front("sm_") || Digits.getAsInteger(10, A.SM))
     return tableError(Path, "field 'arch' must look like sm_80, not '" +
                                 A.Name + "'");
-  if (Error E = readString(Doc, "compute_capability", Path,
-                           A.ComputeCapability))
+  if (Error E =
+          readString(Doc, "compute_capability", Path, A.ComputeCapability))
     return Expected<ArchInfo>(std::move(E));
   if (Error E = readString(Doc, "family", Path, A.Family))
     return Expected<ArchInfo>(std::move(E));
@@ -113,13 +112,14 @@ Expected<ArchInfo> ArchTable::parseTable(StringRef Text, StringRef Path) {
       return tableError(Path, "field 'fields." #NAME "' is missing");          \
     auto V = F->find("value");                                                 \
     if (V == F->end() || !readValue(*V, A.NAME))                               \
-      return tableError(Path, Twine("field 'fields." #NAME ".value' must be ") + \
-                                  kindName(#KIND));                            \
+      return tableError(Path,                                                  \
+                        Twine("field 'fields." #NAME ".value' must be ") +     \
+                            kindName(#KIND));                                  \
     auto S = F->find("source");                                                \
-    if (S == F->end() || !S->is_string() ||                                    \
-        S->get<std::string>().empty())                                         \
-      return tableError(Path, "field 'fields." #NAME                           \
-                              ".source' must cite where the value comes from"); \
+    if (S == F->end() || !S->is_string() || S->get<std::string>().empty())     \
+      return tableError(Path,                                                  \
+                        "field 'fields." #NAME                                 \
+                        ".source' must cite where the value comes from");      \
     A.Sources[#NAME] = S->get<std::string>();                                  \
   }
 #include "Arch/ArchFields.def"
@@ -152,8 +152,8 @@ Expected<ArchTable> ArchTable::loadDirectory(StringRef Dir) {
     T.Archs.push_back(std::move(*Info));
   }
   if (EC)
-    return tableError(Dir, "cannot read the rule-table directory: " +
-                               EC.message());
+    return tableError(Dir,
+                      "cannot read the rule-table directory: " + EC.message());
   if (T.Archs.empty())
     return tableError(Dir, "no rule tables (sm_*.json) found");
   std::sort(T.Archs.begin(), T.Archs.end(),

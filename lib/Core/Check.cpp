@@ -58,7 +58,8 @@ static std::string formatMessage(llvm::StringRef Format,
   std::string Out;
   for (size_t I = 0; I < Format.size(); ++I) {
     char C = Format[I];
-    if (C == '%' && I + 1 < Format.size() && isdigit((unsigned char)Format[I + 1])) {
+    if (C == '%' && I + 1 < Format.size() &&
+        isdigit((unsigned char)Format[I + 1])) {
       unsigned N = Format[++I] - '0';
       Out += N < Args.size() ? Args[N] : std::string("<?>");
       continue;
@@ -188,7 +189,8 @@ void CheckContext::emit(FindingBuilder &B) {
   if (B.Loc.isInvalid())
     return;
   SourceLocation FileLoc = SM.getFileLoc(B.Loc);
-  if (SM.isInSystemHeader(FileLoc) || !SM.getFileEntryRefForID(SM.getFileID(FileLoc)))
+  if (SM.isInSystemHeader(FileLoc) ||
+      !SM.getFileEntryRefForID(SM.getFileID(FileLoc)))
     return;
   if (isSuppressed(B.Loc, B.CheckId))
     return;

@@ -38,8 +38,12 @@ public:
   ~FindingBuilder();
 
   FindingBuilder &operator<<(llvm::StringRef S);
-  FindingBuilder &operator<<(const char *S) { return *this << llvm::StringRef(S); }
-  FindingBuilder &operator<<(const std::string &S) { return *this << llvm::StringRef(S); }
+  FindingBuilder &operator<<(const char *S) {
+    return *this << llvm::StringRef(S);
+  }
+  FindingBuilder &operator<<(const std::string &S) {
+    return *this << llvm::StringRef(S);
+  }
   FindingBuilder &operator<<(int64_t V);
   FindingBuilder &operator<<(int V) { return *this << int64_t(V); }
   FindingBuilder &operator<<(unsigned V) { return *this << int64_t(V); }
@@ -130,7 +134,8 @@ public:
   ~Check() override = default;
 
   virtual void registerMatchers(clang::ast_matchers::MatchFinder *Finder) = 0;
-  virtual void check(const clang::ast_matchers::MatchFinder::MatchResult &R) = 0;
+  virtual void
+  check(const clang::ast_matchers::MatchFinder::MatchResult &R) = 0;
   // Records the options in effect with their values, for --dump-config.
   virtual void storeOptions(CheckOptionMap &Opts) const {}
   virtual CheckSide side() const { return CheckSide::Device; }
@@ -210,7 +215,7 @@ private:
 // Each check's .cpp ends with this, naming its class; Checks.def's registry
 // refers to the factory it defines.
 #define WARPLINT_CHECK_FACTORY(CLASS)                                          \
-  std::unique_ptr<::warplint::Check> create##CLASS(                           \
+  std::unique_ptr<::warplint::Check> create##CLASS(                            \
       llvm::StringRef Id, ::warplint::CheckContext &Ctx) {                     \
     return std::make_unique<CLASS>(Id, Ctx);                                   \
   }

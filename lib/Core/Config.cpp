@@ -119,7 +119,8 @@ private:
   }
 
   // clang-tidy accepts both a mapping and a list of {key, value} pairs.
-  void readCheckOptions(yaml::Node *N, std::map<std::string, std::string> &Out) {
+  void readCheckOptions(yaml::Node *N,
+                        std::map<std::string, std::string> &Out) {
     if (auto *Map = dyn_cast_or_null<yaml::MappingNode>(N)) {
       for (yaml::KeyValueNode &KV : *Map) {
         auto K = scalar(KV.getKey());

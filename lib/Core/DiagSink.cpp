@@ -15,8 +15,8 @@ llvm::StringRef severityName(Severity S) {
 }
 
 DiagSink::Key DiagSink::keyOf(const Finding &F) {
-  return {F.Check, F.Loc.File, F.Loc.Line, F.Loc.Column, F.Message,
-          F.Arch.value_or("")};
+  return {F.Check,      F.Loc.File, F.Loc.Line,
+          F.Loc.Column, F.Message,  F.Arch.value_or("")};
 }
 
 std::optional<size_t> DiagSink::report(Finding F) {
@@ -32,8 +32,8 @@ void DiagSink::addNote(size_t Index, FindingNote N) {
 }
 
 void DiagSink::reportError(ToolError E) {
-  Key K{std::string(), E.Loc.File, E.Loc.Line, E.Loc.Column, E.Message,
-        std::string()};
+  Key K{std::string(), E.Loc.File, E.Loc.Line,
+        E.Loc.Column,  E.Message,  std::string()};
   if (!SeenErrors.insert(std::move(K)).second)
     return;
   Errors.push_back(std::move(E));

@@ -1,4 +1,5 @@
-// The finding model shared by every check, writer and front end (CLI, plugin, LSP).
+// The finding model shared by every check, writer and front end (CLI, plugin,
+// LSP).
 #pragma once
 #include "llvm/ADT/StringRef.h"
 #include <optional>

@@ -41,8 +41,8 @@ void scanLine(llvm::StringRef Text, unsigned LineNo,
       // Spaces inside the list are not significant.
       Checks.erase(std::remove(Checks.begin(), Checks.end(), ' '),
                    Checks.end());
-    } else if (!Rest.empty() && (isalnum((unsigned char)Rest[0]) ||
-                                 Rest[0] == '_')) {
+    } else if (!Rest.empty() &&
+               (isalnum((unsigned char)Rest[0]) || Rest[0] == '_')) {
       continue;
     }
     Out.push_back({K, LineNo, static_cast<unsigned>(Start + 1), Checks});
@@ -79,10 +79,10 @@ NoLintIndex::NoLintIndex(llvm::StringRef Buffer) {
       break;
     case Kind::End: {
       // Closes the innermost BEGIN with the same list.
-      auto It = std::find_if(Open.rbegin(), Open.rend(),
-                             [&](const Directive *B) {
-                               return B->Checks == D.Checks;
-                             });
+      auto It =
+          std::find_if(Open.rbegin(), Open.rend(), [&](const Directive *B) {
+            return B->Checks == D.Checks;
+          });
       if (It == Open.rend()) {
         Problems.push_back({D.Line, D.Column,
                             "unmatched 'NOLINTEND' comment without a previous "

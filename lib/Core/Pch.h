@@ -1,5 +1,6 @@
-// Precompiled header: the Clang/LLVM headers nearly every warplint source needs.
-// Parsing these costs ~20 s per translation unit on a 2-core machine; once is enough.
+// Precompiled header: the Clang/LLVM headers nearly every warplint source
+// needs. Parsing these costs ~20 s per translation unit on a 2-core machine;
+// once is enough.
 #pragma once
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/RecursiveASTVisitor.h"

@@ -66,7 +66,8 @@ const NvccOption Options[] = {
     {"-Xarchive", "--archive-options", true, Action::Drop},
     {"-Xfatbin", "--fatbin-options", true, Action::Drop},
     {"-Xcudafe", "", true, Action::Drop},
-    {"-expt-relaxed-constexpr", "--expt-relaxed-constexpr", false, Action::Drop},
+    {"-expt-relaxed-constexpr", "--expt-relaxed-constexpr", false,
+     Action::Drop},
     {"-expt-extended-lambda", "--expt-extended-lambda", false, Action::Drop},
     {"-extended-lambda", "--extended-lambda", false, Action::Drop},
     {"-ccbin", "--compiler-bindir", true, Action::Drop},
@@ -98,12 +99,16 @@ const NvccOption Options[] = {
     {"-err-no", "--display-error-number", false, Action::Drop},
     {"-no-err-no", "--no-display-error-number", false, Action::Drop},
     {"-restrict", "--restrict", false, Action::Drop},
-    {"-allow-unsupported-compiler", "--allow-unsupported-compiler", false, Action::Drop},
-    {"-forward-unknown-to-host-compiler", "--forward-unknown-to-host-compiler", false, Action::Drop},
-    {"-forward-unknown-to-host-linker", "--forward-unknown-to-host-linker", false, Action::Drop},
+    {"-allow-unsupported-compiler", "--allow-unsupported-compiler", false,
+     Action::Drop},
+    {"-forward-unknown-to-host-compiler", "--forward-unknown-to-host-compiler",
+     false, Action::Drop},
+    {"-forward-unknown-to-host-linker", "--forward-unknown-to-host-linker",
+     false, Action::Drop},
     {"-odir", "--output-directory", true, Action::Drop},
     {"-MD", "--generate-dependencies-with-compile", false, Action::Drop},
-    {"-MMD", "--generate-nonsystem-dependencies-with-compile", false, Action::Drop},
+    {"-MMD", "--generate-nonsystem-dependencies-with-compile", false,
+     Action::Drop},
     {"-MF", "--dependency-output", true, Action::Drop},
     {"-MT", "--dependency-target-name", true, Action::Drop},
     {"-M", "--generate-dependencies", false, Action::Drop},
@@ -113,13 +118,19 @@ const NvccOption Options[] = {
     {"-fatbin", "--fatbin", false, Action::Drop},
     {"-optix-ir", "--optix-ir", false, Action::Drop},
     {"-src-in-ptx", "--source-in-ptx", false, Action::Drop},
-    {"-static-global-template-stub", "--static-global-template-stub", true, Action::Drop},
-    {"-Wno-deprecated-gpu-targets", "--Wno-deprecated-gpu-targets", false, Action::Drop},
-    {"-Wno-deprecated-declarations", "--Wno-deprecated-declarations", false, Action::Drop},
+    {"-static-global-template-stub", "--static-global-template-stub", true,
+     Action::Drop},
+    {"-Wno-deprecated-gpu-targets", "--Wno-deprecated-gpu-targets", false,
+     Action::Drop},
+    {"-Wno-deprecated-declarations", "--Wno-deprecated-declarations", false,
+     Action::Drop},
     {"-Wreorder", "--Wreorder", false, Action::Drop},
-    {"-Wdefault-stream-launch", "--Wdefault-stream-launch", false, Action::Drop},
-    {"-Wext-lambda-captures-this", "--Wext-lambda-captures-this", false, Action::Drop},
-    {"-Wmissing-launch-bounds", "--Wmissing-launch-bounds", false, Action::Drop},
+    {"-Wdefault-stream-launch", "--Wdefault-stream-launch", false,
+     Action::Drop},
+    {"-Wext-lambda-captures-this", "--Wext-lambda-captures-this", false,
+     Action::Drop},
+    {"-Wmissing-launch-bounds", "--Wmissing-launch-bounds", false,
+     Action::Drop},
     {"-split-compile", "--split-compile", true, Action::Drop},
     {"-jump-table-density", "--jump-table-density", true, Action::Drop},
 };
@@ -134,8 +145,8 @@ const NvccOption *lookup(StringRef Arg, std::optional<std::string> &Value) {
         continue;
       if (Arg == Name)
         return &O;
-      if (O.TakesValue && Arg.starts_with(Name) &&
-          Arg.size() > Name.size() && Arg[Name.size()] == '=') {
+      if (O.TakesValue && Arg.starts_with(Name) && Arg.size() > Name.size() &&
+          Arg[Name.size()] == '=') {
         Value = Arg.drop_front(Name.size() + 1).str();
         return &O;
       }
@@ -384,7 +395,8 @@ CompileFlags translateCommand(ArrayRef<std::string> Command, StringRef File,
       continue;
     }
     StringRef V = Arg;
-    if (V.consume_front("--cuda-gpu-arch=") || V.consume_front("--offload-arch=")) {
+    if (V.consume_front("--cuda-gpu-arch=") ||
+        V.consume_front("--offload-arch=")) {
       addArchs(V, Out.Archs);
       continue;
     }

@@ -12,9 +12,9 @@
 namespace warplint {
 
 struct CompileFlags {
-  std::vector<std::string> Args;  // driver flags, no program name, no input file
-  std::vector<std::string> Archs; // sm_XX the command targets, in order
-  bool IsCuda = false;            // -x cu / -x cuda / a .cu input
+  std::vector<std::string> Args; // driver flags, no program name, no input file
+  std::vector<std::string> Archs;   // sm_XX the command targets, in order
+  bool IsCuda = false;              // -x cu / -x cuda / a .cu input
   std::vector<std::string> Dropped; // flags we could not translate
 };
 

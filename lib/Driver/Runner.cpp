@@ -149,8 +149,10 @@ FileResult runFile(const FileTask &T, const RunEnvironment &Env) {
     std::string List;
     for (const std::string &D : T.Flags.Dropped)
       List += (List.empty() ? "" : " ") + D;
-    R.Warnings.push_back(T.File + ": ignored compile flags warplint cannot "
-                                  "translate: " + List);
+    R.Warnings.push_back(T.File +
+                         ": ignored compile flags warplint cannot "
+                         "translate: " +
+                         List);
   }
   llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> FS(
       llvm::vfs::createPhysicalFileSystem().release());

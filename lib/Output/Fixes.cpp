@@ -35,9 +35,9 @@ llvm::Expected<FixSummary> applyFixes(llvm::ArrayRef<Finding> Findings) {
       }
     }
     if (!Ok) {
-      Summary.Conflicts.push_back(F.Loc.File + ":" + std::to_string(F.Loc.Line) +
-                                  ": fix of [" + F.Check +
-                                  "] overlaps another fix; not applied");
+      Summary.Conflicts.push_back(
+          F.Loc.File + ":" + std::to_string(F.Loc.Line) + ": fix of [" +
+          F.Check + "] overlaps another fix; not applied");
       continue;
     }
     if (Any) {
@@ -53,9 +53,9 @@ llvm::Expected<FixSummary> applyFixes(llvm::ArrayRef<Finding> Findings) {
                                      Buf.getError().message().c_str());
     auto NewCode = tooling::applyAllReplacements((*Buf)->getBuffer(), Reps);
     if (!NewCode)
-      return llvm::createStringError(llvm::inconvertibleErrorCode(),
-                                     "%s: cannot apply fixes: %s", File.c_str(),
-                                     llvm::toString(NewCode.takeError()).c_str());
+      return llvm::createStringError(
+          llvm::inconvertibleErrorCode(), "%s: cannot apply fixes: %s",
+          File.c_str(), llvm::toString(NewCode.takeError()).c_str());
     if (llvm::Error E = llvm::writeToOutput(File, [&](llvm::raw_ostream &OS) {
           OS << *NewCode;
           return llvm::Error::success();

@@ -8,8 +8,8 @@
 namespace warplint {
 
 struct FixSummary {
-  unsigned Applied = 0;  // findings whose fix was applied
-  unsigned Files = 0;    // files rewritten
+  unsigned Applied = 0;               // findings whose fix was applied
+  unsigned Files = 0;                 // files rewritten
   std::vector<std::string> Conflicts; // findings skipped, one line each
 };
 

@@ -1,8 +1,8 @@
 #include "Output/Writers.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
-#include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/xxhash.h"
 #include <algorithm>
 #include <map>
@@ -207,9 +207,9 @@ void writeSarif(const Report &R, llvm::raw_ostream &OS) {
       for (auto &[File, Reps] : PerFile)
         Changes.push_back({{"artifactLocation", {{"uri", fileUri(File)}}},
                            {"replacements", Reps}});
-      J["fixes"] = json::array(
-          {{{"description", {{"text", "apply the suggested fix"}}},
-            {"artifactChanges", Changes}}});
+      J["fixes"] =
+          json::array({{{"description", {{"text", "apply the suggested fix"}}},
+                        {"artifactChanges", Changes}}});
     }
     json Props = json::object();
     if (F.Arch)
@@ -227,16 +227,15 @@ void writeSarif(const Report &R, llvm::raw_ostream &OS) {
       N["locations"] = json::array({sarifLocation(E.Loc)});
     Notifications.push_back(N);
   }
-  json Run = {
-      {"tool",
-       {{"driver",
-         {{"name", "warplint"},
-          {"version", WARPLINT_VERSION},
-          {"rules", Rules}}}}},
-      {"invocations",
-       json::array({{{"executionSuccessful", R.Errors.empty()},
-                     {"toolExecutionNotifications", Notifications}}})},
-      {"results", Results}};
+  json Run = {{"tool",
+               {{"driver",
+                 {{"name", "warplint"},
+                  {"version", WARPLINT_VERSION},
+                  {"rules", Rules}}}}},
+              {"invocations",
+               json::array({{{"executionSuccessful", R.Errors.empty()},
+                             {"toolExecutionNotifications", Notifications}}})},
+              {"results", Results}};
   json Doc = {{"$schema", "https://json.schemastore.org/sarif-2.1.0.json"},
               {"version", "2.1.0"},
               {"runs", json::array({Run})}};

@@ -73,41 +73,49 @@ std::vector<int64_t> stride(int64_t S, int N = 32) {
 } // namespace
 
 TEST(AffineIndex, GlobalIndex) {
-  Fixture F("__global__ void k(int n) { int probe = blockIdx.x * blockDim.x + threadIdx.x; }");
+  Fixture F("__global__ void k(int n) { int probe = blockIdx.x * blockDim.x + "
+            "threadIdx.x; }");
   EXPECT_EQ(F.form("k"), "1*tid.x + uniform");
 }
 
 TEST(AffineIndex, LaneAndWarpIds) {
-  Fixture F("__global__ void k() { int lane = threadIdx.x % 32; int warp = threadIdx.x / warpSize;"
+  Fixture F("__global__ void k() { int lane = threadIdx.x % 32; int warp = "
+            "threadIdx.x / warpSize;"
             " int probe = lane * 4 + warp * 1000; }");
   EXPECT_EQ(F.form("k"), "4*lane + uniform");
 }
 
 TEST(AffineIndex, SymbolicCoefficient) {
-  Fixture F("__global__ void k(int n, int c) { int row = blockIdx.x * blockDim.x + threadIdx.x;"
+  Fixture F("__global__ void k(int n, int c) { int row = blockIdx.x * "
+            "blockDim.x + threadIdx.x;"
             " int probe = row * n + c; }");
   EXPECT_EQ(F.form("k"), "(n)*tid.x + uniform");
 }
 
 TEST(AffineIndex, HelperInlinedAndGridStride) {
-  Fixture F("__device__ int gid() { return blockIdx.x * blockDim.x + threadIdx.x; }\n"
-            "__global__ void k(int n) { for (int i = gid(); i < n; i += blockDim.x * gridDim.x) { int probe = 2 * i; } }");
+  Fixture F(
+      "__device__ int gid() { return blockIdx.x * blockDim.x + threadIdx.x; }\n"
+      "__global__ void k(int n) { for (int i = gid(); i < n; i += blockDim.x * "
+      "gridDim.x) { int probe = 2 * i; } }");
   EXPECT_EQ(F.form("k"), "2*tid.x + uniform");
 }
 
 TEST(AffineIndex, NonlinearIsUnknown) {
-  Fixture F("__global__ void k(const int *idx) { int t = threadIdx.x; int probe = t * t + idx[t]; }");
+  Fixture F("__global__ void k(const int *idx) { int t = threadIdx.x; int "
+            "probe = t * t + idx[t]; }");
   EXPECT_EQ(F.form("k"), "unknown");
 }
 
 TEST(AffineIndex, DivergentDefinitionIsUnknown) {
-  Fixture F("__global__ void k() { int x = threadIdx.x; if (threadIdx.x & 1) x = 2 * threadIdx.x; int probe = x; }");
+  Fixture F("__global__ void k() { int x = threadIdx.x; if (threadIdx.x & 1) x "
+            "= 2 * threadIdx.x; int probe = x; }");
   EXPECT_EQ(F.form("k"), "unknown");
 }
 
 TEST(AffineIndex, AosFieldOffsets) {
   Fixture F("struct P { float x, y, z; };\n"
-            "__global__ void k(P *p) { float v = p[blockIdx.x * blockDim.x + threadIdx.x].y; p[0].x = v; }");
+            "__global__ void k(P *p) { float v = p[blockIdx.x * blockDim.x + "
+            "threadIdx.x].y; p[0].x = v; }");
   MemorySpace Space;
   unsigned Size;
   auto L = F.lanes("k", &Space, &Size);
@@ -119,7 +127,8 @@ TEST(AffineIndex, AosFieldOffsets) {
 }
 
 TEST(AffineIndex, SharedTwoDimensional) {
-  Fixture F("__global__ void k(float *o) { __shared__ float t[32][33]; o[0] = t[threadIdx.x][3]; }");
+  Fixture F("__global__ void k(float *o) { __shared__ float t[32][33]; o[0] = "
+            "t[threadIdx.x][3]; }");
   MemorySpace Space;
   auto L = F.lanes("k", &Space);
   EXPECT_EQ(Space, MemorySpace::Shared);
@@ -129,7 +138,8 @@ TEST(AffineIndex, SharedTwoDimensional) {
 
 TEST(AffineIndex, PinnedLaunchShape) {
   // 16x16 blocks: lanes 0-15 are row 0, lanes 16-31 row 1 of the tile.
-  Fixture F("__global__ void k(float *o) { __shared__ float t[16][16]; o[0] = t[threadIdx.y][threadIdx.x]; }\n"
+  Fixture F("__global__ void k(float *o) { __shared__ float t[16][16]; o[0] = "
+            "t[threadIdx.y][threadIdx.x]; }\n"
             "void host(float *o) { dim3 b(16, 16); k<<<1, b>>>(o); }");
   auto L = F.lanes("k");
   ASSERT_EQ(L.size(), 32u);
@@ -139,8 +149,10 @@ TEST(AffineIndex, PinnedLaunchShape) {
 }
 
 TEST(AffineIndex, ConflictingLaunchesKeepTheDefault) {
-  Fixture F("__global__ void k(float *o) { o[threadIdx.y * 64 + threadIdx.x] = 0; }\n"
-            "void host(float *o, int b) { k<<<1, dim3(16, 16)>>>(o); k<<<1, b>>>(o); }");
+  Fixture F(
+      "__global__ void k(float *o) { o[threadIdx.y * 64 + threadIdx.x] = 0; }\n"
+      "void host(float *o, int b) { k<<<1, dim3(16, 16)>>>(o); k<<<1, b>>>(o); "
+      "}");
   EXPECT_EQ(F.lanes("k", nullptr, nullptr, /*Stores=*/true), stride(4));
 }
 
@@ -162,7 +174,8 @@ TEST(AffineIndex, LoopInsideATailGuard) {
 }
 
 TEST(AffineIndex, RunTimeFactorKeepsItsKnownPart) {
-  Fixture F("__global__ void k(float *o) { for (unsigned s = 1; s < blockDim.x; s *= 2) {"
+  Fixture F("__global__ void k(float *o) { for (unsigned s = 1; s < "
+            "blockDim.x; s *= 2) {"
             " unsigned probe = 2 * s * threadIdx.x; o[probe] = 0; } }");
   const FunctionDecl *K = F.fn("k");
   auto Accesses = F.AA->accesses(K);

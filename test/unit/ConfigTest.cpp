@@ -19,7 +19,8 @@ TEST(Config, AllKeys) {
 }
 
 TEST(Config, CheckOptionsAsClangTidyList) {
-  auto C = parseConfig("CheckOptions:\n  - key: a.B\n    value: '1'\n", "x.yaml");
+  auto C =
+      parseConfig("CheckOptions:\n  - key: a.B\n    value: '1'\n", "x.yaml");
   ASSERT_TRUE(bool(C)) << llvm::toString(C.takeError());
   EXPECT_EQ(C->CheckOptions["a.B"], "1");
 }

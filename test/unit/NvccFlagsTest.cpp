@@ -9,22 +9,23 @@ static bool has(const std::vector<std::string> &V, const std::string &S) {
 }
 
 TEST(NvccFlags, ArchSpellings) {
-  auto F = translateCommand({"/usr/local/cuda/bin/nvcc", "-arch=sm_70", "-c",
-                             "k.cu", "-o", "k.o"},
-                            "k.cu", "/b");
+  auto F = translateCommand(
+      {"/usr/local/cuda/bin/nvcc", "-arch=sm_70", "-c", "k.cu", "-o", "k.o"},
+      "k.cu", "/b");
   EXPECT_EQ(F.Archs, std::vector<std::string>{"sm_70"});
   EXPECT_TRUE(F.IsCuda);
   EXPECT_TRUE(F.Args.empty());
   EXPECT_TRUE(F.Dropped.empty());
 
-  auto G = translateCommand({"nvcc", "--gpu-architecture", "compute_86", "k.cu"},
-                            "k.cu", "/b");
+  auto G = translateCommand(
+      {"nvcc", "--gpu-architecture", "compute_86", "k.cu"}, "k.cu", "/b");
   EXPECT_EQ(G.Archs, std::vector<std::string>{"sm_86"});
 }
 
 TEST(NvccFlags, GencodeTakesCodeTargets) {
   auto F = translateCommand(
-      {"nvcc", "-gencode", "arch=compute_80,code=sm_80", "-gencode=arch=compute_90,code=[sm_90,compute_90]",
+      {"nvcc", "-gencode", "arch=compute_80,code=sm_80",
+       "-gencode=arch=compute_90,code=[sm_90,compute_90]",
        "--generate-code=arch=compute_70,code=[compute_70,sm_70]", "k.cu"},
       "k.cu", "/b");
   EXPECT_EQ(F.Archs, (std::vector<std::string>{"sm_80", "sm_90", "sm_70"}));
@@ -33,8 +34,8 @@ TEST(NvccFlags, GencodeTakesCodeTargets) {
 TEST(NvccFlags, HostFlagsAndKnownExtensions) {
   auto F = translateCommand({"nvcc", "-Xcompiler", "-fopenmp,-DHOST=1",
                              "-Xcompiler=-Wall", "--expt-relaxed-constexpr",
-                             "--extended-lambda", "-Xptxas", "-v", "-I",
-                             "inc", "-DFOO", "-std=c++17", "-O3", "-rdc=true",
+                             "--extended-lambda", "-Xptxas", "-v", "-I", "inc",
+                             "-DFOO", "-std=c++17", "-O3", "-rdc=true",
                              "--use_fast_math", "-lineinfo", "k.cu"},
                             "k.cu", "/b");
   EXPECT_TRUE(has(F.Args, "-fopenmp"));
@@ -58,10 +59,10 @@ TEST(NvccFlags, UnknownNvccFlagIsDroppedNotFatal) {
 }
 
 TEST(NvccFlags, ClangCommandKeepsFlagsDropsTargetsAndOutputs) {
-  auto F = translateCommand({"clang++", "-x", "cuda", "--cuda-gpu-arch=sm_75",
-                             "-I", "inc", "-c", "k.cu", "-o", "k.o", "-MD",
-                             "-MF", "k.d"},
-                            "k.cu", "/b");
+  auto F =
+      translateCommand({"clang++", "-x", "cuda", "--cuda-gpu-arch=sm_75", "-I",
+                        "inc", "-c", "k.cu", "-o", "k.o", "-MD", "-MF", "k.d"},
+                       "k.cu", "/b");
   EXPECT_EQ(F.Archs, std::vector<std::string>{"sm_75"});
   EXPECT_EQ(F.Args, (std::vector<std::string>{"-I", "inc"}));
   EXPECT_TRUE(F.IsCuda);

@@ -55,7 +55,11 @@ TEST(Output, GithubEscapes) {
   std::string Out;
   llvm::raw_string_ostream OS(Out);
   writeGithub({Fs, {}, {}}, OS);
-  EXPECT_EQ(Out.rfind("::warning file=k.cu,line=3,col=8,title=warp-legacy-intrinsic::", 0), 0u) << Out;
+  EXPECT_EQ(
+      Out.rfind(
+          "::warning file=k.cu,line=3,col=8,title=warp-legacy-intrinsic::", 0),
+      0u)
+      << Out;
   EXPECT_NE(Out.find("100%25"), std::string::npos);
   EXPECT_NE(Out.find("%0Aand a newline"), std::string::npos);
   EXPECT_EQ(Out.find('\n'), Out.size() - 1); // one line

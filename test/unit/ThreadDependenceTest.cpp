@@ -24,9 +24,9 @@ struct Probe {
   explicit Probe(llvm::StringRef Code) : AST(parseCuda(Code)) {}
 
   warplint::Dependence value(llvm::StringRef Var) {
-    auto M = match(varDecl(hasName(Var), hasAncestor(functionDecl().bind("f")))
-                       .bind("v"),
-                   AST->getASTContext());
+    auto M = match(
+        varDecl(hasName(Var), hasAncestor(functionDecl().bind("f"))).bind("v"),
+        AST->getASTContext());
     if (M.empty())
       return warplint::Dependence::Unknown;
     Fn = M[0].getNodeAs<FunctionDecl>("f");
@@ -46,15 +46,18 @@ struct Probe {
   }
 };
 
-const char *Prelude = "__device__ void marker();\n"
-                      "__device__ int idx() { return blockIdx.x * blockDim.x + threadIdx.x; }\n"
-                      "__device__ int twice(int v) { return 2 * v; }\n";
+const char *Prelude =
+    "__device__ void marker();\n"
+    "__device__ int idx() { return blockIdx.x * blockDim.x + threadIdx.x; }\n"
+    "__device__ int twice(int v) { return 2 * v; }\n";
 
 } // namespace
 
 TEST(ThreadDependence, BuiltinVariables) {
   Probe P(std::string(Prelude) +
-          "__global__ void k(int n) { int probe = threadIdx.x; int probe_u = blockIdx.x * blockDim.x + n; int probe_ws = warpSize; (void)probe; (void)probe_u; (void)probe_ws; }");
+          "__global__ void k(int n) { int probe = threadIdx.x; int probe_u = "
+          "blockIdx.x * blockDim.x + n; int probe_ws = warpSize; (void)probe; "
+          "(void)probe_u; (void)probe_ws; }");
   EXPECT_EQ(P.value("probe"), warplint::Dependence::ThreadDependent);
   EXPECT_EQ(P.value("probe_u"), warplint::Dependence::Uniform);
   EXPECT_EQ(P.value("probe_ws"), warplint::Dependence::Uniform);
@@ -62,33 +65,38 @@ TEST(ThreadDependence, BuiltinVariables) {
 
 TEST(ThreadDependence, ThroughLocalsAndHelpers) {
   Probe P(std::string(Prelude) +
-          "__global__ void k(int n) { int i = idx(); int probe = i + n; int probe_q = twice(n); (void)probe; (void)probe_q; }");
+          "__global__ void k(int n) { int i = idx(); int probe = i + n; int "
+          "probe_q = twice(n); (void)probe; (void)probe_q; }");
   EXPECT_EQ(P.value("probe"), warplint::Dependence::ThreadDependent);
   EXPECT_EQ(P.value("probe_q"), warplint::Dependence::Uniform);
 }
 
 TEST(ThreadDependence, AssignmentUnderDivergentBranchIsDependent) {
   Probe P(std::string(Prelude) +
-          "__global__ void k(int n) { int x = 0; if (threadIdx.x < 5) x = 1; int probe = x; (void)probe; }");
+          "__global__ void k(int n) { int x = 0; if (threadIdx.x < 5) x = 1; "
+          "int probe = x; (void)probe; }");
   EXPECT_EQ(P.value("probe"), warplint::Dependence::ThreadDependent);
 }
 
 TEST(ThreadDependence, UniformLoopCounter) {
   Probe P(std::string(Prelude) +
-          "__global__ void k(float *a) { for (int s = blockDim.x / 2; s > 0; s >>= 1) { int probe = s; (void)probe; marker(); } }");
+          "__global__ void k(float *a) { for (int s = blockDim.x / 2; s > 0; s "
+          ">>= 1) { int probe = s; (void)probe; marker(); } }");
   EXPECT_EQ(P.value("probe"), warplint::Dependence::Uniform);
   EXPECT_EQ(P.guardOfMarker(), warplint::Dependence::Uniform);
 }
 
 TEST(ThreadDependence, GuardOfThreadDependentBranch) {
-  Probe P(std::string(Prelude) +
-          "__global__ void k(float *a) { if (threadIdx.x % 2 == 0) marker(); }");
+  Probe P(
+      std::string(Prelude) +
+      "__global__ void k(float *a) { if (threadIdx.x % 2 == 0) marker(); }");
   EXPECT_EQ(P.guardOfMarker(), warplint::Dependence::ThreadDependent);
 }
 
 TEST(ThreadDependence, GridStrideLoopIsThreadDependent) {
   Probe P(std::string(Prelude) +
-          "__global__ void k(float *a, int n) { for (int i = idx(); i < n; i += blockDim.x * gridDim.x) marker(); }");
+          "__global__ void k(float *a, int n) { for (int i = idx(); i < n; i "
+          "+= blockDim.x * gridDim.x) marker(); }");
   EXPECT_EQ(P.guardOfMarker(), warplint::Dependence::ThreadDependent);
 }
 
@@ -99,34 +107,40 @@ TEST(ThreadDependence, UnknownParametersOfDeviceFunctions) {
 }
 
 TEST(ThreadDependence, EarlyReturnInDeviceFunction) {
-  Probe P(std::string(Prelude) +
-          "__device__ void f(int n) { if (threadIdx.x >= 4) return; marker(); }");
+  Probe P(
+      std::string(Prelude) +
+      "__device__ void f(int n) { if (threadIdx.x >= 4) return; marker(); }");
   EXPECT_EQ(P.guardOfMarker(), warplint::Dependence::ThreadDependent);
 }
 
 TEST(ThreadDependence, EarlyReturnInKernelExitsTheThread) {
-  Probe P(std::string(Prelude) +
-          "__global__ void k(int n) { if (threadIdx.x >= n) return; marker(); }");
+  Probe P(
+      std::string(Prelude) +
+      "__global__ void k(int n) { if (threadIdx.x >= n) return; marker(); }");
   EXPECT_EQ(P.guardOfMarker(), warplint::Dependence::Uniform);
 }
 
 TEST(ThreadDependence, VotesAreWarpUniform) {
   Probe P(std::string(Prelude) +
-          "__global__ void k(int n) { int probe = __any_sync(0xffffffff, threadIdx.x > 3); (void)probe; }");
+          "__global__ void k(int n) { int probe = __any_sync(0xffffffff, "
+          "threadIdx.x > 3); (void)probe; }");
   EXPECT_EQ(P.value("probe"), warplint::Dependence::WarpUniform);
 }
 
 TEST(ThreadDependence, WarpIdIsWarpUniform) {
-  Probe P(std::string(Prelude) +
-          "__global__ void k(int n) { int warp = threadIdx.x / 32; int probe = warp * 4 + (threadIdx.x >> 5);"
-          " int probe_lane = threadIdx.x % 32; (void)probe; (void)probe_lane; }");
+  Probe P(
+      std::string(Prelude) +
+      "__global__ void k(int n) { int warp = threadIdx.x / 32; int probe = "
+      "warp * 4 + (threadIdx.x >> 5);"
+      " int probe_lane = threadIdx.x % 32; (void)probe; (void)probe_lane; }");
   EXPECT_EQ(P.value("probe"), warplint::Dependence::WarpUniform);
   EXPECT_EQ(P.value("probe_lane"), warplint::Dependence::ThreadDependent);
 }
 
 TEST(ThreadDependence, LoadThroughThreadIndexIsDependent) {
   Probe P(std::string(Prelude) +
-          "__global__ void k(const float *a) { float probe = a[threadIdx.x]; float probe_u = a[blockIdx.x]; (void)probe; (void)probe_u; }");
+          "__global__ void k(const float *a) { float probe = a[threadIdx.x]; "
+          "float probe_u = a[blockIdx.x]; (void)probe; (void)probe_u; }");
   EXPECT_EQ(P.value("probe"), warplint::Dependence::ThreadDependent);
   EXPECT_EQ(P.value("probe_u"), warplint::Dependence::Uniform);
 }
@@ -134,21 +148,22 @@ TEST(ThreadDependence, LoadThroughThreadIndexIsDependent) {
 // A loop left through a thread-dependent break: statements in it and after
 // it are reached by some lanes only; the query terminates.
 TEST(ThreadDependence, LoopWithDivergentBreak) {
-  Probe P(std::string(Prelude) +
-          "__device__ void f(const int *a, int n) {"
-          "  for (int i = 0; i < n; ++i) { if (a[i] == threadIdx.x) break; marker(); }"
-          "}");
+  Probe P(std::string(Prelude) + "__device__ void f(const int *a, int n) {"
+                                 "  for (int i = 0; i < n; ++i) { if (a[i] == "
+                                 "threadIdx.x) break; marker(); }"
+                                 "}");
   EXPECT_EQ(P.guardOfMarker(), warplint::Dependence::ThreadDependent);
 }
 
 TEST(ThreadDependence, NestedLoopsWithExits) {
-  Probe P(std::string(Prelude) +
-          "__global__ void k(const int *a, int n) {"
-          "  for (int i = 0; i < n; ++i) {"
-          "    while (a[i] > 0) { if (i == 3) break; if (a[i] == 2) return; }"
-          "    for (int j = 0; j < n; ++j) { if (j == n - 1) continue; marker(); }"
-          "  }"
-          "}");
+  Probe P(
+      std::string(Prelude) +
+      "__global__ void k(const int *a, int n) {"
+      "  for (int i = 0; i < n; ++i) {"
+      "    while (a[i] > 0) { if (i == 3) break; if (a[i] == 2) return; }"
+      "    for (int j = 0; j < n; ++j) { if (j == n - 1) continue; marker(); }"
+      "  }"
+      "}");
   EXPECT_EQ(P.guardOfMarker(), warplint::Dependence::Uniform);
 }
 
@@ -157,6 +172,7 @@ TEST(ThreadDependence, NestedLoopsWithExits) {
 // inside is not (the ThreadDependence.AssignmentUnderDivergentBranch case).
 TEST(ThreadDependence, LocalOfADivergentScopeKeepsItsValue) {
   Probe P(std::string(Prelude) +
-          "__global__ void k(int n) { if (threadIdx.x < n) { for (int j = 0; j < n; ++j) { int probe = j; (void)probe; } } }");
+          "__global__ void k(int n) { if (threadIdx.x < n) { for (int j = 0; j "
+          "< n; ++j) { int probe = j; (void)probe; } } }");
   EXPECT_EQ(P.value("probe"), warplint::Dependence::Uniform);
 }

@@ -1,5 +1,6 @@
 // The clang plugin: the same AST checks inside a normal compile
-//   clang++ -fplugin=WarpLintPlugin.so [-Xclang -plugin-arg-warplint -Xclang checks=...]
+//   clang++ -fplugin=WarpLintPlugin.so [-Xclang -plugin-arg-warplint -Xclang
+//   checks=...]
 // reported as clang diagnostics tagged [check-id]. It is also the
 // -fpass-plugin= entry point for warplint's IR passes.
 #include "Arch/ArchTable.h"
@@ -52,8 +53,8 @@ const ArchTable *loadTables(DiagnosticsEngine &Diags, llvm::StringRef Dir) {
       Error = llvm::toString(T.takeError());
   });
   if (!Tables) {
-    Diags.Report(Diags.getCustomDiagID(DiagnosticsEngine::Error,
-                                       "warplint: %0"))
+    Diags.Report(
+        Diags.getCustomDiagID(DiagnosticsEngine::Error, "warplint: %0"))
         << Error;
     return nullptr;
   }
@@ -144,13 +145,12 @@ protected:
 
   ActionType getActionType() override { return AddBeforeMainAction; }
 
-  std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &CI,
-                                                 llvm::StringRef File) override {
+  std::unique_ptr<ASTConsumer>
+  CreateASTConsumer(CompilerInstance &CI, llvm::StringRef File) override {
     DiagnosticsEngine &Diags = CI.getDiagnostics();
     std::string Dir = ArchDataArg;
     if (Dir.empty()) {
-      llvm::SmallString<256> P(
-          llvm::sys::path::parent_path(pluginDirectory()));
+      llvm::SmallString<256> P(llvm::sys::path::parent_path(pluginDirectory()));
       llvm::sys::path::append(P, "share", "warplint", "arch-data");
       Dir = std::string(P);
     }
@@ -166,8 +166,8 @@ protected:
     if (!CfgPath.empty()) {
       auto C = loadConfigFile(CfgPath);
       if (!C) {
-        Diags.Report(Diags.getCustomDiagID(DiagnosticsEngine::Error,
-                                           "warplint: %0"))
+        Diags.Report(
+            Diags.getCustomDiagID(DiagnosticsEngine::Error, "warplint: %0"))
             << llvm::toString(C.takeError());
         return std::make_unique<ASTConsumer>();
       }
@@ -196,7 +196,8 @@ protected:
         Diags.Report(Diags.getCustomDiagID(
             DiagnosticsEngine::Error,
             "warplint: unknown architecture '%0'; known: %1"))
-            << (Names.empty() ? "sm_80" : Names.front()) << Tables->knownNames();
+            << (Names.empty() ? "sm_80" : Names.front())
+            << Tables->knownNames();
         return std::make_unique<ASTConsumer>();
       }
     }

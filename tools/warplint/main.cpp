@@ -13,11 +13,11 @@
 #include "llvm/ADT/SmallString.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/CrashRecoveryContext.h"
-#include "llvm/Support/PrettyStackTrace.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
+#include "llvm/Support/PrettyStackTrace.h"
 #include "llvm/Support/Process.h"
 #include "llvm/Support/ThreadPool.h"
 #include "llvm/Support/Threading.h"
@@ -33,8 +33,9 @@ cl::OptionCategory Category("warplint options");
 cl::list<std::string> Files(cl::Positional, cl::desc("<files...>"),
                             cl::cat(Category));
 cl::opt<std::string> BuildPath(
-    "p", cl::desc("Build directory with compile_commands.json (or the file "
-                  "itself); nvcc commands in it are translated"),
+    "p",
+    cl::desc("Build directory with compile_commands.json (or the file "
+             "itself); nvcc commands in it are translated"),
     cl::value_desc("build dir"), cl::cat(Category));
 cl::opt<std::string> ChecksOpt(
     "checks",
@@ -74,11 +75,11 @@ cl::opt<std::string> ExportFixes(
     cl::value_desc("file"), cl::cat(Category));
 cl::opt<bool> Quiet("quiet", cl::desc("No summary or notices on stderr"),
                     cl::cat(Category));
-cl::opt<std::string> CudaPathOpt(
-    "cuda-path", cl::desc("CUDA toolkit to parse against"),
-    cl::value_desc("dir"), cl::cat(Category));
-cl::opt<unsigned> Jobs("j", cl::desc("Files analysed in parallel"),
-                       cl::init(1), cl::cat(Category));
+cl::opt<std::string> CudaPathOpt("cuda-path",
+                                 cl::desc("CUDA toolkit to parse against"),
+                                 cl::value_desc("dir"), cl::cat(Category));
+cl::opt<unsigned> Jobs("j", cl::desc("Files analysed in parallel"), cl::init(1),
+                       cl::cat(Category));
 cl::opt<std::string> ArchDataOpt(
     "arch-data",
     cl::desc("Directory of rule tables (default: the installed arch-data, or "
@@ -190,8 +191,8 @@ int Main(int Argc, const char **Argv) {
   }
   for (const std::string &A : ArchOpt)
     if (!Tables->find(A)) {
-      printError("unknown architecture '" + A + "' (--arch); known: " +
-                 Tables->knownNames());
+      printError("unknown architecture '" + A +
+                 "' (--arch); known: " + Tables->knownNames());
       return 2;
     }
 
@@ -288,8 +289,9 @@ int Main(int Argc, const char **Argv) {
     if (!sys::fs::exists(Abs) || sys::fs::is_directory(Abs)) {
       ToolError E;
       E.Loc.File = File;
-      E.Message = sys::fs::is_directory(Abs) ? "is a directory, not a source file"
-                                             : "cannot read: no such file";
+      E.Message = sys::fs::is_directory(Abs)
+                      ? "is a directory, not a source file"
+                      : "cannot read: no such file";
       All.reportError(std::move(E));
       continue;
     }
@@ -321,8 +323,8 @@ int Main(int Argc, const char **Argv) {
       Command = {"clang++"};
     T.Flags = translateCommand(Command, Abs, T.Directory);
     dropUnknownDriverFlags(T.Flags);
-    T.Flags.IsCuda |= StringRef(File).ends_with(".cu") ||
-                      StringRef(File).ends_with(".cuh");
+    T.Flags.IsCuda |=
+        StringRef(File).ends_with(".cu") || StringRef(File).ends_with(".cuh");
 
     const Config *Cfg = nullptr;
     std::string CfgPath;
@@ -340,8 +342,7 @@ int Main(int Argc, const char **Argv) {
       }
       Cfg = &*Slot;
     }
-    EffectiveSettings S =
-        combineSettings(Cfg, ChecksOpt, WarningsAsErrorsOpt);
+    EffectiveSettings S = combineSettings(Cfg, ChecksOpt, WarningsAsErrorsOpt);
     T.Checks = GlobList(S.ChecksText);
     T.WarningsAsErrors = GlobList(S.WarningsAsErrorsText);
     T.Options = S.CheckOptions;
@@ -360,7 +361,7 @@ int Main(int Argc, const char **Argv) {
       if (!A) {
         printError("unknown architecture '" + Name + "' (" +
                    (Cfg && ArchNames == S.ConfigArchs ? Cfg->Path
-                                                       : "compile command") +
+                                                      : "compile command") +
                    " for " + File + "); known: " + Tables->knownNames());
         BadArch = true;
         break;
@@ -465,8 +466,7 @@ int Main(int Argc, const char **Argv) {
   }
   if (!Quiet && FormatOpt == OutputFormat::Text && (Errors || Warnings))
     errs() << Warnings << " warning" << (Warnings == 1 ? "" : "s") << " and "
-           << Errors << " error" << (Errors == 1 ? "" : "s")
-           << " generated.\n";
+           << Errors << " error" << (Errors == 1 ? "" : "s") << " generated.\n";
   return Errors ? 1 : 0;
 }
 
