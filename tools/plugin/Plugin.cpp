@@ -23,15 +23,15 @@ using namespace clang;
 namespace warplint {
 namespace {
 
-// clang compiles a CUDA file twice in one process (device, then host); a
-// finding is shown once. Device passes run first, so when one has run, the
-// host pass adds nothing new.
+// clang compiles a CUDA file once per GPU and once for the host, often in
+// separate processes. Device-side checks run in the device passes only (each
+// judges its own GPU); the host pass runs host-side checks. Findings repeated
+// within one process are shown once.
 std::mutex SeenMutex;
 std::set<std::string> &seen() {
   static std::set<std::string> S;
   return S;
 }
-bool DevicePassRan = false;
 
 std::string pluginDirectory() {
   Dl_info Info;
@@ -178,13 +178,8 @@ protected:
 
     bool Device = CI.getLangOpts().CUDA && CI.getLangOpts().CUDAIsDevice;
     const ArchInfo *Arch = nullptr;
-    if (Device) {
-      // The device pass compiles for one GPU: judge for that one.
+    if (Device) // the device pass compiles for one GPU: judge for that one
       Arch = Tables->find(CI.getTarget().getTargetOpts().CPU);
-      DevicePassRan = true;
-    } else if (CI.getLangOpts().CUDA && DevicePassRan) {
-      return std::make_unique<ASTConsumer>(); // the device pass saw it all
-    }
     if (!Arch) {
       std::vector<std::string> Names;
       if (!ArchArg.empty())
@@ -202,7 +197,7 @@ protected:
       }
     }
     return std::make_unique<PluginConsumer>(CI, *Tables, Arch, std::move(S),
-                                            bool(CI.getLangOpts().CUDA));
+                                            Device);
   }
 
 private:
