@@ -139,7 +139,19 @@ std::vector<std::string> buildParseArgs(const FileTask &T,
                                "-include", "warplint_cuda_fallback.h"});
     }
   }
-  Args.push_back(T.File);
+  // The user's spelling of the file, unless the compile command runs in
+  // another directory (a compile database): then its absolute path.
+  llvm::SmallString<256> Cwd;
+  llvm::sys::fs::current_path(Cwd);
+  if (llvm::sys::path::is_relative(T.File) && !T.Directory.empty() &&
+      T.Directory != Cwd.str()) {
+    llvm::SmallString<256> Abs(Cwd);
+    llvm::sys::path::append(Abs, T.File);
+    llvm::sys::path::remove_dots(Abs, true);
+    Args.push_back(std::string(Abs));
+  } else {
+    Args.push_back(T.File);
+  }
   return Args;
 }
 
