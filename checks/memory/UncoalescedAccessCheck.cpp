@@ -114,7 +114,7 @@ void UncoalescedAccessCheck::checkFunction(const FunctionDecl *F) {
           A.E->getBeginLoc(),
           "each warp %0 of '%1' touches %2 %3-byte sectors for %4 useful bytes "
           "(%5% efficiency) on %6: %7%8");
-      B << (A.IsStore ? "store" : "load") << context().sourceText(A.E)
+      B << (A.AlsoLoads ? "load and store" : A.IsStore ? "store" : "load") << context().sourceText(A.E)
         << T.Sectors << Sector << T.UsefulBytes << Efficiency << Target.Name
         << Spacing << Assumption;
       B.metric("sectors_per_request", T.Sectors)

@@ -827,11 +827,13 @@ std::vector<MemoryAccess> AffineAnalysis::accesses(const FunctionDecl *F) {
     }
     Out.push_back(A);
   };
-  auto Record = [&](const Expr *E, bool IsStore) {
+  auto Record = [&](const Expr *E, bool IsStore, bool AlsoLoads = false) {
     E = E->IgnoreParens();
     if (!isAccessExpr(E) || !Seen.insert(E).second)
       return;
     Add(E, IsStore, lvalue(E, F), E->getType());
+    if (!Out.empty() && Out.back().E == E)
+      Out.back().AlsoLoads = AlsoLoads;
   };
   std::function<void(const Stmt *)> Walk = [&](const Stmt *S) {
     if (!S || isa<LambdaExpr>(S))
@@ -841,10 +843,10 @@ std::vector<MemoryAccess> AffineAnalysis::accesses(const FunctionDecl *F) {
         Record(CE->getSubExpr(), false);
     } else if (const auto *BO = dyn_cast<BinaryOperator>(S)) {
       if (BO->isAssignmentOp())
-        Record(BO->getLHS(), true);
+        Record(BO->getLHS(), true, BO->isCompoundAssignmentOp());
     } else if (const auto *UO = dyn_cast<UnaryOperator>(S)) {
       if (UO->isIncrementDecrementOp())
-        Record(UO->getSubExpr(), true);
+        Record(UO->getSubExpr(), true, true);
     } else if (const auto *Ctor = dyn_cast<CXXConstructExpr>(S)) {
       if (Ctor->getConstructor()->isCopyOrMoveConstructor() &&
           Ctor->getNumArgs() >= 1)

@@ -96,6 +96,7 @@ struct BlockShape {
 struct MemoryAccess {
   const clang::Expr *E = nullptr; // the lvalue accessed
   bool IsStore = false;
+  bool AlsoLoads = false; // a compound assignment or ++/--: load, then store
   Address Addr;
   unsigned Size = 0; // bytes one lane moves per instruction
   // For a field: the structs it is in, innermost first, with their sizes.

@@ -49,8 +49,8 @@ __device__ int global_id() { return blockIdx.x * blockDim.x + threadIdx.x; }
 __global__ void through_helpers(float *data, int n) {
   float *base = data + 1;
   for (int i = global_id(); i < n; i += blockDim.x * gridDim.x)
-    base[i * 4] = 0.0f;
-  // CHECK: :[[@LINE-1]]:5: warning: each warp store of 'base[i * 4]' touches 16 32-byte sectors for 128 useful bytes (25% efficiency)
+    base[i * 4] += 1.0f;
+  // CHECK: :[[@LINE-1]]:5: warning: each warp load and store of 'base[i * 4]' touches 16 32-byte sectors for 128 useful bytes (25% efficiency)
   // CHECK: :[[@LINE-2]]:5: note: stage the data
 }
 
