@@ -57,6 +57,8 @@ struct ToolError {
   // A crash contained while analysing the file: the process must not run
   // its normal shutdown (the crashed parse's state is abandoned).
   bool Crashed = false;
+  // Reported by the compiler while parsing (shown as clang-diagnostic-error).
+  bool FromCompiler = false;
 };
 
 } // namespace warplint

@@ -31,6 +31,7 @@ public:
     Info.FormatDiagnostic(Text);
     ToolError E;
     E.Message = Text.str().str();
+    E.FromCompiler = true;
     E.Loc.File = File;
     if (Info.hasSourceManager() && Info.getLocation().isValid()) {
       const SourceManager &SM = Info.getSourceManager();

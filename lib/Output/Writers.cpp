@@ -83,7 +83,8 @@ json locationJson(const Location &L) {
 void writeText(const Report &R, llvm::raw_ostream &OS) {
   SourceLines Src;
   for (const ToolError &E : R.Errors)
-    writeTextDiag(OS, Src, E.Loc, "error", E.Message, "clang-diagnostic-error");
+    writeTextDiag(OS, Src, E.Loc, "error", E.Message,
+                  E.FromCompiler ? "clang-diagnostic-error" : "");
   for (const Finding &F : R.Findings) {
     std::string Tag = F.Check;
     if (F.PromotedToError)
@@ -290,7 +291,8 @@ static void githubLine(llvm::raw_ostream &OS, llvm::StringRef Command,
 
 void writeGithub(const Report &R, llvm::raw_ostream &OS) {
   for (const ToolError &E : R.Errors)
-    githubLine(OS, "error", E.Loc, "clang-diagnostic-error", E.Message);
+    githubLine(OS, "error", E.Loc,
+               E.FromCompiler ? "clang-diagnostic-error" : "warplint", E.Message);
   for (const Finding &F : R.Findings) {
     std::string Msg = F.Message + " [" + F.Check + "]";
     for (const FindingNote &N : F.Notes)
