@@ -108,11 +108,8 @@ void SharedBankConflictCheck::checkFunction(const FunctionDecl *F) {
   BlockShape Shape = AA.blockShape(F);
   ASTContext &AST = context().astContext();
 
-  for (const MemoryAccess &A : AA.accesses(F)) {
-    if (A.Addr.Space != MemorySpace::Shared)
-      continue;
-    WarpPattern P = AA.pattern(A.Addr.Offset, Shape);
-    if (!P.Known || P.Offsets.size() < 2)
+  for (const auto &[A, P] : AA.warpAccesses(F, MemorySpace::Shared)) {
+    if (P.Offsets.size() < 2)
       continue;
     if (P.SymbolicStride) {
       reportRuntimeStride(A, P, Target);
@@ -178,7 +175,10 @@ void SharedBankConflictCheck::checkFunction(const FunctionDecl *F) {
           "%4-byte words in one of the %5 banks (%6), so it is served in %0 "
           "passes instead of one (slides, 'Shared memory bank conflicts')");
       B << Ways << context().sourceText(A.E) << Target.Name
-        << (A.AlsoLoads ? "load and store" : A.IsStore ? "store" : "load") << Width << Banks
+        << (A.AlsoLoads ? "load and store"
+            : A.IsStore ? "store"
+                        : "load")
+        << Width << Banks
         << (P.Regular
                 ? "consecutive lanes are " +
                       std::to_string(std::llabs(P.LaneStride)) + " bytes apart"
@@ -228,7 +228,10 @@ void SharedBankConflictCheck::reportRuntimeStride(const MemoryAccess &A,
       "every bank serves %0 or more different words of a warp's %5 "
       "(slides, 'Shared memory bank conflicts')");
   B << Ways << context().sourceText(A.E) << Target.Name << P.SymbolName
-    << unsigned(P.SymbolFactor / Width) << (A.AlsoLoads ? "load and store" : A.IsStore ? "store" : "load");
+    << unsigned(P.SymbolFactor / Width)
+    << (A.AlsoLoads ? "load and store"
+        : A.IsStore ? "store"
+                    : "load");
   B.metric("bank_conflict_ways", Ways);
 }
 

@@ -63,16 +63,10 @@ void UncoalescedAccessCheck::checkFunction(const FunctionDecl *F) {
   const ArchInfo &Target = arch();
   const unsigned Sector = Target.global_sector_bytes;
   const unsigned Line = Target.global_line_bytes;
-  BlockShape Shape = AA.blockShape(F);
   // The advice is given once per function and array.
   std::set<const void *> Advised;
 
-  for (const MemoryAccess &A : AA.accesses(F)) {
-    if (A.Addr.Space != MemorySpace::Global)
-      continue;
-    WarpPattern P = AA.pattern(A.Addr.Offset, Shape);
-    if (!P.Known || P.Offsets.empty())
-      continue;
+  for (const auto &[A, P] : AA.warpAccesses(F, MemorySpace::Global)) {
     // Lanes a run-time distance apart (a[tid * n]) are taken to be at
     // least a line apart: each group of lanes with the same run-time terms
     // is counted on its own.
@@ -114,9 +108,11 @@ void UncoalescedAccessCheck::checkFunction(const FunctionDecl *F) {
           A.E->getBeginLoc(),
           "each warp %0 of '%1' touches %2 %3-byte sectors for %4 useful bytes "
           "(%5% efficiency) on %6: %7%8");
-      B << (A.AlsoLoads ? "load and store" : A.IsStore ? "store" : "load") << context().sourceText(A.E)
-        << T.Sectors << Sector << T.UsefulBytes << Efficiency << Target.Name
-        << Spacing << Assumption;
+      B << (A.AlsoLoads ? "load and store"
+            : A.IsStore ? "store"
+                        : "load")
+        << context().sourceText(A.E) << T.Sectors << Sector << T.UsefulBytes
+        << Efficiency << Target.Name << Spacing << Assumption;
       B.metric("sectors_per_request", T.Sectors)
           .metric("sectors_needed", Needed)
           .metric("lines_per_request", T.Lines)

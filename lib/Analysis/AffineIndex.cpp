@@ -875,6 +875,20 @@ std::vector<MemoryAccess> AffineAnalysis::accesses(const FunctionDecl *F) {
   return Out;
 }
 
+std::vector<std::pair<MemoryAccess, WarpPattern>>
+AffineAnalysis::warpAccesses(const FunctionDecl *F, MemorySpace Space) {
+  std::vector<std::pair<MemoryAccess, WarpPattern>> Out;
+  BlockShape Shape = blockShape(F);
+  for (MemoryAccess &A : accesses(F)) {
+    if (A.Addr.Space != Space)
+      continue;
+    WarpPattern P = pattern(A.Addr.Offset, Shape);
+    if (P.Known && !P.Offsets.empty())
+      Out.emplace_back(std::move(A), std::move(P));
+  }
+  return Out;
+}
+
 // The value of a dim3 argument when it is written with literals: 256,
 // dim3(16, 16), or a local `dim3 block(16, 16)` that is never reassigned.
 static std::optional<BlockShape>
