@@ -77,6 +77,27 @@ __global__ void shared_double(double *out) {
   __syncthreads();
   out[blockIdx.x * blockDim.x + threadIdx.x] = s[threadIdx.x];
 }
+// The interleaved tree reduction ("Optimizing Parallel Reduction", kernel 2).
+__global__ void shared_interleaved_reduce(float *out) {
+  __shared__ float sdata[256];
+  unsigned tid = threadIdx.x;
+  sdata[tid] = tid;
+  __syncthreads();
+  for (unsigned s = 1; s < blockDim.x; s *= 2) {
+    unsigned index = 2 * s * tid;
+    if (index < blockDim.x)
+      sdata[index] += sdata[index + s];
+    __syncthreads();
+  }
+  if (tid == 0)
+    out[blockIdx.x] = sdata[0];
+}
+__global__ void shared_double_column(double *out) {
+  __shared__ double d[32][32];
+  d[threadIdx.y][threadIdx.x] = threadIdx.x;
+  __syncthreads();
+  out[threadIdx.y * 32 + threadIdx.x] = d[threadIdx.x][threadIdx.y];
+}
 __global__ void shared_broadcast(float *out) {
   __shared__ float s[32];
   if (threadIdx.x < 32)
@@ -106,6 +127,8 @@ int main() {
   shared_stride2<<<64, 256>>>(out);
   shared_double<<<64, 256>>>((double *)out);
   shared_broadcast<<<64, 256>>>(out);
+  shared_interleaved_reduce<<<64, 256>>>(out);
+  shared_double_column<<<64, dim3(32, 32)>>>((double *)out);
   cudaError_t e = cudaDeviceSynchronize();
   printf("%s\n", cudaGetErrorString(e));
   return e != cudaSuccess;

@@ -172,8 +172,9 @@ void SharedBankConflictCheck::checkFunction(const FunctionDecl *F) {
       FindingBuilder B = diag(
           A.E->getExprLoc(),
           "%0-way bank conflict on '%1' on %2: a warp's %3 hits %0 different "
-          "%4-byte words in one of the %5 banks (%6), so it is served in %0 "
-          "passes instead of one (slides, 'Shared memory bank conflicts')");
+          "%4-byte words in one of the %5 banks (%6), so it takes %0 times "
+          "the passes of a conflict-free access (slides, 'Shared memory bank "
+          "conflicts')");
       B << Ways << context().sourceText(A.E) << Target.Name
         << (A.AlsoLoads ? "load and store"
             : A.IsStore ? "store"

@@ -11,7 +11,7 @@ __global__ void column_read(float *out) {
   tile[threadIdx.y][threadIdx.x] = out[threadIdx.y * 32 + threadIdx.x];
   __syncthreads();
   out[threadIdx.y * 32 + threadIdx.x] = tile[threadIdx.x][threadIdx.y];
-  // CHECK: :[[@LINE-1]]:41: warning: 32-way bank conflict on 'tile[threadIdx.x][threadIdx.y]' on sm_80: a warp's load hits 32 different 4-byte words in one of the 32 banks (consecutive lanes are 128 bytes apart), so it is served in 32 passes instead of one (slides, 'Shared memory bank conflicts') [memory-shared-bank-conflict]
+  // CHECK: :[[@LINE-1]]:41: warning: 32-way bank conflict on 'tile[threadIdx.x][threadIdx.y]' on sm_80: a warp's load hits 32 different 4-byte words in one of the 32 banks (consecutive lanes are 128 bytes apart), so it takes 32 times the passes of a conflict-free access (slides, 'Shared memory bank conflicts') [memory-shared-bank-conflict]
   // CHECK: :[[@LINE-6]]:20: note: padding each row of 'tile' by one element ([32 + 1]) puts consecutive rows in different banks
   // MAXWELL: :[[@LINE-3]]:41: warning: 32-way bank conflict on 'tile[threadIdx.x][threadIdx.y]' on sm_50
   // JSON: "bank_conflict_ways": 32
