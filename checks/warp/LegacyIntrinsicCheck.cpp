@@ -1,12 +1,10 @@
 #include "checks/warp/LegacyIntrinsicCheck.h"
 #include "clang/AST/ExprCXX.h"
-#include "clang/ASTMatchers/ASTMatchers.h"
 #include "clang/Lex/Lexer.h"
 #include "llvm/ADT/STLExtras.h"
 #include <functional>
 
 using namespace clang;
-using namespace clang::ast_matchers;
 
 namespace warplint::warp {
 

@@ -185,27 +185,6 @@ static std::string spelling(const Expr *E, const ASTContext &Ctx) {
   return Text.empty() ? std::string("a run-time value") : Text.str();
 }
 
-// threadIdx.x and friends: the property name and the built-in's type name.
-static std::optional<std::pair<llvm::StringRef, llvm::StringRef>>
-builtinComponent(const Expr *E) {
-  E = E->IgnoreParenImpCasts();
-  if (const auto *POE = dyn_cast<PseudoObjectExpr>(E))
-    E = POE->getSyntacticForm()->IgnoreParenImpCasts();
-  const auto *Prop = dyn_cast<MSPropertyRefExpr>(E);
-  if (!Prop)
-    return std::nullopt;
-  const Expr *Base = Prop->getBaseExpr()->IgnoreParenImpCasts();
-  if (const auto *OVE = dyn_cast<OpaqueValueExpr>(Base))
-    Base = OVE->getSourceExpr()->IgnoreParenImpCasts();
-  const auto *DRE = dyn_cast<DeclRefExpr>(Base);
-  if (!DRE)
-    return std::nullopt;
-  const auto *RD = DRE->getType()->getAsCXXRecordDecl();
-  if (!RD || !RD->getName().starts_with("__cuda_builtin_"))
-    return std::nullopt;
-  return std::make_pair(RD->getName(), Prop->getPropertyDecl()->getName());
-}
-
 static bool isKernel(const FunctionDecl *F) {
   return F->hasAttr<CUDAGlobalAttr>();
 }
@@ -297,7 +276,7 @@ AffineForm AffineAnalysis::formIn(const Expr *E, const Env &En) {
   if (!E->getType()->isIntegralOrEnumerationType())
     return AffineForm::unknown();
 
-  if (auto B = builtinComponent(E)) {
+  if (auto B = cudaBuiltinComponent(E)) {
     auto [Type, Field] = *B;
     int Index = Field == "x" ? 0 : Field == "y" ? 1 : Field == "z" ? 2 : -1;
     if (Index < 0)

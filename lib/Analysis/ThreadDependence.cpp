@@ -25,6 +25,26 @@ const char *dependenceName(Dependence D) {
   return "unknown";
 }
 
+std::optional<std::pair<llvm::StringRef, llvm::StringRef>>
+cudaBuiltinComponent(const Expr *E) {
+  E = E->IgnoreParenImpCasts();
+  if (const auto *POE = dyn_cast<PseudoObjectExpr>(E))
+    E = POE->getSyntacticForm()->IgnoreParenImpCasts();
+  const auto *Prop = dyn_cast<MSPropertyRefExpr>(E);
+  if (!Prop)
+    return std::nullopt;
+  const Expr *Base = Prop->getBaseExpr()->IgnoreParenImpCasts();
+  if (const auto *OVE = dyn_cast<OpaqueValueExpr>(Base))
+    Base = OVE->getSourceExpr()->IgnoreParenImpCasts();
+  const auto *DRE = dyn_cast<DeclRefExpr>(Base);
+  if (!DRE)
+    return std::nullopt;
+  const auto *RD = DRE->getType()->getAsCXXRecordDecl();
+  if (!RD || !RD->getName().starts_with("__cuda_builtin_"))
+    return std::nullopt;
+  return std::make_pair(RD->getName(), Prop->getPropertyDecl()->getName());
+}
+
 namespace {
 
 // The CUDA built-in variables, recognised by their declared types (clang's
@@ -230,15 +250,8 @@ Dependence FunctionDependence::dependence(const Expr *E) {
 // threadIdx.x & ~31: the warp id, the same in all lanes of a warp when
 // blockDim.x is a multiple of 32 (the usual shape; the checks' docs say so).
 bool FunctionDependence::isWarpIndex(const BinaryOperator *BO) {
-  const Expr *L = BO->getLHS()->IgnoreParenImpCasts();
-  bool IsTidX = false;
-  if (const auto *POE = dyn_cast<PseudoObjectExpr>(L))
-    if (const auto *Prop = dyn_cast<MSPropertyRefExpr>(
-            POE->getSyntacticForm()->IgnoreParenImpCasts()))
-      if (const auto *RD = Prop->getBaseExpr()->getType()->getAsCXXRecordDecl())
-        IsTidX = RD->getName() == "__cuda_builtin_threadIdx_t" &&
-                 Prop->getPropertyDecl()->getName() == "x";
-  if (!IsTidX)
+  auto B = cudaBuiltinComponent(BO->getLHS());
+  if (!B || B->first != "__cuda_builtin_threadIdx_t" || B->second != "x")
     return false;
   Expr::EvalResult R;
   const Expr *RHS = BO->getRHS();

@@ -21,6 +21,8 @@
 #include "llvm/ADT/DenseSet.h"
 #include <functional>
 #include <memory>
+#include <optional>
+#include <utility>
 
 namespace warplint {
 
@@ -30,6 +32,11 @@ enum class Dependence {
   Unknown = 2,
   ThreadDependent = 3,
 };
+
+// threadIdx.x, blockDim.y, ...: the built-in's type name
+// ("__cuda_builtin_threadIdx_t") and the component ("x"), or nothing.
+std::optional<std::pair<llvm::StringRef, llvm::StringRef>>
+cudaBuiltinComponent(const clang::Expr *E);
 
 // The same in all lanes of a warp (Uniform or WarpUniform).
 inline bool isWarpUniform(Dependence D) { return D <= Dependence::WarpUniform; }

@@ -161,10 +161,10 @@ Expected<ArchTable> ArchTable::loadDirectory(StringRef Dir) {
   return T;
 }
 
-std::string ArchTable::defaultDirectory(const char *Argv0, void *MainAddr) {
-  std::string Exe = sys::fs::getMainExecutable(Argv0, MainAddr);
-  SmallString<256> P(sys::path::parent_path(sys::path::parent_path(Exe)));
-  sys::path::append(P, "share", "warplint", "arch-data");
+std::string shareDirectoryFor(StringRef BinaryPath) {
+  SmallString<256> P(
+      sys::path::parent_path(sys::path::parent_path(BinaryPath)));
+  sys::path::append(P, "share", "warplint");
   return std::string(P);
 }
 

@@ -46,4 +46,9 @@ private:
   std::vector<ArchInfo> Archs; // sorted by SM
 };
 
+// warplint's data directory for a binary or plugin installed (or built) as
+// <prefix>/bin/warplint or <prefix>/lib/WarpLintPlugin.so:
+// <prefix>/share/warplint, holding arch-data/, include/ and docs/.
+std::string shareDirectoryFor(llvm::StringRef BinaryPath);
+
 } // namespace warplint

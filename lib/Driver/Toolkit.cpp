@@ -36,30 +36,30 @@ static std::string toolkitVersion(StringRef Dir) {
   return std::to_string(V / 1000) + "." + std::to_string(V % 1000 / 10);
 }
 
-static CudaToolkit found(StringRef Path, StringRef Origin) {
-  return {Path.str(), Origin.str(), toolkitVersion(Path)};
+static CudaToolkit found(StringRef Path) {
+  return {Path.str(), toolkitVersion(Path)};
 }
 
 CudaToolkit findCudaToolkit(StringRef Explicit) {
   if (!Explicit.empty()) {
     if (looksLikeToolkit(Explicit))
-      return found(Explicit, "--cuda-path");
+      return found(Explicit);
     return {};
   }
   for (const char *Var : {"CUDA_PATH", "CUDA_HOME"})
     if (auto V = sys::Process::GetEnv(Var))
       if (looksLikeToolkit(*V))
-        return found(*V, std::string("$") + Var);
+        return found(*V);
   if (auto Nvcc = sys::findProgramByName("nvcc")) {
     SmallString<256> Real;
     if (!sys::fs::real_path(*Nvcc, Real)) {
       StringRef Root = sys::path::parent_path(sys::path::parent_path(Real));
       if (looksLikeToolkit(Root))
-        return found(Root, "nvcc on PATH");
+        return found(Root);
     }
   }
   if (looksLikeToolkit("/usr/local/cuda"))
-    return found("/usr/local/cuda", "/usr/local/cuda");
+    return found("/usr/local/cuda");
   return {};
 }
 

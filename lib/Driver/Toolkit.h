@@ -8,7 +8,6 @@ namespace warplint {
 
 struct CudaToolkit {
   std::string Path;    // empty: none found
-  std::string Origin;  // which of the places above it came from
   std::string Version; // "13.0", from include/cuda.h; empty if unknown
   bool found() const { return !Path.empty(); }
 };

@@ -33,12 +33,12 @@ std::set<std::string> &seen() {
   return S;
 }
 
-std::string pluginDirectory() {
+// The path of this .so, found from an address inside it.
+std::string pluginPath() {
   Dl_info Info;
-  if (dladdr(reinterpret_cast<void *>(&pluginDirectory), &Info) &&
-      Info.dli_fname)
-    return llvm::sys::path::parent_path(Info.dli_fname).str();
-  return ".";
+  if (dladdr(reinterpret_cast<void *>(&pluginPath), &Info) && Info.dli_fname)
+    return Info.dli_fname;
+  return "./WarpLintPlugin.so";
 }
 
 const ArchTable *loadTables(DiagnosticsEngine &Diags, llvm::StringRef Dir) {
@@ -149,11 +149,8 @@ protected:
   CreateASTConsumer(CompilerInstance &CI, llvm::StringRef File) override {
     DiagnosticsEngine &Diags = CI.getDiagnostics();
     std::string Dir = ArchDataArg;
-    if (Dir.empty()) {
-      llvm::SmallString<256> P(llvm::sys::path::parent_path(pluginDirectory()));
-      llvm::sys::path::append(P, "share", "warplint", "arch-data");
-      Dir = std::string(P);
-    }
+    if (Dir.empty())
+      Dir = shareDirectoryFor(pluginPath()) + "/arch-data";
     const ArchTable *Tables = loadTables(Diags, Dir);
     if (!Tables)
       return std::make_unique<ASTConsumer>();

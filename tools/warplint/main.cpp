@@ -118,11 +118,8 @@ std::string oneLine(std::string S) {
 }
 
 std::string shareDirectory(const char *Argv0) {
-  std::string Exe =
-      sys::fs::getMainExecutable(Argv0, reinterpret_cast<void *>(&Main));
-  SmallString<256> P(sys::path::parent_path(sys::path::parent_path(Exe)));
-  sys::path::append(P, "share", "warplint");
-  return std::string(P);
+  return shareDirectoryFor(
+      sys::fs::getMainExecutable(Argv0, reinterpret_cast<void *>(&Main)));
 }
 
 std::string absolute(StringRef Path) {
