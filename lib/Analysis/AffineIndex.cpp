@@ -1,4 +1,5 @@
 #include "Analysis/AffineIndex.h"
+#include "Core/SourceText.h"
 #include "clang/AST/Attr.h"
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/ExprCXX.h"
@@ -6,7 +7,6 @@
 #include "clang/AST/StmtCXX.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
 #include "clang/ASTMatchers/ASTMatchers.h"
-#include "clang/Lex/Lexer.h"
 #include "llvm/ADT/STLExtras.h"
 #include <functional>
 #include <numeric>
@@ -174,15 +174,6 @@ std::optional<int64_t> AffineAnalysis::constant(const Expr *E) const {
   if (!E->EvaluateAsInt(R, Ctx))
     return std::nullopt;
   return R.Val.getInt().getExtValue();
-}
-
-static std::string spelling(const Expr *E, const ASTContext &Ctx) {
-  const SourceManager &SM = Ctx.getSourceManager();
-  CharSourceRange R = CharSourceRange::getTokenRange(E->getSourceRange());
-  llvm::StringRef Text =
-      Lexer::getSourceText(Lexer::makeFileCharRange(R, SM, Ctx.getLangOpts()),
-                           SM, Ctx.getLangOpts());
-  return Text.empty() ? std::string("a run-time value") : Text.str();
 }
 
 static bool isKernel(const FunctionDecl *F) {
@@ -381,7 +372,9 @@ AffineForm AffineAnalysis::binary(const BinaryOperator *BO, const Env &En) {
       return scale(T, U.Const);
     if (T.isLaneUniform())
       return AffineForm::uniform();
-    AffineForm R = scaleBySymbol(T, spelling(UE->IgnoreParenImpCasts(), Ctx));
+    std::string Name = sourceText(UE->IgnoreParenImpCasts(), Ctx);
+    AffineForm R =
+        scaleBySymbol(T, Name.empty() ? std::string("a run-time value") : Name);
     // Keep what is known of the run-time factor: 2 * s is even.
     int64_t Factor = uniformFactor(UE);
     if (Factor > 1)

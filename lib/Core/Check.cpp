@@ -1,10 +1,10 @@
 #include "Core/Check.h"
+#include "Core/SourceText.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Attr.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/ASTMatchers/ASTMatchers.h"
 #include "clang/Basic/SourceManager.h"
-#include "clang/Lex/Lexer.h"
 #include "clang/Tooling/Core/Replacement.h"
 #include "llvm/ADT/StringExtras.h"
 
@@ -119,23 +119,7 @@ AffineAnalysis &CheckContext::affine() {
 }
 
 std::string CheckContext::sourceText(const Stmt *S, size_t MaxLen) const {
-  const SourceManager &SM = sourceManager();
-  CharSourceRange R = Lexer::makeFileCharRange(
-      CharSourceRange::getTokenRange(S->getSourceRange()), SM, langOpts());
-  std::string Text = Lexer::getSourceText(R, SM, langOpts()).str();
-  // One line, single spaces.
-  std::string Out;
-  for (char C : Text) {
-    if (isspace((unsigned char)C)) {
-      if (!Out.empty() && Out.back() != ' ')
-        Out += ' ';
-    } else {
-      Out += C;
-    }
-  }
-  if (Out.size() > MaxLen)
-    Out = Out.substr(0, MaxLen - 3) + "...";
-  return Out;
+  return warplint::sourceText(S, *AST, MaxLen);
 }
 
 Location CheckContext::toLocation(SourceLocation Loc) const {
