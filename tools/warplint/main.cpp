@@ -15,7 +15,6 @@
 #include "llvm/Support/CrashRecoveryContext.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/InitLLVM.h"
-#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/PrettyStackTrace.h"
 #include "llvm/Support/Process.h"
@@ -292,13 +291,16 @@ int Main(int Argc, const char **Argv) {
       All.reportError(std::move(E));
       continue;
     }
-    if (auto Buf = MemoryBuffer::getFile(Abs); !Buf) {
+    // Readable? (Opened, not read: the parse reads it.)
+    Expected<sys::fs::file_t> FD = sys::fs::openNativeFileForRead(Abs);
+    if (!FD) {
       ToolError E;
       E.Loc.File = File;
-      E.Message = "cannot read: " + Buf.getError().message();
+      E.Message = "cannot read: " + toString(FD.takeError());
       All.reportError(std::move(E));
       continue;
     }
+    sys::fs::closeFile(*FD);
 
     FileTask T;
     T.File = File;
