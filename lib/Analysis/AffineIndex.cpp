@@ -195,8 +195,10 @@ const llvm::DenseMap<const VarDecl *, AffineAnalysis::Defs> &
 AffineAnalysis::definitions(const FunctionDecl *F) {
   auto It = DefCache.find(F);
   if (It != DefCache.end())
-    return It->second;
-  auto &Map = DefCache[F];
+    return *It->second;
+  auto Owned = std::make_unique<llvm::DenseMap<const VarDecl *, Defs>>();
+  auto &Map = *Owned;
+  DefCache[F] = std::move(Owned);
   std::function<void(const Stmt *)> Walk = [&](const Stmt *S) {
     if (!S || isa<LambdaExpr>(S))
       return;

@@ -35,6 +35,7 @@
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/Support/raw_ostream.h"
 #include <array>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -181,8 +182,10 @@ private:
   clang::ASTContext &Ctx;
   ThreadDependenceAnalysis &TDA;
   unsigned WarpSize;
+  // Boxed: callers iterate one function's definitions while evaluating
+  // forms that fill in other functions' entries (inlined callees).
   llvm::DenseMap<const clang::FunctionDecl *,
-                 llvm::DenseMap<const clang::VarDecl *, Defs>>
+                 std::unique_ptr<llvm::DenseMap<const clang::VarDecl *, Defs>>>
       DefCache;
   llvm::DenseSet<const clang::VarDecl *> InProgress;
   llvm::DenseMap<const clang::FunctionDecl *, BlockShape> Shapes;

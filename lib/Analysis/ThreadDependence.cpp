@@ -484,10 +484,13 @@ Dependence ThreadDependenceAnalysis::calleeSummary(const FunctionDecl *F) {
     return Dependence::Unknown; // recursion
   // What the callee's returns depend on with its parameters uniform; the
   // caller joins in its arguments.
-  auto &FD = SummaryViews[Def];
-  if (!FD)
-    FD = std::make_unique<FunctionDependence>(Def, *this,
-                                              /*ParamsUniform=*/true);
+  // A pointer, not a reference into SummaryViews: the walk below recurses
+  // into other callees' summaries, whose insertions may grow the map.
+  std::unique_ptr<FunctionDependence> &Slot = SummaryViews[Def];
+  if (!Slot)
+    Slot = std::make_unique<FunctionDependence>(Def, *this,
+                                                /*ParamsUniform=*/true);
+  FunctionDependence *FD = Slot.get();
   Dependence D = Dependence::Uniform;
   std::function<void(const Stmt *)> Walk = [&](const Stmt *S) {
     if (!S)
