@@ -118,6 +118,22 @@ FunctionDependence::FunctionDependence(const FunctionDecl *F,
     collect(Body, nullptr);
 }
 
+FunctionDependence::FunctionDependence(const FunctionDecl *F,
+                                       ThreadDependenceAnalysis &Parent,
+                                       llvm::ArrayRef<Dependence> ParamDeps)
+    : F(F), Parent(Parent), ParamsUniform(false),
+      ParamDeps(ParamDeps.begin(), ParamDeps.end()), HasContext(true) {
+  if (const Stmt *Body = F->getBody())
+    collect(Body, nullptr);
+}
+
+Dependence FunctionDependence::incoming(const ParmVarDecl *P) const {
+  if (!HasContext)
+    return ParamsUniform ? Dependence::Uniform : Dependence::Unknown;
+  unsigned I = P->getFunctionScopeIndex();
+  return I < ParamDeps.size() ? ParamDeps[I] : Dependence::Unknown;
+}
+
 bool FunctionDependence::isKernel() const {
   return F->hasAttr<CUDAGlobalAttr>();
 }
@@ -215,8 +231,7 @@ Dependence FunctionDependence::varDependence(const VarDecl *V) {
   if (isa<ParmVarDecl>(V)) {
     // Kernel arguments are the same for every thread; a device function's
     // arguments are whatever its callers pass.
-    Dependence Incoming =
-        ParamsUniform ? Dependence::Uniform : Dependence::Unknown;
+    Dependence Incoming = incoming(cast<ParmVarDecl>(V));
     if (Defs.count(V) == 0)
       return Incoming;
     solveVariables();
@@ -507,6 +522,111 @@ Dependence ThreadDependenceAnalysis::calleeSummary(const FunctionDecl *F) {
   InProgress.erase(Def);
   Summaries[Def] = D;
   return D;
+}
+
+} // namespace warplint
+
+namespace warplint {
+
+const Expr *FunctionDependence::conditionOf(const Stmt *S) {
+  if (const auto *If = dyn_cast<IfStmt>(S))
+    return If->getCond();
+  if (const auto *For = dyn_cast<ForStmt>(S))
+    return For->getCond();
+  if (const auto *While = dyn_cast<WhileStmt>(S))
+    return While->getCond();
+  if (const auto *Do = dyn_cast<DoStmt>(S))
+    return Do->getCond();
+  if (const auto *Sw = dyn_cast<SwitchStmt>(S))
+    return Sw->getCond();
+  if (const auto *CO = dyn_cast<AbstractConditionalOperator>(S))
+    return CO->getCond();
+  if (const auto *BO = dyn_cast<BinaryOperator>(S))
+    return BO->isLogicalOp() ? BO->getLHS() : nullptr;
+  return nullptr;
+}
+
+llvm::SmallVector<FunctionDependence::GuardSite, 4>
+FunctionDependence::guardSites(const Stmt *S) {
+  llvm::SmallVector<GuardSite, 4> Out;
+  auto Add = [&](GuardKind K, Dependence D, const Stmt *Where,
+                 const Stmt *Exit = nullptr) {
+    if (D != Dependence::Uniform)
+      Out.push_back({K, D, Where, Exit});
+  };
+  const Stmt *Child = S;
+  for (const Stmt *P = parent(S); P; Child = P, P = parent(P)) {
+    if (const auto *If = dyn_cast<IfStmt>(P)) {
+      if (Child == If->getThen() || Child == If->getElse())
+        Add(GuardKind::Branch, dependence(If->getCond()), If);
+    } else if (const auto *CO = dyn_cast<AbstractConditionalOperator>(P)) {
+      if (Child != CO->getCond())
+        Add(GuardKind::Branch, dependence(CO->getCond()), CO);
+    } else if (const auto *BO = dyn_cast<BinaryOperator>(P)) {
+      if (BO->isLogicalOp() && Child == BO->getRHS())
+        Add(GuardKind::Branch, dependence(BO->getLHS()), BO);
+    } else if (const auto *Sw = dyn_cast<SwitchStmt>(P)) {
+      if (Child != Sw->getCond() && Child != Sw->getInit())
+        Add(GuardKind::Branch, dependence(Sw->getCond()), Sw);
+    } else if (isLoop(P)) {
+      const Stmt *Init = nullptr;
+      if (const auto *For = dyn_cast<ForStmt>(P))
+        Init = For->getInit();
+      if (Child == Init)
+        continue;
+      const Expr *Cond = conditionOf(P);
+      Dependence CondD = Cond ? dependence(Cond) : Dependence::Uniform;
+      if (isa<CXXForRangeStmt>(P))
+        CondD = Dependence::Unknown;
+      Add(GuardKind::Loop, CondD, P);
+      // An exit inside the loop under a divergent branch: some threads
+      // leave or skip an iteration that others run.
+      for (const Stmt *Exit : Exits) {
+        if (isa<ReturnStmt>(Exit) && isKernel())
+          continue;
+        const Stmt *Q = Exit;
+        bool Inside = false;
+        while ((Q = parent(Q)))
+          if (Q == P) {
+            Inside = true;
+            break;
+          }
+        if (Inside)
+          Add(GuardKind::Loop, enclosingGuard(Exit, P).D, P, Exit);
+      }
+    }
+  }
+  // Early exits before S that leave the threads alive: a return from a
+  // __device__ function goes back to its caller, which runs on.
+  SourceLocation Here = S->getBeginLoc();
+  const auto &SM = F->getASTContext().getSourceManager();
+  for (const Stmt *Exit : Exits) {
+    if (isa<BreakStmt, ContinueStmt>(Exit))
+      continue;
+    if (isa<ReturnStmt>(Exit) && isKernel())
+      continue;
+    if (!Exit->getBeginLoc().isValid() || !Here.isValid() ||
+        !SM.isBeforeInTranslationUnit(Exit->getBeginLoc(), Here))
+      continue;
+    if (isa<GotoStmt, IndirectGotoStmt>(Exit))
+      Add(GuardKind::EarlyExit, Dependence::Unknown, Exit, Exit);
+    else
+      Add(GuardKind::EarlyExit, enclosingGuard(Exit, nullptr).D, Exit, Exit);
+  }
+  return Out;
+}
+
+FunctionDependence &
+ThreadDependenceAnalysis::forContext(const FunctionDecl *F,
+                                     llvm::ArrayRef<Dependence> Args) {
+  F = F->getDefinition() ? F->getDefinition() : F;
+  std::vector<int> Key;
+  for (Dependence D : Args)
+    Key.push_back(int(D));
+  auto &Slot = Contexts[{F, Key}];
+  if (!Slot)
+    Slot = std::make_unique<FunctionDependence>(F, *this, Args);
+  return *Slot;
 }
 
 } // namespace warplint

@@ -20,6 +20,8 @@
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
 #include <functional>
+#include <map>
+#include <vector>
 #include <memory>
 #include <optional>
 #include <utility>
@@ -53,6 +55,10 @@ public:
   // as for a kernel; otherwise they are Unknown.
   FunctionDependence(const clang::FunctionDecl *F,
                      ThreadDependenceAnalysis &Parent, bool ParamsUniform);
+  // A call context: parameter I starts as ParamDeps[I] (missing: Unknown).
+  FunctionDependence(const clang::FunctionDecl *F,
+                     ThreadDependenceAnalysis &Parent,
+                     llvm::ArrayRef<Dependence> ParamDeps);
 
   Dependence dependence(const clang::Expr *E);
   bool isThreadDependent(const clang::Expr *E) {
@@ -76,6 +82,25 @@ public:
   // thread-dependent; one inside V's own divergent scope does not.)
   Guard definitionGuard(const clang::VarDecl *V, const clang::Stmt *Site);
 
+  // Every construct that may keep some threads of the block from reaching S
+  // with the others, innermost first: the branches and loops around S, and
+  // the early exits before S that do not end the thread (a return from a
+  // __device__ function, a goto; break and continue count through their
+  // loop). A kernel's return ends the thread, and exited threads do not hold
+  // a barrier up (Volta tuning guide 1.4.1.2: "all non-exited threads").
+  enum class GuardKind { Branch, Loop, EarlyExit };
+  struct GuardSite {
+    GuardKind Kind;
+    Dependence D;
+    const clang::Stmt *Where; // the branch, the loop or the exit
+    const clang::Stmt *Exit = nullptr; // Loop: the break/continue/return, if
+                                       // that is what varies
+  };
+  llvm::SmallVector<GuardSite, 4> guardSites(const clang::Stmt *S);
+  // The condition of a branch or loop statement, or null.
+  static const clang::Expr *conditionOf(const clang::Stmt *S);
+  const clang::FunctionDecl *function() const { return F; }
+
 private:
   Dependence compute(const clang::Expr *E);
   bool isWarpIndex(const clang::BinaryOperator *BO);
@@ -88,10 +113,13 @@ private:
 
 private:
   bool isKernel() const;
+  Dependence incoming(const clang::ParmVarDecl *P) const;
 
   const clang::FunctionDecl *F;
   ThreadDependenceAnalysis &Parent;
   bool ParamsUniform;
+  llvm::SmallVector<Dependence, 4> ParamDeps; // a call context, if not empty
+  bool HasContext = false;
   llvm::DenseMap<const clang::Stmt *, const clang::Stmt *> Parents;
   llvm::DenseMap<const clang::Expr *, Dependence> Cache;
   // Definitions of each local variable: (value, statement defining it).
@@ -117,6 +145,10 @@ public:
   // The dependence a call to F adds beyond its arguments': what its return
   // statements depend on when its parameters are uniform.
   Dependence calleeSummary(const clang::FunctionDecl *F);
+  // F analysed for one call context: its parameters as dependent as the
+  // arguments of the call (Args[I]: argument I's dependence).
+  FunctionDependence &forContext(const clang::FunctionDecl *F,
+                                 llvm::ArrayRef<Dependence> Args);
 
 private:
   llvm::DenseMap<const clang::FunctionDecl *,
@@ -127,6 +159,9 @@ private:
       SummaryViews;
   llvm::DenseMap<const clang::FunctionDecl *, Dependence> Summaries;
   llvm::DenseSet<const clang::FunctionDecl *> InProgress;
+  std::map<std::pair<const clang::FunctionDecl *, std::vector<int>>,
+           std::unique_ptr<FunctionDependence>>
+      Contexts;
 };
 
 } // namespace warplint

@@ -1,0 +1,35 @@
+// divergence-barrier: a block barrier (__syncthreads and its forms, bar.sync,
+// cooperative groups' block sync) that only part of the block reaches (Volta
+// tuning guide 1.4.1.2).
+#pragma once
+#include "Analysis/SyncPrimitives.h"
+#include "Core/Check.h"
+#include "llvm/ADT/DenseSet.h"
+
+namespace warplint::divergence {
+
+class DivergentBarrierCheck : public FunctionCheck {
+public:
+  using FunctionCheck::FunctionCheck;
+
+private:
+  // A call site on the way from a kernel to the barrier.
+  struct Frame {
+    const clang::CallExpr *Call;
+    const clang::FunctionDecl *Caller;
+    bool ViaArguments; // judged in the context of this call's arguments
+  };
+  void checkFunction(const clang::FunctionDecl *Fn) override;
+  // Judges every barrier reachable from the body of FD's function, in the
+  // context the call chain gives it.
+  void visit(FunctionDependence &FD, llvm::SmallVectorImpl<Frame> &Chain);
+  void judge(const clang::Stmt *Site, FunctionDependence &FD,
+             llvm::SmallVectorImpl<Frame> &Chain);
+  void report(const clang::Stmt *Site, const FunctionDependence::GuardSite &G,
+              FunctionDependence &FD, llvm::ArrayRef<Frame> Chain);
+
+  BarrierSummary Barriers;
+  llvm::DenseSet<const clang::Stmt *> Reported;
+};
+
+} // namespace warplint::divergence

@@ -1,0 +1,403 @@
+#include "Analysis/LaneEval.h"
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/StmtCXX.h"
+#include "llvm/Support/MathExtras.h"
+#include <functional>
+
+using namespace clang;
+
+namespace warplint {
+
+namespace {
+
+constexpr unsigned MaxDepth = 12;
+// Without a known shape: blockDim.x up to the largest block of any target.
+constexpr unsigned UnpinnedThreads = 1024;
+
+// Wraps V to the width and signedness of an integral type.
+std::optional<int64_t> wrapTo(int64_t V, QualType T, const ASTContext &Ctx) {
+  if (T->isBooleanType())
+    return V != 0;
+  if (!T->isIntegralOrEnumerationType())
+    return std::nullopt;
+  unsigned Bits = Ctx.getIntWidth(T);
+  if (Bits >= 64)
+    return V;
+  uint64_t Mask = (uint64_t(1) << Bits) - 1;
+  uint64_t U = uint64_t(V) & Mask;
+  if (T->isSignedIntegerOrEnumerationType() && (U >> (Bits - 1)))
+    return int64_t(U | ~Mask);
+  return int64_t(U);
+}
+
+} // namespace
+
+LaneEvaluator::LaneEvaluator(const FunctionDecl *F, BlockShape Shape,
+                             unsigned WarpSize)
+    : F(F), Shape(Shape), WarpSize(WarpSize ? WarpSize : 32) {}
+
+unsigned LaneEvaluator::warpCount() const {
+  unsigned Threads =
+      Shape.pinned() ? Shape.X * Shape.Y * Shape.Z : UnpinnedThreads;
+  return (Threads + WarpSize - 1) / WarpSize;
+}
+
+std::optional<ThreadId> LaneEvaluator::thread(unsigned W, unsigned L) const {
+  int64_t Linear = int64_t(W) * WarpSize + L;
+  if (!Shape.pinned())
+    return Linear < UnpinnedThreads ? std::optional<ThreadId>(ThreadId{Linear})
+                                    : std::nullopt;
+  if (Linear >= int64_t(Shape.X) * Shape.Y * Shape.Z)
+    return std::nullopt;
+  ThreadId T;
+  T.X = Linear % Shape.X;
+  T.Y = (Linear / Shape.X) % Shape.Y;
+  T.Z = Linear / (int64_t(Shape.X) * Shape.Y);
+  return T;
+}
+
+bool LaneEvaluator::isWritten(const VarDecl *V) {
+  const auto *Owner = dyn_cast_or_null<FunctionDecl>(V->getDeclContext());
+  if (!Owner)
+    return true;
+  auto It = Written.find(Owner);
+  if (It == Written.end()) {
+    llvm::DenseSet<const VarDecl *> Set;
+    auto Local = [](const Expr *E) -> const VarDecl * {
+      if (const auto *DRE = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts()))
+        return dyn_cast<VarDecl>(DRE->getDecl());
+      return nullptr;
+    };
+    std::function<void(const Stmt *)> Walk = [&](const Stmt *S) {
+      if (!S)
+        return;
+      if (const auto *BO = dyn_cast<BinaryOperator>(S)) {
+        if (BO->isAssignmentOp())
+          if (const VarDecl *W = Local(BO->getLHS()))
+            Set.insert(W);
+      } else if (const auto *UO = dyn_cast<UnaryOperator>(S)) {
+        if (UO->isIncrementDecrementOp() || UO->getOpcode() == UO_AddrOf)
+          if (const VarDecl *W = Local(UO->getSubExpr()))
+            Set.insert(W);
+      } else if (const auto *Call = dyn_cast<CallExpr>(S)) {
+        // Bound to a reference: may be written by the callee.
+        for (const Expr *Arg : Call->arguments())
+          if (Arg->isLValue())
+            if (const VarDecl *W = Local(Arg))
+              Set.insert(W);
+      } else if (const auto *Asm = dyn_cast<AsmStmt>(S)) {
+        for (unsigned I = 0; I < Asm->getNumOutputs(); ++I)
+          if (const VarDecl *W = Local(Asm->getOutputExpr(I)))
+            Set.insert(W);
+      }
+      for (const Stmt *C : S->children())
+        Walk(C);
+    };
+    Walk(Owner->getBody());
+    It = Written.insert({Owner, std::move(Set)}).first;
+  }
+  return It->second.count(V) != 0;
+}
+
+std::optional<int64_t> LaneEvaluator::eval(const Expr *E, const ThreadId &T) {
+  return evalIn(E, T, nullptr, 0);
+}
+
+std::optional<int64_t> LaneEvaluator::builtin(const Expr *E,
+                                              const ThreadId &T) {
+  auto B = cudaBuiltinComponent(E);
+  if (!B)
+    return std::nullopt;
+  auto [Type, Comp] = *B;
+  if (Type == "__cuda_builtin_threadIdx_t")
+    return Comp == "x" ? T.X : Comp == "y" ? T.Y : T.Z;
+  if (Type == "__cuda_builtin_blockDim_t" && Shape.pinned())
+    return Comp == "x" ? Shape.X : Comp == "y" ? Shape.Y : Shape.Z;
+  return std::nullopt;
+}
+
+std::optional<int64_t> LaneEvaluator::evalIn(const Expr *E, const ThreadId &T,
+                                             const Bindings *B,
+                                             unsigned Depth) {
+  if (!E || Depth > MaxDepth || E->isValueDependent() || E->isTypeDependent())
+    return std::nullopt;
+  E = E->IgnoreParens();
+  const ASTContext &Ctx = F->getASTContext();
+  if (auto V = builtin(E, T))
+    return V;
+  // Anything that does not depend on the thread and folds is a constant.
+  if (!isa<DeclRefExpr>(E) || !B) {
+    Expr::EvalResult R;
+    if (E->getType()->isIntegralOrEnumerationType() &&
+        E->EvaluateAsInt(R, Ctx) && R.Val.isInt())
+      return R.Val.getInt().getExtValue();
+  }
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
+    if (const auto *P = dyn_cast<ParmVarDecl>(DRE->getDecl())) {
+      if (B) {
+        auto It = B->find(P);
+        if (It != B->end())
+          return It->second;
+      }
+      return std::nullopt;
+    }
+    const auto *V = dyn_cast<VarDecl>(DRE->getDecl());
+    if (!V || !V->isLocalVarDecl() || V->isStaticLocal() || !V->getInit() ||
+        V->getType()->isReferenceType() || isWritten(V))
+      return std::nullopt;
+    auto R = evalIn(V->getInit(), T, B, Depth + 1);
+    return R ? wrapTo(*R, V->getType(), Ctx) : std::nullopt;
+  }
+  if (const auto *Cast = dyn_cast<CastExpr>(E)) {
+    auto R = evalIn(Cast->getSubExpr(), T, B, Depth + 1);
+    if (!R)
+      return std::nullopt;
+    if (Cast->getCastKind() == CK_LValueToRValue || isa<ImplicitCastExpr>(E) ||
+        Cast->getType()->isIntegralOrEnumerationType() ||
+        Cast->getType()->isBooleanType())
+      return wrapTo(*R, Cast->getType(), Ctx);
+    return std::nullopt;
+  }
+  if (const auto *POE = dyn_cast<PseudoObjectExpr>(E))
+    return evalIn(POE->getResultExpr(), T, B, Depth + 1);
+  if (const auto *UO = dyn_cast<UnaryOperator>(E)) {
+    auto R = evalIn(UO->getSubExpr(), T, B, Depth + 1);
+    if (!R)
+      return std::nullopt;
+    switch (UO->getOpcode()) {
+    case UO_LNot:
+      return *R == 0;
+    case UO_Not:
+      return wrapTo(~*R, UO->getType(), Ctx);
+    case UO_Minus:
+      return wrapTo(-*R, UO->getType(), Ctx);
+    case UO_Plus:
+      return *R;
+    default:
+      return std::nullopt;
+    }
+  }
+  if (const auto *CO = dyn_cast<ConditionalOperator>(E)) {
+    auto C = evalIn(CO->getCond(), T, B, Depth + 1);
+    if (!C)
+      return std::nullopt;
+    return evalIn(*C ? CO->getTrueExpr() : CO->getFalseExpr(), T, B,
+                  Depth + 1);
+  }
+  if (const auto *BO = dyn_cast<BinaryOperator>(E)) {
+    BinaryOperatorKind Op = BO->getOpcode();
+    auto L = evalIn(BO->getLHS(), T, B, Depth + 1);
+    if (!L)
+      return std::nullopt;
+    if (Op == BO_LAnd && !*L)
+      return 0;
+    if (Op == BO_LOr && *L)
+      return 1;
+    auto R = evalIn(BO->getRHS(), T, B, Depth + 1);
+    if (!R)
+      return std::nullopt;
+    // Comparisons and arithmetic happen in the operands' common type.
+    QualType OpT = BO->getLHS()->getType();
+    bool Unsigned = OpT->isUnsignedIntegerOrEnumerationType() ||
+                    BO->getRHS()->getType()->isUnsignedIntegerOrEnumerationType();
+    int64_t A = *L, C = *R;
+    if (Unsigned && Ctx.getIntWidth(OpT) <= 32 && BO->isComparisonOp()) {
+      A = int64_t(uint32_t(A));
+      C = int64_t(uint32_t(C));
+    }
+    std::optional<int64_t> Out;
+    switch (Op) {
+    case BO_Add: Out = A + C; break;
+    case BO_Sub: Out = A - C; break;
+    case BO_Mul: Out = A * C; break;
+    case BO_Div:
+      if (C == 0)
+        return std::nullopt;
+      Out = A / C;
+      break;
+    case BO_Rem:
+      if (C == 0)
+        return std::nullopt;
+      Out = A % C;
+      break;
+    case BO_And: Out = A & C; break;
+    case BO_Or: Out = A | C; break;
+    case BO_Xor: Out = A ^ C; break;
+    case BO_Shl:
+      if (C < 0 || C > 62)
+        return std::nullopt;
+      Out = A << C;
+      break;
+    case BO_Shr:
+      if (C < 0 || C > 63)
+        return std::nullopt;
+      Out = A >> C;
+      break;
+    case BO_LT: return A < C;
+    case BO_GT: return A > C;
+    case BO_LE: return A <= C;
+    case BO_GE: return A >= C;
+    case BO_EQ: return A == C;
+    case BO_NE: return A != C;
+    case BO_LAnd: return C != 0;
+    case BO_LOr: return C != 0;
+    case BO_Comma: return C;
+    default:
+      return std::nullopt;
+    }
+    return wrapTo(*Out, BO->getType(), Ctx);
+  }
+  if (const auto *Call = dyn_cast<CallExpr>(E))
+    return evalCall(Call, T, B, Depth);
+  return std::nullopt;
+}
+
+std::optional<int64_t> LaneEvaluator::evalCall(const CallExpr *Call,
+                                               const ThreadId &T,
+                                               const Bindings *B,
+                                               unsigned Depth) {
+  const FunctionDecl *Callee = Call->getDirectCallee();
+  if (!Callee)
+    return std::nullopt;
+  // Cooperative groups: a group's rank of the calling thread.
+  if (const auto *MC = dyn_cast<CXXMemberCallExpr>(Call)) {
+    const CXXRecordDecl *RD = MC->getRecordDecl();
+    if (RD && Callee->getDeclName().isIdentifier() &&
+        Callee->getName() == "thread_rank") {
+      int64_t Linear =
+          Shape.pinned() ? T.X + int64_t(Shape.X) * (T.Y + Shape.Y * T.Z)
+                         : T.X;
+      llvm::StringRef Name = RD->getName();
+      if (Name == "thread_block")
+        return Linear;
+      if (const auto *Spec = dyn_cast<ClassTemplateSpecializationDecl>(RD))
+        if (Name.starts_with("thread_block_tile") &&
+            Spec->getTemplateArgs().size() >= 1 &&
+            Spec->getTemplateArgs()[0].getKind() ==
+                TemplateArgument::Integral) {
+          int64_t N = Spec->getTemplateArgs()[0].getAsIntegral().getExtValue();
+          return N > 0 ? std::optional<int64_t>(Linear % N) : std::nullopt;
+        }
+      return std::nullopt;
+    }
+  }
+  // A helper that returns one expression: evaluate it with its arguments.
+  const FunctionDecl *Def = Callee->getDefinition();
+  if (!Def || !Def->getBody() || isa<CXXMethodDecl>(Def))
+    return std::nullopt;
+  const auto *Body = dyn_cast<CompoundStmt>(Def->getBody());
+  if (!Body || Body->size() != 1)
+    return std::nullopt;
+  const auto *Ret = dyn_cast<ReturnStmt>(Body->body_back());
+  if (!Ret || !Ret->getRetValue())
+    return std::nullopt;
+  Bindings Inner;
+  for (unsigned I = 0; I < Call->getNumArgs() && I < Def->getNumParams(); ++I)
+    if (auto V = evalIn(Call->getArg(I), T, B, Depth + 1))
+      Inner[Def->getParamDecl(I)] = *V;
+  auto R = evalIn(Ret->getRetValue(), T, &Inner, Depth + 1);
+  return R ? wrapTo(*R, Def->getReturnType(), F->getASTContext())
+           : std::nullopt;
+}
+
+LaneSplit LaneEvaluator::split(const Expr *Cond) {
+  LaneSplit S;
+  unsigned Warps = warpCount();
+  for (unsigned W = 0; W < Warps; ++W) {
+    uint64_t True = 0, Lanes = 0;
+    llvm::SmallDenseSet<int64_t, 8> Values;
+    for (unsigned L = 0; L < WarpSize; ++L) {
+      auto T = thread(W, L);
+      if (!T)
+        continue;
+      auto V = eval(Cond, *T);
+      if (!V)
+        return LaneSplit();
+      Lanes |= uint64_t(1) << L;
+      if (*V)
+        True |= uint64_t(1) << L;
+      Values.insert(*V);
+    }
+    if (!Lanes)
+      break;
+    ++S.WarpsChecked;
+    if (Values.size() > 1) {
+      if (S.WarpsSplit++ == 0) {
+        S.FirstWarp = W;
+        S.TrueLanes = True;
+        S.Lanes = Lanes;
+        S.Paths = Values.size();
+      }
+    }
+  }
+  S.Known = S.WarpsChecked > 0;
+  return S;
+}
+
+std::optional<uint64_t>
+LaneEvaluator::activeLanes(const Stmt *S, FunctionDependence &FD, unsigned W) {
+  uint64_t Active = 0;
+  for (unsigned L = 0; L < WarpSize; ++L)
+    if (thread(W, L))
+      Active |= uint64_t(1) << L;
+  auto Filter = [&](const Expr *Cond, bool Want) -> bool {
+    for (unsigned L = 0; L < WarpSize; ++L) {
+      if (!(Active >> L & 1))
+        continue;
+      auto V = eval(Cond, *thread(W, L));
+      if (!V)
+        return false;
+      if (bool(*V) != Want)
+        Active &= ~(uint64_t(1) << L);
+    }
+    return true;
+  };
+  const Stmt *Child = S;
+  for (const Stmt *P = FD.parent(S); P; Child = P, P = FD.parent(P)) {
+    if (isa<ForStmt, WhileStmt, DoStmt, CXXForRangeStmt>(P))
+      return std::nullopt;
+    if (const auto *If = dyn_cast<IfStmt>(P)) {
+      if (Child == If->getThen() && !Filter(If->getCond(), true))
+        return std::nullopt;
+      if (Child == If->getElse() && !Filter(If->getCond(), false))
+        return std::nullopt;
+    } else if (isa<SwitchStmt, AbstractConditionalOperator>(P)) {
+      return std::nullopt;
+    } else if (const auto *BO = dyn_cast<BinaryOperator>(P)) {
+      if (BO->isLogicalOp() && Child == BO->getRHS() &&
+          !Filter(BO->getLHS(), BO->getOpcode() == BO_LAnd))
+        return std::nullopt;
+    }
+  }
+  // Returns before S: the lanes that took them are gone (a kernel's threads
+  // have exited, a helper's are back in its caller).
+  for (const auto &G : FD.guardSites(S))
+    if (G.Kind == FunctionDependence::GuardKind::EarlyExit)
+      return std::nullopt; // a helper's return, a goto: not followed
+  const SourceManager &SM = F->getASTContext().getSourceManager();
+  std::function<bool(const Stmt *)> Returns = [&](const Stmt *Cur) -> bool {
+    if (!Cur || isa<LambdaExpr>(Cur))
+      return true;
+    if (const auto *R = dyn_cast<ReturnStmt>(Cur)) {
+      if (!SM.isBeforeInTranslationUnit(R->getBeginLoc(), S->getBeginLoc()))
+        return true;
+      // The lanes that reach the return leave.
+      auto Gone = activeLanes(R, FD, W);
+      if (!Gone)
+        return false;
+      Active &= ~*Gone;
+      return true;
+    }
+    for (const Stmt *C : Cur->children())
+      if (!Returns(C))
+        return false;
+    return true;
+  };
+  if (FD.function()->hasAttr<CUDAGlobalAttr>() &&
+      !Returns(FD.function()->getBody()))
+    return std::nullopt;
+  return Active;
+}
+
+} // namespace warplint

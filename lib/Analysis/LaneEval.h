@@ -1,0 +1,89 @@
+// Lane evaluation: the value of a thread-dependent expression in each lane of
+// each warp of a block, computed concretely, so that a branch can be judged by
+// the lanes it actually separates ("threadIdx.x > 2" splits warp 0 into 3 and
+// 29 lanes; "threadIdx.x / warpSize > 2" splits no warp: the Pascal deep dive's
+// "branch granularity" slides, and the Optimizing for CUDA slides' "Divergence").
+//
+// Thread t of a block of shape (X, Y, Z) belongs to warp t / warpSize with
+// t = x + X * (y + Y * z). With the shape known (the kernel's launches in the
+// TU agree on a literal block), every thread is modelled; without it, the
+// block is taken as 1-D with blockDim.x a multiple of warpSize (up to 1024
+// threads) and y = z = 0 — y and z are then the same in every lane of a warp.
+//
+// Only what is certain is evaluated: literals, constant expressions,
+// threadIdx, blockDim of a known shape, locals whose one definition is their
+// initialiser, small helpers returning one expression, and cooperative
+// groups' thread_rank(). Anything else (a kernel parameter, a loop counter,
+// a load) makes the answer "unknown", and checks stay silent on unknown.
+#pragma once
+#include "Analysis/AffineIndex.h"
+#include "Analysis/ThreadDependence.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
+#include <cstdint>
+#include <optional>
+
+namespace warplint {
+
+struct ThreadId {
+  int64_t X = 0, Y = 0, Z = 0;
+};
+
+// How a condition splits the warps of a block.
+struct LaneSplit {
+  bool Known = false;
+  unsigned WarpsChecked = 0;
+  unsigned WarpsSplit = 0; // warps with lanes on both sides
+  // The first split warp: its index, the lanes where the condition holds,
+  // and the lanes that exist in it.
+  unsigned FirstWarp = 0;
+  uint64_t TrueLanes = 0;
+  uint64_t Lanes = 0;
+  // For multi-way branches (switch): distinct values within that warp.
+  unsigned Paths = 0;
+};
+
+class LaneEvaluator {
+public:
+  LaneEvaluator(const clang::FunctionDecl *F, BlockShape Shape,
+                unsigned WarpSize);
+
+  // The value of an integer or boolean expression in one thread.
+  std::optional<int64_t> eval(const clang::Expr *E, const ThreadId &T);
+
+  // Whether Cond takes different values within a warp, over the warps of
+  // the block. Unknown when any lane cannot be evaluated.
+  LaneSplit split(const clang::Expr *Cond);
+
+  // The lanes of warp W that reach S with the rest of the function: the
+  // enclosing if/else polarities and the returns before S. Unknown when a
+  // condition on the way cannot be evaluated, or a loop lies in between.
+  std::optional<uint64_t> activeLanes(const clang::Stmt *S,
+                                      FunctionDependence &FD, unsigned W);
+
+  unsigned warpSize() const { return WarpSize; }
+  unsigned warpCount() const;
+  // The thread of lane L of warp W, or nothing if the block has no such
+  // thread.
+  std::optional<ThreadId> thread(unsigned W, unsigned L) const;
+
+private:
+  using Bindings = llvm::DenseMap<const clang::ParmVarDecl *, int64_t>;
+  std::optional<int64_t> evalIn(const clang::Expr *E, const ThreadId &T,
+                                const Bindings *B, unsigned Depth);
+  std::optional<int64_t> evalCall(const clang::CallExpr *Call,
+                                  const ThreadId &T, const Bindings *B,
+                                  unsigned Depth);
+  std::optional<int64_t> builtin(const clang::Expr *E, const ThreadId &T);
+  bool isWritten(const clang::VarDecl *V);
+
+  const clang::FunctionDecl *F;
+  BlockShape Shape;
+  unsigned WarpSize;
+  // Locals written after their declaration, per function seen.
+  llvm::DenseMap<const clang::FunctionDecl *,
+                 llvm::DenseSet<const clang::VarDecl *>>
+      Written;
+};
+
+} // namespace warplint

@@ -1,0 +1,53 @@
+// The synchronisation primitives of CUDA C++, recognised in the AST: block
+// barriers (__syncthreads and its _count/_and/_or forms, bar.sync /
+// barrier.sync in inline asm, cooperative groups' thread_block sync), grid
+// barriers, and the warp-level _sync intrinsics with the argument that holds
+// their mask.
+#pragma once
+#include "clang/AST/Expr.h"
+#include "clang/AST/Stmt.h"
+#include "llvm/ADT/DenseMap.h"
+#include <optional>
+#include <string>
+
+namespace warplint {
+
+enum class SyncKind {
+  None,
+  BlockBarrier,   // every non-exited thread of the block must arrive
+  PartialBarrier, // a named barrier with a thread count: a subset by design
+  GridBarrier,    // cooperative groups' grid sync
+  WarpBarrier,    // __syncwarp(mask)
+  WarpCollective, // __shfl*_sync, votes, __match_*, __reduce_*_sync
+  TileCollective, // a tiled_partition / coalesced group's collective
+};
+
+struct SyncSite {
+  SyncKind Kind = SyncKind::None;
+  std::string Name;     // as the user calls it: "__syncthreads", "block.sync"
+  int MaskArg = -1;     // the argument holding the lane mask, if any
+};
+
+// What S is, if it is itself a synchronisation primitive.
+SyncSite classifySync(const clang::Stmt *S);
+
+// Whether a mask argument is the full mask of a warp of WarpSize lanes
+// (0xffffffff, -1, ~0u, a constant that folds to it).
+bool isFullMask(const clang::Expr *Mask, const clang::ASTContext &Ctx,
+                unsigned WarpSize);
+
+// Functions that may execute a block barrier, directly or through their
+// callees (bodies in system headers included: cub::BlockReduce::Sum
+// synchronises the block). Memoised; recursion and depth end in "no".
+class BarrierSummary {
+public:
+  // The barrier inside F (or one of its callees) that F may execute, or null.
+  const clang::Stmt *barrierIn(const clang::FunctionDecl *F);
+
+private:
+  const clang::Stmt *search(const clang::Stmt *S, unsigned Depth);
+  const clang::Stmt *barrierIn(const clang::FunctionDecl *F, unsigned Depth);
+  llvm::DenseMap<const clang::FunctionDecl *, const clang::Stmt *> Memo;
+};
+
+} // namespace warplint

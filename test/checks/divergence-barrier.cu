@@ -1,0 +1,230 @@
+// RUN: not %warplint --checks='-*,divergence-barrier' --arch=sm_80 %s -- -std=c++17 | FileCheck %s --implicit-check-not='{{warning|error|note}}:'
+// RUN: not %warplint --checks='-*,divergence-barrier' --arch=sm_60 %s -- -std=c++17 | FileCheck %s --check-prefix=PASCAL
+#include <cooperative_groups.h>
+namespace cg = cooperative_groups;
+
+// ---- positives
+
+__global__ void divergent_if(float *a) {
+  __shared__ float s[256];
+  s[threadIdx.x] = a[threadIdx.x];
+  if (threadIdx.x < 100)
+    __syncthreads();
+  // CHECK: :[[@LINE-1]]:5: error: '__syncthreads()' is reached by only part of the thread block: it is under the condition 'threadIdx.x < 100', which depends on the thread; every non-exited thread of the block must reach the same barrier (Volta tuning guide 1.4.1.2): undefined behaviour on sm_80 (independent thread scheduling) [divergence-barrier]
+  // CHECK: :[[@LINE-3]]:7: note: this condition splits the threads of the block
+  // PASCAL: :[[@LINE-4]]:5: error: '__syncthreads()' {{.*}}: on sm_60 the block deadlocks or reads shared memory too early [divergence-barrier]
+  a[threadIdx.x] = s[255 - threadIdx.x];
+}
+
+// A value loaded through a thread-dependent address differs per thread.
+__global__ void loaded_condition(const int *flags, float *a) {
+  if (flags[threadIdx.x]) {
+    a[threadIdx.x] = 0.0f;
+    __syncthreads_or(1);
+    // CHECK: :[[@LINE-1]]:5: error: '__syncthreads_or()' is reached by only part of the thread block: it is under the condition 'flags[threadIdx.x]', which depends on the thread
+    // CHECK: :[[@LINE-4]]:7: note: this condition splits the threads of the block
+  }
+}
+
+// A warp id lets whole warps through, not the whole block.
+__global__ void warp_branch(float *a) {
+  int warp = threadIdx.x / 32;
+  if (warp == 0)
+    __syncthreads();
+  // CHECK: :[[@LINE-1]]:5: error: '__syncthreads()' is reached by only part of the thread block: it is under the condition 'warp == 0', which differs between the warps of the block
+  // CHECK: :[[@LINE-3]]:7: note: this condition lets only some warps through
+}
+
+__global__ void thread_trip_count(float *a) {
+  __shared__ float s[256];
+  for (int k = 0; k < (int)(threadIdx.x % 4); ++k) {
+    s[threadIdx.x] = a[threadIdx.x] + k;
+    __syncthreads();
+    // CHECK: :[[@LINE-1]]:5: error: '__syncthreads()' is reached by only part of the thread block: it is inside a loop whose trip count differs between threads (the condition 'k < (int)(threadIdx.x % 4)' depends on the thread), so threads arrive at it a different number of times
+    // CHECK: :[[@LINE-4]]:19: note: the loop condition that varies between threads
+  }
+}
+
+__global__ void skip_iteration(float *a, int n) {
+  for (int t = 0; t < n; ++t) {
+    if (threadIdx.x > t)
+      continue;
+    __syncthreads();
+    // CHECK: :[[@LINE-1]]:5: error: '__syncthreads()' is reached by only part of the thread block: some threads leave or skip iterations of the loop around it (a 'continue' under a thread-dependent condition)
+    // CHECK: :[[@LINE-3]]:7: note: threads that take this 'continue' miss the barrier
+  }
+}
+
+// A __device__ function's return does not end the thread.
+__device__ void load_then_sync(const float *a, float *s) {
+  if (threadIdx.x >= 100)
+    return;
+  s[threadIdx.x] = a[threadIdx.x];
+  __syncthreads();
+  // CHECK: :[[@LINE-1]]:3: error: '__syncthreads()' is reached by only part of the thread block: threads that return early from load_then_sync() do not reach it: they go back to the caller and run on, they have not exited
+  // CHECK: :[[@LINE-4]]:5: note: threads that take this return skip the barrier
+}
+
+// Through two levels of helpers: the finding is on the barrier, the call
+// sites are notes.
+__device__ void sync_helper() { __syncthreads(); }
+// CHECK: :[[@LINE-1]]:33: error: '__syncthreads()' is reached by only part of the thread block: it is under the condition 'threadIdx.x % 2', which depends on the thread
+__device__ void mid(int x) { sync_helper(); }
+__global__ void via_helpers(float *a) {
+  if (threadIdx.x % 2)
+    mid(1);
+  // CHECK: :[[@LINE-2]]:7: note: this condition splits the threads of the block
+  // CHECK: :[[@LINE-5]]:30: note: 'sync_helper' is called here
+  // CHECK: :[[@LINE-3]]:5: note: 'mid' is called here
+}
+
+// A helper whose loop runs as often as its argument says.
+__device__ void sync_n_times(int n) {
+  for (int i = 0; i < n; ++i)
+    __syncthreads();
+  // CHECK: :[[@LINE-1]]:5: error: '__syncthreads()' is reached by only part of the thread block: it is inside a loop whose trip count differs between threads (the condition 'i < n' depends on the thread)
+  // CHECK: :[[@LINE-3]]:19: note: the loop condition that varies between threads
+  // CHECK: :[[@LINE+4]]:3: note: 'sync_n_times' is called here with a thread-dependent argument
+}
+__global__ void via_arguments(float *a, int n) {
+  sync_n_times(n); // fine: n is the same for the whole block
+  sync_n_times(threadIdx.x % 3);
+}
+
+__global__ void cooperative(float *a) {
+  cg::thread_block b = cg::this_thread_block();
+  if (b.thread_rank() < 10)
+    b.sync();
+  // CHECK: :[[@LINE-1]]:5: error: 'b.sync()' is reached by only part of the thread block: it is under the condition 'b.thread_rank() < 10'
+  // CHECK: :[[@LINE-3]]:7: note: this condition splits the threads of the block
+  if (threadIdx.x & 1)
+    cg::sync(b);
+  // CHECK: :[[@LINE-1]]:5: error: 'cooperative_groups::sync()' is reached by only part of the thread block: it is under the condition 'threadIdx.x & 1'
+  // CHECK: :[[@LINE-3]]:7: note: this condition splits the threads of the block
+}
+
+__global__ void inline_asm(float *a) {
+  if (threadIdx.x < 64)
+    asm volatile("bar.sync 0;");
+  // CHECK: :[[@LINE-1]]:5: error: 'asm bar.sync' is reached by only part of the thread block: it is under the condition 'threadIdx.x < 64'
+  // CHECK: :[[@LINE-3]]:7: note: this condition splits the threads of the block
+  if (threadIdx.x < 64)
+    asm volatile("bar.sync 1, 64;"); // fine: a named barrier for 64 threads
+}
+
+__global__ void switch_on_thread(float *a) {
+  switch (threadIdx.x % 4) {
+  case 0:
+    __syncthreads();
+    // CHECK: :[[@LINE-1]]:5: error: '__syncthreads()' is reached by only part of the thread block: it is under the condition 'threadIdx.x % 4'
+    // CHECK: :[[@LINE-4]]:11: note: this condition splits the threads of the block
+    break;
+  default:
+    break;
+  }
+}
+
+// ---- negatives: the look-alike idioms that are fine
+
+// Threads that return from a kernel have exited; the barrier waits only for
+// the others (Volta tuning guide 1.4.1.2: "all non-exited threads").
+__global__ void tail_guard_return(float *a, int n) {
+  __shared__ float s[256];
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  s[threadIdx.x] = a[i];
+  __syncthreads();
+  a[i] = s[threadIdx.x ^ 1];
+}
+
+// The classic tree reduction: the barrier is outside 'if (tid < s)'.
+__global__ void tree_reduction(float *a) {
+  __shared__ float s[256];
+  unsigned tid = threadIdx.x;
+  s[tid] = a[blockIdx.x * blockDim.x + tid];
+  __syncthreads();
+  for (unsigned k = blockDim.x / 2; k > 0; k >>= 1) {
+    if (tid < k)
+      s[tid] += s[tid + k];
+    __syncthreads();
+  }
+  if (tid == 0)
+    a[blockIdx.x] = s[0];
+}
+
+// A tiled loop: the trip count is the same for the whole block.
+__global__ void tiled(const float *A, const float *B, float *C, int n) {
+  __shared__ float ta[16][16], tb[16][16];
+  int row = blockIdx.y * 16 + threadIdx.y, col = blockIdx.x * 16 + threadIdx.x;
+  float acc = 0.0f;
+  for (int t = 0; t < n / 16; ++t) {
+    ta[threadIdx.y][threadIdx.x] = A[row * n + t * 16 + threadIdx.x];
+    tb[threadIdx.y][threadIdx.x] = B[(t * 16 + threadIdx.y) * n + col];
+    __syncthreads();
+    for (int k = 0; k < 16; ++k)
+      acc += ta[threadIdx.y][k] * tb[k][threadIdx.x];
+    __syncthreads();
+  }
+  if (row < n && col < n)
+    C[row * n + col] = acc;
+}
+
+// Block-uniform conditions: block index, kernel parameters, a __shared__
+// flag written by one thread and read after a barrier.
+__global__ void uniform_conditions(float *a, int mode) {
+  __shared__ int flag;
+  if (threadIdx.x == 0)
+    flag = a[0] > 0;
+  __syncthreads();
+  if (flag)
+    __syncthreads();
+  if (blockIdx.x > 2 && mode == 1)
+    __syncthreads();
+  if (a[blockIdx.x] > 0.0f)
+    __syncthreads();
+}
+
+// The barrier after a branch that has re-converged.
+__global__ void after_branch(float *a) {
+  __shared__ float s[256];
+  if (threadIdx.x % 2)
+    s[threadIdx.x] = a[threadIdx.x];
+  else
+    s[threadIdx.x] = 0.0f;
+  __syncthreads();
+  a[threadIdx.x] = s[threadIdx.x ^ 1];
+}
+
+// Work for one warp, then a barrier for all.
+__global__ void warp_then_block(float *a) {
+  __shared__ float s[32];
+  if (threadIdx.x < 32)
+    s[threadIdx.x] = a[threadIdx.x];
+  __syncthreads();
+  a[threadIdx.x] = s[threadIdx.x % 32];
+}
+
+// A helper with a barrier, called by the whole block.
+__device__ void stage(float *s, const float *a) {
+  s[threadIdx.x] = a[threadIdx.x];
+  __syncthreads();
+}
+__global__ void calls_stage(float *a) {
+  __shared__ float s[256];
+  stage(s, a);
+  a[threadIdx.x] = s[255 - threadIdx.x];
+}
+
+// A barrier in a loop whose trip count comes from memory at a uniform
+// address.
+__global__ void loop_from_memory(const int *counts, float *a) {
+  for (int i = 0; i < counts[blockIdx.x]; ++i)
+    __syncthreads();
+}
+
+// Suppressed.
+__global__ void suppressed(float *a) {
+  if (threadIdx.x < 5)
+    __syncthreads(); // NOLINT(divergence-barrier)
+}
