@@ -143,6 +143,11 @@ std::optional<int64_t> LaneEvaluator::evalIn(const Expr *E, const ThreadId &T,
       return std::nullopt;
     }
     const auto *V = dyn_cast<VarDecl>(DRE->getDecl());
+    if (V) {
+      auto It = Fixed.find(V);
+      if (It != Fixed.end())
+        return It->second;
+    }
     if (!V || !V->isLocalVarDecl() || V->isStaticLocal() || !V->getInit() ||
         V->getType()->isReferenceType() || isWritten(V))
       return std::nullopt;

@@ -61,7 +61,13 @@ public:
   std::optional<uint64_t> activeLanes(const clang::Stmt *S,
                                       FunctionDependence &FD, unsigned W);
 
+  // Evaluates V as Value from now on (a loop counter in its first
+  // iteration); clear() forgets all such bindings.
+  void fix(const clang::VarDecl *V, int64_t Value) { Fixed[V] = Value; }
+  void clearFixed() { Fixed.clear(); }
+
   unsigned warpSize() const { return WarpSize; }
+  bool shapeKnown() const { return Shape.pinned(); }
   unsigned warpCount() const;
   // The thread of lane L of warp W, or nothing if the block has no such
   // thread.
@@ -80,6 +86,7 @@ private:
   const clang::FunctionDecl *F;
   BlockShape Shape;
   unsigned WarpSize;
+  llvm::DenseMap<const clang::VarDecl *, int64_t> Fixed;
   // Locals written after their declaration, per function seen.
   llvm::DenseMap<const clang::FunctionDecl *,
                  llvm::DenseSet<const clang::VarDecl *>>
