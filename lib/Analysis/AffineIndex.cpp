@@ -765,6 +765,30 @@ static bool isAccessExpr(const Expr *E) {
 }
 
 std::vector<MemoryAccess> AffineAnalysis::accesses(const FunctionDecl *F) {
+  return accessesIn(F, Env{F, nullptr, nullptr, 0});
+}
+
+std::vector<MemoryAccess>
+AffineAnalysis::accessesInCall(const CallExpr *Call, const FunctionDecl *Caller) {
+  const FunctionDecl *Callee = Call->getDirectCallee();
+  const FunctionDecl *Def = Callee ? Callee->getDefinition() : nullptr;
+  if (!Def || !Def->getBody())
+    return {};
+  llvm::DenseMap<const ParmVarDecl *, AffineForm> Params;
+  llvm::DenseMap<const ParmVarDecl *, Address> PtrParams;
+  Env Outer{Caller, nullptr, nullptr, 0};
+  for (unsigned I = 0; I < Call->getNumArgs() && I < Def->getNumParams(); ++I) {
+    const ParmVarDecl *P = Def->getParamDecl(I);
+    if (P->getType()->isPointerType())
+      PtrParams[P] = pointerIn(Call->getArg(I), Outer);
+    else
+      Params[P] = formIn(Call->getArg(I), Outer);
+  }
+  return accessesIn(Def, Env{Def, &Params, &PtrParams, 1});
+}
+
+std::vector<MemoryAccess> AffineAnalysis::accessesIn(const FunctionDecl *F,
+                                                     const Env &En) {
   std::vector<MemoryAccess> Out;
   llvm::DenseSet<const Expr *> Seen;
   // E is the expression shown to the user; Addr and T what it moves.
@@ -805,7 +829,7 @@ std::vector<MemoryAccess> AffineAnalysis::accesses(const FunctionDecl *F) {
     E = E->IgnoreParens();
     if (!isAccessExpr(E) || !Seen.insert(E).second)
       return;
-    Add(E, IsStore, lvalue(E, F), E->getType());
+    Add(E, IsStore, lvalueIn(E, En), E->getType());
     if (!Out.empty() && Out.back().E == E)
       Out.back().AlsoLoads = AlsoLoads;
   };
@@ -839,7 +863,7 @@ std::vector<MemoryAccess> AffineAnalysis::accesses(const FunctionDecl *F) {
               {"__ldg", "__ldca", "__ldcg", "__ldcs", "__ldlu", "__ldcv"},
               Callee->getName()) &&
           Call->getArg(0)->getType()->isPointerType())
-        Add(Call, false, pointer(Call->getArg(0), F),
+        Add(Call, false, pointerIn(Call->getArg(0), En),
             Call->getArg(0)->getType()->getPointeeType());
     }
     for (const Stmt *C : S->children())

@@ -134,6 +134,10 @@ public:
 
   // The global and shared accesses in F's body (not in nested lambdas).
   std::vector<MemoryAccess> accesses(const clang::FunctionDecl *F);
+  // The accesses of the function Call calls, with its parameters bound to
+  // the forms and addresses of Call's arguments in Caller.
+  std::vector<MemoryAccess> accessesInCall(const clang::CallExpr *Call,
+                                           const clang::FunctionDecl *Caller);
 
   // The lanes of a warp for a block shape.
   WarpPattern pattern(const AffineForm &ByteOffset, const BlockShape &Shape);
@@ -164,6 +168,8 @@ private:
     bool Escaped = false;
   };
 
+  std::vector<MemoryAccess> accessesIn(const clang::FunctionDecl *F,
+                                       const Env &En);
   AffineForm formIn(const clang::Expr *E, const Env &En);
   AffineForm binary(const clang::BinaryOperator *BO, const Env &En);
   AffineForm variable(const clang::VarDecl *V, const Env &En);

@@ -51,6 +51,8 @@ SyncSite classifySync(const Stmt *S) {
   if (const auto *Asm = dyn_cast<GCCAsmStmt>(S)) {
     std::string Str = Asm->getAsmString();
     llvm::StringRef Text = Str;
+    if (Text.contains("bar.warp.sync"))
+      return {SyncKind::WarpBarrier, "bar.warp.sync", -1};
     // bar.sync a; / barrier.sync a; (no thread count): the whole block.
     // bar.sync a, b; names a subset. bar.warp.sync is __syncwarp.
     for (llvm::StringRef Op : {"bar.sync", "barrier.sync", "bar.red",

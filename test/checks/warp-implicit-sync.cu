@@ -1,0 +1,124 @@
+// RUN: not %warplint --checks='-*,warp-implicit-sync' --arch=sm_80 %s -- -std=c++17 | FileCheck %s --implicit-check-not='{{warning|error|note}}:'
+// RUN: %warplint --checks='-*,warp-implicit-sync' --arch=sm_60 %s -- -std=c++17 | FileCheck %s --check-prefix=PASCAL
+#include <cooperative_groups.h>
+namespace cg = cooperative_groups;
+
+// ---- positives
+
+// Harris' unrolled last warp, in a helper called with the shared array.
+template <unsigned blockSize>
+__device__ void warpReduce(volatile float *sdata, unsigned tid) {
+  if (blockSize >= 64) sdata[tid] += sdata[tid + 32];
+  if (blockSize >= 32) sdata[tid] += sdata[tid + 16];
+  // CHECK: :[[@LINE-1]]:38: error: lanes 0-15 of warp 0 read 'sdata[tid + 16]', which lanes 16-31 of the same warp write at line [[@LINE-2]], with no __syncwarp() between: this assumes the warp runs in lockstep (warp-synchronous code), which independent thread scheduling on sm_80 does not guarantee (Volta tuning guide 1.4.1.2) [warp-implicit-sync]
+  // CHECK: :[[@LINE-3]]:24: note: written here
+  // CHECK: :[[@LINE+16]]:17: note: through this call
+  // CHECK: :[[@LINE-4]]:38: note: synchronise the lanes between the write and the read with __syncwarp(), or exchange the values with __shfl_down_sync / cooperative_groups::reduce; 'volatile' does not order lanes
+  // PASCAL: :[[@LINE-5]]:38: warning: lanes 0-15 of warp 0 read 'sdata[tid + 16]', {{.*}} which sm_60 happens to do, but sm_70 and later do not guarantee
+  if (blockSize >= 16) sdata[tid] += sdata[tid + 8];
+  if (blockSize >= 8) sdata[tid] += sdata[tid + 4];
+  if (blockSize >= 4) sdata[tid] += sdata[tid + 2];
+  if (blockSize >= 2) sdata[tid] += sdata[tid + 1];
+}
+
+template <unsigned blockSize>
+__global__ void reduce6(const float *in, float *out) {
+  __shared__ float sdata[blockSize];
+  unsigned tid = threadIdx.x;
+  sdata[tid] = in[blockIdx.x * blockSize + tid];
+  __syncthreads();
+  if (blockSize >= 128) { if (tid < 64) sdata[tid] += sdata[tid + 64]; __syncthreads(); }
+  if (tid < 32) warpReduce<blockSize>(sdata, tid);
+  if (tid == 0) out[blockIdx.x] = sdata[0];
+}
+template __global__ void reduce6<256>(const float *, float *);
+
+// The same steps written inline through a volatile pointer.
+__global__ void inline_steps(float *out) {
+  __shared__ float s[64];
+  int tid = threadIdx.x;
+  s[tid] = out[tid];
+  __syncthreads();
+  if (tid < 32) {
+    volatile float *vs = s;
+    vs[tid] += vs[tid + 32];
+    vs[tid] += vs[tid + 16];
+    // CHECK: :[[@LINE-1]]:16: error: lanes 0-15 of warp 0 read 'vs[tid + 16]', which lanes 16-31 of the same warp write at line [[@LINE-2]]
+    // CHECK: :[[@LINE-3]]:5: note: written here
+    // CHECK: :[[@LINE-3]]:16: note: synchronise the lanes
+    vs[tid] += vs[tid + 8];
+  }
+  if (tid == 0)
+    out[0] = s[0];
+}
+
+// A neighbour exchange with no barrier at all.
+__global__ void neighbours(const float *in, float *out) {
+  __shared__ float s[256];
+  s[threadIdx.x] = in[threadIdx.x];
+  out[threadIdx.x] = s[threadIdx.x + 1];
+  // CHECK: :[[@LINE-1]]:22: error: lanes 0-30 of warp 0 read 's[threadIdx.x + 1]', which lanes 1-31 of the same warp write at line [[@LINE-2]]
+  // CHECK: :[[@LINE-3]]:3: note: written here
+  // CHECK: :[[@LINE-3]]:22: note: synchronise the lanes
+}
+
+// ---- negatives
+
+// __syncwarp() between every write and read.
+__global__ void synced_steps(float *out) {
+  __shared__ float s[64];
+  int tid = threadIdx.x;
+  s[tid] = out[tid];
+  __syncthreads();
+  if (tid < 32) {
+    float v = s[tid] + s[tid + 32];
+    __syncwarp();
+    s[tid] = v;
+    __syncwarp();
+    v += s[tid + 16];
+    __syncwarp();
+    s[tid] = v;
+  }
+}
+
+// The tiled transpose: a barrier between the write and the read.
+__global__ void transpose(float *out, const float *in) {
+  __shared__ float tile[32][33];
+  tile[threadIdx.y][threadIdx.x] = in[threadIdx.y * 32 + threadIdx.x];
+  __syncthreads();
+  out[threadIdx.y * 32 + threadIdx.x] = tile[threadIdx.x][threadIdx.y];
+}
+
+// Each lane reads back only what it wrote.
+__global__ void own_element(float *out) {
+  __shared__ float s[256];
+  s[threadIdx.x] = out[threadIdx.x];
+  s[threadIdx.x] *= 2.0f;
+  out[threadIdx.x] = s[threadIdx.x];
+}
+
+// Shuffles instead of shared memory.
+__global__ void shuffles(float *out) {
+  float v = out[threadIdx.x];
+  for (int o = 16; o > 0; o /= 2)
+    v += __shfl_down_sync(0xffffffff, v, o);
+  out[threadIdx.x] = v;
+}
+
+// A helper that synchronises the block between the steps.
+__device__ void stage(float *s) { __syncthreads(); }
+__global__ void barrier_in_helper(float *out) {
+  __shared__ float s[256];
+  s[threadIdx.x] = out[threadIdx.x];
+  stage(s);
+  out[threadIdx.x] = s[threadIdx.x ^ 1];
+}
+
+// One side of an if/else writes, the other reads.
+__global__ void exclusive_sides(float *out, int mode) {
+  __shared__ float s[256];
+  if (mode)
+    s[threadIdx.x] = 1.0f;
+  else
+    out[threadIdx.x] = s[threadIdx.x ^ 1];
+}
