@@ -10,37 +10,6 @@ namespace warplint::divergence {
 
 namespace {
 
-// "lanes 0-2", "lanes 0-7, 16-23", "the 16 odd lanes", "12 lanes".
-std::string describeLanes(uint64_t Mask, unsigned WarpSize) {
-  unsigned N = llvm::popcount(Mask);
-  if (N == 0)
-    return "no lane";
-  uint64_t Even = 0;
-  for (unsigned L = 0; L < WarpSize; L += 2)
-    Even |= uint64_t(1) << L;
-  if (N > 2 && Mask == Even)
-    return "the " + std::to_string(N) + " even lanes";
-  if (N > 2 && Mask == (Even << 1))
-    return "the " + std::to_string(N) + " odd lanes";
-  std::vector<std::string> Runs;
-  for (unsigned L = 0; L < 64; ++L) {
-    if (!(Mask >> L & 1))
-      continue;
-    unsigned End = L;
-    while (End + 1 < 64 && (Mask >> (End + 1) & 1))
-      ++End;
-    Runs.push_back(End == L ? std::to_string(L)
-                            : std::to_string(L) + "-" + std::to_string(End));
-    L = End;
-  }
-  if (Runs.size() > 3)
-    return std::to_string(N) + " lanes";
-  std::string Out = N == 1 ? "lane " : "lanes ";
-  for (size_t I = 0; I < Runs.size(); ++I)
-    Out += (I ? ", " : "") + Runs[I];
-  return Out;
-}
-
 // Statements a side runs, for the cost note.
 unsigned sizeOf(const Stmt *S) {
   if (!S || isa<NullStmt>(S))

@@ -66,16 +66,6 @@ std::optional<int64_t> offsetIn(const AffineForm &F, const ThreadId &T,
   return Sum;
 }
 
-std::string lanesText(uint64_t Mask) {
-  unsigned N = llvm::popcount(Mask);
-  unsigned First = llvm::countr_zero(Mask);
-  unsigned Last = 63 - llvm::countl_zero(Mask);
-  if (N == 1)
-    return "lane " + std::to_string(First);
-  if (Last - First + 1 == N)
-    return "lanes " + std::to_string(First) + "-" + std::to_string(Last);
-  return std::to_string(N) + " lanes";
-}
 
 } // namespace
 
@@ -275,8 +265,8 @@ void ImplicitSyncCheck::checkFunction(const FunctionDecl *Fn) {
              "lockstep (warp-synchronous code), which %5 (Volta tuning guide "
              "1.4.1.2)",
              Its ? Severity::Error : Severity::Warning)
-            << lanesText(Readers) << int64_t(Warp)
-            << context().sourceText(Load.Access.E) << lanesText(Writers)
+            << describeLanes(Readers, WS) << int64_t(Warp)
+            << context().sourceText(Load.Access.E) << describeLanes(Writers, WS)
             << Where
             << (Its ? "independent thread scheduling on " + arch().Name +
                           " does not guarantee"

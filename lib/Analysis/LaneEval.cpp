@@ -4,6 +4,7 @@
 #include "clang/AST/StmtCXX.h"
 #include "llvm/Support/MathExtras.h"
 #include <functional>
+#include <vector>
 
 using namespace clang;
 
@@ -32,6 +33,36 @@ std::optional<int64_t> wrapTo(int64_t V, QualType T, const ASTContext &Ctx) {
 }
 
 } // namespace
+
+std::string describeLanes(uint64_t Mask, unsigned WarpSize) {
+  unsigned N = llvm::popcount(Mask);
+  if (N == 0)
+    return "no lane";
+  uint64_t Even = 0;
+  for (unsigned L = 0; L < WarpSize; L += 2)
+    Even |= uint64_t(1) << L;
+  if (N > 2 && Mask == Even)
+    return "the " + std::to_string(N) + " even lanes";
+  if (N > 2 && Mask == (Even << 1))
+    return "the " + std::to_string(N) + " odd lanes";
+  std::vector<std::string> Runs;
+  for (unsigned L = 0; L < 64; ++L) {
+    if (!(Mask >> L & 1))
+      continue;
+    unsigned End = L;
+    while (End + 1 < 64 && (Mask >> (End + 1) & 1))
+      ++End;
+    Runs.push_back(End == L ? std::to_string(L)
+                            : std::to_string(L) + "-" + std::to_string(End));
+    L = End;
+  }
+  if (Runs.size() > 3)
+    return std::to_string(N) + " lanes";
+  std::string Out = N == 1 ? "lane " : "lanes ";
+  for (size_t I = 0; I < Runs.size(); ++I)
+    Out += (I ? ", " : "") + Runs[I];
+  return Out;
+}
 
 LaneEvaluator::LaneEvaluator(const FunctionDecl *F, BlockShape Shape,
                              unsigned WarpSize)
@@ -266,8 +297,18 @@ std::optional<int64_t> LaneEvaluator::evalCall(const CallExpr *Call,
   if (!Callee)
     return std::nullopt;
   // Cooperative groups: a group's rank of the calling thread.
-  if (const auto *MC = dyn_cast<CXXMemberCallExpr>(Call)) {
-    const CXXRecordDecl *RD = MC->getRecordDecl();
+  // (thread_rank is a static member of some groups: a MemberExpr callee.)
+  const Expr *Object = nullptr;
+  if (const auto *MC = dyn_cast<CXXMemberCallExpr>(Call))
+    Object = MC->getImplicitObjectArgument();
+  else if (const auto *ME =
+               dyn_cast<MemberExpr>(Call->getCallee()->IgnoreParenImpCasts()))
+    Object = ME->getBase();
+  if (Object) {
+    QualType OT = Object->getType();
+    if (OT->isPointerType())
+      OT = OT->getPointeeType();
+    const CXXRecordDecl *RD = OT->getAsCXXRecordDecl();
     if (RD && Callee->getDeclName().isIdentifier() &&
         Callee->getName() == "thread_rank") {
       int64_t Linear =

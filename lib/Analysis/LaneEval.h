@@ -22,6 +22,7 @@
 #include "llvm/ADT/DenseSet.h"
 #include <cstdint>
 #include <optional>
+#include <string>
 
 namespace warplint {
 
@@ -42,6 +43,10 @@ struct LaneSplit {
   // For multi-way branches (switch): distinct values within that warp.
   unsigned Paths = 0;
 };
+
+// A set of lanes for messages: "lane 0", "lanes 0-2", "lanes 0-7, 16-23",
+// "the 16 odd lanes", "12 lanes".
+std::string describeLanes(uint64_t Mask, unsigned WarpSize);
 
 class LaneEvaluator {
 public:

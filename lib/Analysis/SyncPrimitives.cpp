@@ -80,7 +80,8 @@ SyncSite classifySync(const Stmt *S) {
   // Cooperative groups: g.sync(), cg::sync(g), g.shfl(...), ...
   const Expr *Callee = Call->getCallee()->IgnoreParenImpCasts();
   if (const auto *ME = dyn_cast<MemberExpr>(Callee)) {
-    SyncKind K = groupKind(ME->getBase()->getType());
+    // The object as written, before any conversion to a base class.
+    SyncKind K = groupKind(ME->getBase()->IgnoreImpCasts()->getType());
     llvm::StringRef Member = ME->getMemberDecl()->getName();
     if (K == SyncKind::None || Member.empty())
       return {};
