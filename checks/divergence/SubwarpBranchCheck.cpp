@@ -46,6 +46,56 @@ bool hasEffects(const Stmt *S) {
   return false;
 }
 
+// One lane out of each equal group of lanes (lane 0 of every tile of 16:
+// a tile publishing its result), the rest of the warp the other way.
+bool oneLanePerGroup(uint64_t Mask, uint64_t Lanes) {
+  unsigned N = llvm::popcount(Mask);
+  unsigned Total = llvm::popcount(Lanes);
+  if (N == 0 || Total % N != 0)
+    return false;
+  unsigned Group = Total / N;
+  for (unsigned L = 0; L < 64; ++L)
+    if (Lanes >> L & 1)
+      if (bool(Mask >> L & 1) != (L % Group == 0))
+        return false;
+  return N <= 4;
+}
+
+// A step of a tree reduction's tail: if (tid < C) s[tid] += s[tid + C];
+// (written out, or in a loop that halves C). The narrowing is what the
+// algorithm asks for, not a branch to restructure.
+bool isReductionStep(const IfStmt *If) {
+  if (If->getElse())
+    return false;
+  const auto *Cmp = dyn_cast<BinaryOperator>(If->getCond()->IgnoreParenImpCasts());
+  if (!Cmp || (Cmp->getOpcode() != BO_LT && Cmp->getOpcode() != BO_GT))
+    return false;
+  const Expr *Bound = Cmp->getOpcode() == BO_LT ? Cmp->getRHS() : Cmp->getLHS();
+  auto Same = [&](const Expr *A, const Expr *B) {
+    A = A->IgnoreParenImpCasts();
+    B = B->IgnoreParenImpCasts();
+    if (const auto *DA = dyn_cast<DeclRefExpr>(A))
+      if (const auto *DB = dyn_cast<DeclRefExpr>(B))
+        return DA->getDecl() == DB->getDecl();
+    const auto *LA = dyn_cast<IntegerLiteral>(A);
+    const auto *LB = dyn_cast<IntegerLiteral>(B);
+    return LA && LB && LA->getValue() == LB->getValue();
+  };
+  std::function<bool(const Stmt *)> ReadsPartner = [&](const Stmt *S) {
+    if (!S)
+      return false;
+    if (const auto *Add = dyn_cast<BinaryOperator>(S);
+        Add && Add->getOpcode() == BO_Add &&
+        (Same(Add->getRHS(), Bound) || Same(Add->getLHS(), Bound)))
+      return true;
+    for (const Stmt *C : S->children())
+      if (ReadsPartner(C))
+        return true;
+    return false;
+  };
+  return ReadsPartner(If->getThen());
+}
+
 const VarDecl *asVar(const Expr *E) {
   if (const auto *DRE = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts()))
     return dyn_cast<VarDecl>(DRE->getDecl());
@@ -134,7 +184,10 @@ void SubwarpBranchCheck::judge(const Stmt *Branch, const Expr *Cond,
   uint64_t True = S.TrueLanes, False = S.Lanes & ~S.TrueLanes;
   unsigned NTrue = llvm::popcount(True), NFalse = llvm::popcount(False);
   bool Switch = isa<SwitchStmt>(Branch);
-  if (!Switch && !ReportSingleLane && (NTrue == 1 || NFalse == 1))
+  if (!Switch && !ReportSingleLane &&
+      (oneLanePerGroup(True, S.Lanes) || oneLanePerGroup(False, S.Lanes)))
+    return;
+  if (const auto *If = dyn_cast<IfStmt>(Branch); If && isReductionStep(If))
     return;
   std::string Split =
       Switch ? "takes " + std::to_string(S.Paths) + " different values"

@@ -116,7 +116,11 @@ __global__ void fine(float *a, int n, const int *flags) {
     a[warp] = 7.0f;
   if (lane != 0)              // ... and the others skip it
     a[tid] = 8.0f;
+  if (tid % 16 == 0)          // one lane per half-warp tile
+    a[tid / 16] = 9.0f;
+  if (tid < 16)               // a tree reduction's tail step
+    a[tid] += a[tid + 16];
 }
 
-// OPTION: :[[@LINE-6]]:7: warning: branch splits the lanes of a warp: 'lane == 0' sends lane 0 one way and lanes 1-31 the other in every warp
-// OPTION: :[[@LINE-5]]:7: warning: branch splits the lanes of a warp: 'lane != 0' sends lanes 1-31 one way and lane 0 the other in every warp
+// OPTION: :[[@LINE-10]]:7: warning: branch splits the lanes of a warp: 'lane == 0' sends lane 0 one way and lanes 1-31 the other in every warp
+// OPTION: :[[@LINE-9]]:7: warning: branch splits the lanes of a warp: 'lane != 0' sends lanes 1-31 one way and lane 0 the other in every warp
