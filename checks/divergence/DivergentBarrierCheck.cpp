@@ -1,5 +1,6 @@
 #include "checks/divergence/DivergentBarrierCheck.h"
 #include "clang/AST/ExprCXX.h"
+#include "clang/ASTMatchers/ASTMatchers.h"
 #include "clang/Basic/SourceManager.h"
 #include <functional>
 
@@ -45,6 +46,60 @@ std::string barrierName(const Stmt *Site) {
 
 } // namespace
 
+void DivergentBarrierCheck::indexCalls() {
+  CallsIndexed = true;
+  using namespace clang::ast_matchers;
+  auto Matches =
+      match(callExpr(unless(isExpansionInSystemHeader()),
+                     forFunction(functionDecl().bind("caller")))
+                .bind("call"),
+            context().astContext());
+  for (const auto &M : Matches) {
+    const auto *Call = M.getNodeAs<CallExpr>("call");
+    if (const FunctionDecl *Callee = Call->getDirectCallee())
+      Callers[Callee->getCanonicalDecl()].push_back(
+          {Call, M.getNodeAs<FunctionDecl>("caller")});
+  }
+}
+
+// The call is the last statement of its caller's body (or followed only by
+// a plain return).
+static bool inTailPosition(const CallExpr *Call, const FunctionDecl *Caller) {
+  const auto *Body = dyn_cast_or_null<CompoundStmt>(Caller->getBody());
+  if (!Body)
+    return false;
+  const Stmt *Last = nullptr;
+  for (const Stmt *S : Body->body()) {
+    const auto *R = dyn_cast<ReturnStmt>(S);
+    if (R && !R->getRetValue() && Last)
+      break;
+    Last = S;
+  }
+  if (const auto *R = dyn_cast_or_null<ReturnStmt>(Last))
+    Last = R->getRetValue();
+  if (const auto *E = dyn_cast_or_null<Expr>(Last))
+    return E->IgnoreImplicit() == Call;
+  return false;
+}
+
+bool DivergentBarrierCheck::onlyEndsKernels(const FunctionDecl *F,
+                                            unsigned Depth) {
+  if (Depth > MaxCallDepth)
+    return false;
+  if (!CallsIndexed)
+    indexCalls();
+  auto It = Callers.find(F->getCanonicalDecl());
+  if (It == Callers.end() || It->second.empty())
+    return false; // not called here: a caller elsewhere may go on
+  for (const auto &[Call, Caller] : It->second) {
+    if (!inTailPosition(Call, Caller))
+      return false;
+    if (!Caller->hasAttr<CUDAGlobalAttr>() && !onlyEndsKernels(Caller, Depth + 1))
+      return false;
+  }
+  return true;
+}
+
 void DivergentBarrierCheck::checkFunction(const FunctionDecl *Fn) {
   llvm::SmallVector<Frame, 4> Chain;
   visit(context().threadDependence().forFunction(Fn), Chain);
@@ -74,6 +129,15 @@ void DivergentBarrierCheck::visit(FunctionDependence &FD,
 void DivergentBarrierCheck::judge(const Stmt *Site, FunctionDependence &FD,
                                   llvm::SmallVectorImpl<Frame> &Chain) {
   auto Guards = FD.guardSites(Site);
+  // A helper's early return whose threads only go back to end their kernel
+  // is an exit in all but name.
+  if (llvm::any_of(Guards, [](const FunctionDependence::GuardSite &G) {
+        return G.Kind == FunctionDependence::GuardKind::EarlyExit;
+      }) &&
+      onlyEndsKernels(FD.function()))
+    llvm::erase_if(Guards, [](const FunctionDependence::GuardSite &G) {
+      return G.Kind == FunctionDependence::GuardKind::EarlyExit;
+    });
   const FunctionDependence::GuardSite *Worst = nullptr;
   for (const auto &G : Guards)
     if (G.D == Dependence::ThreadDependent) {

@@ -28,7 +28,19 @@ private:
   void report(const clang::Stmt *Site, const FunctionDependence::GuardSite &G,
               FunctionDependence &FD, llvm::ArrayRef<Frame> Chain);
 
+  // Whether every thread that leaves F early has nothing left to do but
+  // exit: each call of F (transitively) is the last statement of a kernel.
+  bool onlyEndsKernels(const clang::FunctionDecl *F, unsigned Depth = 0);
+  void indexCalls();
+
   BarrierSummary Barriers;
+  // Every call in the TU's user code, by callee, with its caller.
+  llvm::DenseMap<const clang::FunctionDecl *,
+                 llvm::SmallVector<std::pair<const clang::CallExpr *,
+                                             const clang::FunctionDecl *>,
+                                   2>>
+      Callers;
+  bool CallsIndexed = false;
   llvm::DenseSet<const clang::Stmt *> Reported;
 };
 

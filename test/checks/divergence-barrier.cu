@@ -216,6 +216,19 @@ __global__ void calls_stage(float *a) {
   a[threadIdx.x] = s[255 - threadIdx.x];
 }
 
+// A helper's early return whose threads go back only to end the kernel: an
+// exit in all but name (cuda-samples' cdpBitonicSort).
+__device__ void guarded_stage(float *a, int n) {
+  if (threadIdx.x >= n)
+    return;
+  a[threadIdx.x] = 0.0f;
+  __syncthreads();
+}
+__global__ void stage_last(float *a, int n) {
+  a[threadIdx.x] = 1.0f;
+  guarded_stage(a, n);
+}
+
 // A barrier in a loop whose trip count comes from memory at a uniform
 // address.
 __global__ void loop_from_memory(const int *counts, float *a) {
