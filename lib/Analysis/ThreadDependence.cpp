@@ -108,6 +108,23 @@ bool isLoop(const Stmt *S) {
   return isa<ForStmt, WhileStmt, DoStmt, CXXForRangeStmt>(S);
 }
 
+// Whether Exit can leave, or skip the rest of an iteration of, Loop: a
+// break or continue only acts on its innermost loop (a break in a switch on
+// the switch); a return or goto on every loop around it.
+template <typename ParentFn>
+bool exitsLoop(const Stmt *Exit, const Stmt *Loop, ParentFn Parent) {
+  bool IsBreak = isa<BreakStmt>(Exit), IsContinue = isa<ContinueStmt>(Exit);
+  for (const Stmt *P = Parent(Exit); P; P = Parent(P)) {
+    if (P == Loop)
+      return true;
+    if ((IsBreak || IsContinue) && isLoop(P))
+      return false;
+    if (IsBreak && isa<SwitchStmt>(P))
+      return false;
+  }
+  return false;
+}
+
 } // namespace
 
 FunctionDependence::FunctionDependence(const FunctionDecl *F,
@@ -377,14 +394,7 @@ Dependence FunctionDependence::loopDependence(const Stmt *Loop) {
   // A break, continue or return under a thread-dependent condition inside
   // the loop lets threads leave or skip iterations at different times.
   for (const Stmt *Exit : Exits) {
-    const Stmt *P = Exit;
-    bool Inside = false;
-    while ((P = parent(P)))
-      if (P == Loop) {
-        Inside = true;
-        break;
-      }
-    if (!Inside)
+    if (!exitsLoop(Exit, Loop, [&](const Stmt *S) { return parent(S); }))
       continue;
     if (isa<ReturnStmt>(Exit) && isKernel())
       continue; // exited threads do not hold anyone up
@@ -584,14 +594,7 @@ FunctionDependence::guardSites(const Stmt *S) {
       for (const Stmt *Exit : Exits) {
         if (isa<ReturnStmt>(Exit) && isKernel())
           continue;
-        const Stmt *Q = Exit;
-        bool Inside = false;
-        while ((Q = parent(Q)))
-          if (Q == P) {
-            Inside = true;
-            break;
-          }
-        if (Inside)
+        if (exitsLoop(Exit, P, [&](const Stmt *S) { return parent(S); }))
           Add(GuardKind::Loop, enclosingGuard(Exit, P).D, P, Exit);
       }
     }

@@ -229,6 +229,29 @@ __global__ void stage_last(float *a, int n) {
   guarded_stage(a, n);
 }
 
+// A break leaves only its own loop, or its switch (llm.c's attention
+// kernels: the inner loop stops early, the barrier is in the outer one).
+__global__ void inner_break(float *a, int n, int tiles) {
+  __shared__ float s[256];
+  for (int j = 0; j < tiles; ++j) {
+    s[threadIdx.x] = a[j * 256 + threadIdx.x];
+    __syncthreads();
+    for (int i = 0; i < 8; ++i) {
+      if (i * 32 + (int)threadIdx.x >= n)
+        break;
+      a[i] += s[i];
+    }
+    switch (threadIdx.x % 2) {
+    case 0:
+      a[j] = 1.0f;
+      break;
+    default:
+      break;
+    }
+    __syncthreads();
+  }
+}
+
 // A barrier in a loop whose trip count comes from memory at a uniform
 // address.
 __global__ void loop_from_memory(const int *counts, float *a) {
