@@ -31,7 +31,8 @@ unsigned sizeOf(const Stmt *S) {
 // Whether evaluating E may have an effect worth a branch: a call or an
 // assignment (otherwise ?: and && are selects and predicated instructions).
 bool hasEffects(const Stmt *S) {
-  if (!S)
+  // threadIdx.x and friends are property reads, calls only underneath.
+  if (!S || isa<PseudoObjectExpr>(S))
     return false;
   if (isa<CallExpr>(S) && !isa<CXXOperatorCallExpr>(S))
     return true;

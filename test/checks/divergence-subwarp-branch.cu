@@ -111,6 +111,7 @@ __global__ void fine(float *a, int n, const int *flags) {
   if (flags[tid])             // data-dependent: not provable
     a[tid] = 6.0f;
   float v = lane < 16 ? a[0] : a[1]; // a select
+  v += threadIdx.x < 8 ? a[threadIdx.x] : 0.0f; // a select too
   a[tid] += v;
   if (lane == 0)              // one lane publishes the warp's result
     a[warp] = 7.0f;
