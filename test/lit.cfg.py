@@ -1,12 +1,13 @@
 # lit configuration: the checks' tests (test/checks), the command line
-# (test/cli) and the plugin (test/plugin).
+# (test/cli), the plugin (test/plugin) and the IR layer (test/ir: .ll files
+# through opt's printer, .cu files through the CLI).
 import os
 import sys
 import lit.formats
 
 config.name = "warplint"
 config.test_format = lit.formats.ShTest(execute_external=True)
-config.suffixes = [".cu", ".test"]
+config.suffixes = [".cu", ".test", ".ll"]
 config.excludes = ["Inputs"]
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(os.path.dirname(config.warplint_bin), "..", "test")
@@ -19,6 +20,10 @@ for var in ("CUDA_PATH", "CUDA_HOME", "WARPLINT_ARCH_DATA"):
 
 config.substitutions.append(("%warplint", config.warplint_bin))
 config.substitutions.append(("%plugin", config.warplint_plugin))
+# The IR layer's opt plugin (LLVM only: opt cannot load libclang-cpp).
+config.substitutions.append(("%irplugin", os.path.join(
+    os.path.dirname(config.warplint_plugin), "WarpLintIRPlugin.so")))
+config.substitutions.append(("%opt", os.path.join(config.llvm_tools_dir, "opt")))
 config.substitutions.append(("%clangxx", config.clangxx))
 config.substitutions.append(("%src", config.warplint_src))
 config.substitutions.append(("%share", config.warplint_share))

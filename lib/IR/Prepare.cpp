@@ -1,0 +1,293 @@
+#include "IR/Prepare.h"
+#include "IR/Barriers.h"
+#include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/IR/CFG.h"
+#include "llvm/IR/Constants.h"
+#include "llvm/IR/InstIterator.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/Metadata.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Transforms/Scalar/SROA.h"
+#include "llvm/Transforms/Utils/Cloning.h"
+#include "llvm/Transforms/Utils/Local.h"
+#include <deque>
+
+using namespace llvm;
+
+namespace warplint::ir {
+
+namespace {
+
+constexpr StringLiteral TagKind = "warplint.barrier";
+
+const Function *definedCallee(const CallBase &CB) {
+  const Function *F = CB.getCalledFunction();
+  return F && !F->isDeclaration() ? F : nullptr;
+}
+
+// Fixed point over the call graph: a function synchronises if it executes a
+// barrier or calls a function that does.
+DenseSet<const Function *> findSynchronising(const Module &M) {
+  DenseSet<const Function *> Sync;
+  DenseMap<const Function *, SmallVector<const Function *, 4>> Callers;
+  SmallVector<const Function *, 16> Work;
+  for (const Function &F : M)
+    for (const Instruction &I : instructions(F)) {
+      const auto *CB = dyn_cast<CallBase>(&I);
+      if (!CB)
+        continue;
+      if (blockBarrierName(*CB)) {
+        if (Sync.insert(&F).second)
+          Work.push_back(&F);
+      } else if (const Function *Callee = definedCallee(*CB)) {
+        Callers[Callee].push_back(&F);
+      }
+    }
+  while (!Work.empty())
+    for (const Function *Caller : Callers.lookup(Work.pop_back_val()))
+      if (Sync.insert(Caller).second)
+        Work.push_back(Caller);
+  return Sync;
+}
+
+// Tags every barrier point before inlining copies it.
+void tagBarrierPoints(Module &M, const DenseSet<const Function *> &Sync) {
+  LLVMContext &Ctx = M.getContext();
+  Type *I32 = Type::getInt32Ty(Ctx);
+  for (Function &F : M) {
+    unsigned N = 0;
+    for (Instruction &I : instructions(F)) {
+      auto *CB = dyn_cast<CallBase>(&I);
+      if (!CB)
+        continue;
+      const Function *Callee = definedCallee(*CB);
+      if (!blockBarrierName(*CB) && !(Callee && Sync.contains(Callee)))
+        continue;
+      Metadata *Ops[] = {MDString::get(Ctx, F.getName()),
+                         ConstantAsMetadata::get(ConstantInt::get(I32, N++))};
+      CB->setMetadata(TagKind, MDNode::get(Ctx, Ops));
+    }
+  }
+}
+
+unsigned sizeOf(const Function &F) { return F.getInstructionCount(); }
+
+void promoteLocals(Function &F, FunctionAnalysisManager &FAM) {
+  PreservedAnalyses PA = SROAPass(SROAOptions::ModifyCFG).run(F, FAM);
+  FAM.invalidate(F, PA);
+}
+
+// Inlines calls into Root top-down, as LLVM's inliner does with an inline
+// history: a call that an inlined body of G brought in may not inline G again.
+class RootInliner {
+public:
+  RootInliner(Function &Root, FunctionAnalysisManager &FAM,
+              const DenseSet<const Function *> &Sync,
+              DenseSet<Function *> &Promoted, unsigned Budget)
+      : Root(Root), FAM(FAM), Sync(Sync), Promoted(Promoted), Budget(Budget),
+        Size(sizeOf(Root)) {}
+
+  // Adds the functions it inlined to Inlined.
+  void run(DenseSet<const Function *> &Inlined) {
+    inlineWhere(Inlined, [&](const Function &G) { return Sync.contains(&G); });
+    inlineWhere(Inlined, [](const Function &) { return true; });
+  }
+
+private:
+  using CallQueue = std::deque<std::pair<CallBase *, int>>;
+
+  template <typename Pred>
+  void inlineWhere(DenseSet<const Function *> &Inlined, Pred Wanted) {
+    CallQueue Queue;
+    for (Instruction &I : instructions(Root))
+      if (auto *CB = dyn_cast<CallBase>(&I))
+        Queue.push_back({CB, historyOf(CB)});
+    while (!Queue.empty()) {
+      auto [CB, Hist] = Queue.front();
+      Queue.pop_front();
+      Function *G = CB->getCalledFunction();
+      if (G && !G->isDeclaration() && !G->isVarArg() && Wanted(*G) &&
+          !inHistory(G, Hist) && inlineCall(*CB, *G, Hist, Queue))
+        Inlined.insert(G);
+    }
+  }
+
+  // Inlines CB (a call to G) within the budget; queues the calls it brings.
+  bool inlineCall(CallBase &CB, Function &G, int Hist, CallQueue &Queue) {
+    if (Size + sizeOf(G) > Budget)
+      return false;
+    if (Promoted.insert(&G).second) // smaller once its locals are promoted
+      promoteLocals(G, FAM);
+    unsigned Grown = sizeOf(G);
+    if (Size + Grown > Budget)
+      return false;
+    InlineFunctionInfo IFI;
+    if (!InlineFunction(CB, IFI, /*MergeAttributes=*/false,
+                        /*CalleeAAR=*/nullptr, /*InsertLifetime=*/false)
+             .isSuccess())
+      return false;
+    CallHistory.erase(&CB); // gone: its address may be reused
+    Size += Grown;
+    History.push_back({&G, Hist});
+    int Here = History.size() - 1;
+    for (CallBase *New : IFI.InlinedCallSites) {
+      CallHistory[New] = Here;
+      Queue.push_back({New, Here});
+    }
+    return true;
+  }
+
+  int historyOf(CallBase *CB) const {
+    auto It = CallHistory.find(CB);
+    return It == CallHistory.end() ? -1 : It->second;
+  }
+  bool inHistory(const Function *G, int H) const {
+    if (G == &Root)
+      return true;
+    for (; H >= 0; H = History[H].second)
+      if (History[H].first == G)
+        return true;
+    return false;
+  }
+
+  Function &Root;
+  FunctionAnalysisManager &FAM;
+  const DenseSet<const Function *> &Sync;
+  DenseSet<Function *> &Promoted;
+  unsigned Budget;
+  unsigned Size;
+  std::vector<std::pair<const Function *, int>> History; // (callee, parent)
+  DenseMap<CallBase *, int> CallHistory;
+};
+
+// Can a thread entering From reach `unreachable` without passing a block
+// from which it could still return?
+bool reachesUnreachable(BasicBlock *From,
+                        const SmallPtrSetImpl<BasicBlock *> &Returns) {
+  SmallVector<BasicBlock *, 8> Work = {From};
+  SmallPtrSet<BasicBlock *, 8> Seen = {From};
+  while (!Work.empty()) {
+    BasicBlock *BB = Work.pop_back_val();
+    if (isa<UnreachableInst>(BB->getTerminator()))
+      return true;
+    for (BasicBlock *S : successors(BB))
+      if (!Returns.count(S) && Seen.insert(S).second)
+        Work.push_back(S);
+  }
+  return false;
+}
+
+// A `return` that ends the thread: S is a block that only jumps, from a
+// return statement (the IR of `return;` and of falling off the end of an if
+// look alike; the source tells them apart), and the jumps lead straight to
+// the kernel's own return, also from an inlined helper called last.
+bool isThreadReturn(const BasicBlock *S, const ReturnStatementFn &IsReturn) {
+  const auto *Br = dyn_cast<BranchInst>(S->getTerminator());
+  if (!Br || Br->isConditional() || &S->front() != Br || !Br->getDebugLoc() ||
+      !IsReturn(*Br->getDebugLoc()))
+    return false;
+  const BasicBlock *BB = Br->getSuccessor(0);
+  for (unsigned Hops = 0; Hops < 8; ++Hops) {
+    const Instruction *T = BB->getTerminator();
+    if (&BB->front() != T)
+      return false;
+    if (isa<ReturnInst>(T))
+      return true;
+    const auto *Next = dyn_cast<BranchInst>(T);
+    if (!Next || Next->isConditional())
+      return false;
+    BB = Next->getSuccessor(0);
+  }
+  return false;
+}
+
+// Cuts the branch edges that threads take to leave: into code that can only
+// abort (never returns, ends in `unreachable`), and in a kernel into a
+// `return` that ends the thread. Those threads have exited, and a barrier
+// waits for the non-exited threads only (PTX ISA, "exit" and "barrier";
+// Volta tuning guide 1.4.1.2). A helper's return is not an exit when its
+// caller goes on.
+void cutLeavingEdges(Function &F, const ReturnStatementFn &IsReturn) {
+  SmallPtrSet<BasicBlock *, 32> Returns; // blocks that can reach a return
+  SmallVector<BasicBlock *, 16> Work;
+  for (BasicBlock &BB : F)
+    if (isa<ReturnInst>(BB.getTerminator()) && Returns.insert(&BB).second)
+      Work.push_back(&BB);
+  while (!Work.empty())
+    for (BasicBlock *P : predecessors(Work.pop_back_val()))
+      if (Returns.insert(P).second)
+        Work.push_back(P);
+  if (!Returns.count(&F.getEntryBlock()))
+    return; // a kernel that never returns: nothing to compare with
+  auto Leaves = [&](BasicBlock *S) {
+    return (!Returns.count(S) && reachesUnreachable(S, Returns)) ||
+           (IsReturn && isThreadReturn(S, IsReturn));
+  };
+  bool Changed = false;
+  for (BasicBlock &BB : F) {
+    auto *Br = dyn_cast<BranchInst>(BB.getTerminator());
+    if (!Br || !Br->isConditional() || !Returns.count(&BB))
+      continue;
+    BasicBlock *T = Br->getSuccessor(0), *E = Br->getSuccessor(1);
+    bool TLeaves = Leaves(T), ELeaves = Leaves(E);
+    if (TLeaves == ELeaves)
+      continue;
+    (TLeaves ? T : E)->removePredecessor(&BB);
+    BranchInst::Create(TLeaves ? E : T, Br->getIterator());
+    Br->eraseFromParent();
+    Changed = true;
+  }
+  if (Changed)
+    removeUnreachableBlocks(F);
+}
+
+void prepareRoot(Function &F, FunctionAnalysisManager &FAM,
+                 const DenseSet<const Function *> &Sync,
+                 DenseSet<Function *> &Promoted,
+                 DenseSet<const Function *> &Inlined,
+                 const PrepareOptions &Opts) {
+  RootInliner(F, FAM, Sync, Promoted, Opts.InlineBudget).run(Inlined);
+  FAM.invalidate(F, PreservedAnalyses::none());
+  cutLeavingEdges(F, isKernel(F) ? Opts.IsReturnStatement : nullptr);
+  promoteLocals(F, FAM);
+}
+
+} // namespace
+
+bool isKernel(const Function &F) {
+  return F.getCallingConv() == CallingConv::PTX_Kernel;
+}
+
+const MDNode *barrierTag(const CallBase &CB) { return CB.getMetadata(TagKind); }
+
+PreparedModule prepareModule(Module &M, FunctionAnalysisManager &FAM,
+                             const PrepareOptions &Opts) {
+  PreparedModule P;
+  P.Synchronising = findSynchronising(M);
+  if (P.Synchronising.empty())
+    return P;
+  tagBarrierPoints(M, P.Synchronising);
+  auto Judged = [&](const Function &F) {
+    return P.Synchronising.contains(&F) && !F.isDeclaration() &&
+           !(Opts.InSystemHeader && Opts.InSystemHeader(F));
+  };
+  for (Function &F : M)
+    if (isKernel(F) && Judged(F))
+      P.Roots.push_back(&F);
+  DenseSet<Function *> Promoted;
+  DenseSet<const Function *> Inlined;
+  for (Function *K : P.Roots)
+    prepareRoot(*K, FAM, P.Synchronising, Promoted, Inlined, Opts);
+  // A helper inlined into every caller was judged there; the others (library
+  // functions, calls past the budget, recursion) are judged on their own.
+  std::vector<Function *> Helpers;
+  for (Function &F : M)
+    if (!isKernel(F) && Judged(F) && (!Inlined.contains(&F) || !F.use_empty()))
+      Helpers.push_back(&F);
+  for (Function *F : Helpers)
+    prepareRoot(*F, FAM, P.Synchronising, Promoted, Inlined, Opts);
+  P.Roots.insert(P.Roots.end(), Helpers.begin(), Helpers.end());
+  return P;
+}
+
+} // namespace warplint::ir

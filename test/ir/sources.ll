@@ -1,0 +1,215 @@
+; The divergence sources of a block-level question: which values may differ
+; between the threads of one block. Each kernel branches on one value and
+; synchronises inside the branch; the printer says whether that barrier is
+; reached by part of the block (divergent) or by all of it (uniform).
+; RUN: %opt -load-pass-plugin=%irplugin -passes='print<warplint-barriers>' -disable-output %s | FileCheck %s
+
+target triple = "nvptx64-nvidia-cuda"
+
+declare i32 @llvm.nvvm.read.ptx.sreg.tid.x()
+declare i32 @llvm.nvvm.read.ptx.sreg.laneid()
+declare i32 @llvm.nvvm.read.ptx.sreg.ctaid.x()
+declare i32 @llvm.nvvm.read.ptx.sreg.ntid.x()
+declare i32 @llvm.nvvm.read.ptx.sreg.clock()
+declare i32 @llvm.nvvm.shfl.sync.idx.i32(i32, i32, i32, i32)
+declare i32 @llvm.nvvm.vote.ballot.sync(i32, i1)
+declare void @llvm.nvvm.barrier.cta.sync.aligned.all(i32)
+declare i32 @llvm.nvvm.barrier.cta.red.popc.aligned.all(i32, i1)
+declare i32 @opaque(i32)
+declare float @__nv_sqrtf(float)
+
+define ptx_kernel void @tid(ptr %p) {
+; CHECK-LABEL: barriers in kernel 'tid':
+; CHECK-NEXT: divergent: __syncthreads()
+; CHECK-NEXT: split by: br %c in %entry
+entry:
+  %t = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()
+  %c = icmp ult i32 %t, 16
+  br i1 %c, label %then, label %end
+then:
+  call void @llvm.nvvm.barrier.cta.sync.aligned.all(i32 0)
+  br label %end
+end:
+  ret void
+}
+
+define ptx_kernel void @laneid(ptr %p) {
+; CHECK-LABEL: barriers in kernel 'laneid':
+; CHECK-NEXT: divergent: __syncthreads()
+entry:
+  %t = call i32 @llvm.nvvm.read.ptx.sreg.laneid()
+  %c = icmp eq i32 %t, 0
+  br i1 %c, label %then, label %end
+then:
+  call void @llvm.nvvm.barrier.cta.sync.aligned.all(i32 0)
+  br label %end
+end:
+  ret void
+}
+
+define ptx_kernel void @clock(ptr %p) {
+; CHECK-LABEL: barriers in kernel 'clock':
+; CHECK-NEXT: divergent: __syncthreads()
+entry:
+  %t = call i32 @llvm.nvvm.read.ptx.sreg.clock()
+  %c = icmp ugt i32 %t, 1000
+  br i1 %c, label %then, label %end
+then:
+  call void @llvm.nvvm.barrier.cta.sync.aligned.all(i32 0)
+  br label %end
+end:
+  ret void
+}
+
+; The block's own coordinates and the kernel's arguments are uniform.
+define ptx_kernel void @block_coordinates(i32 %n) {
+; CHECK-LABEL: barriers in kernel 'block_coordinates':
+; CHECK-NEXT: uniform: __syncthreads()
+entry:
+  %b = call i32 @llvm.nvvm.read.ptx.sreg.ctaid.x()
+  %d = call i32 @llvm.nvvm.read.ptx.sreg.ntid.x()
+  %m = mul i32 %b, %d
+  %c = icmp ult i32 %m, %n
+  br i1 %c, label %then, label %end
+then:
+  call void @llvm.nvvm.barrier.cta.sync.aligned.all(i32 0)
+  br label %end
+end:
+  ret void
+}
+
+; A warp collective is at best uniform within a warp, never across the block.
+define ptx_kernel void @shuffle(i32 %x) {
+; CHECK-LABEL: barriers in kernel 'shuffle':
+; CHECK-NEXT: divergent: __syncthreads()
+entry:
+  %s = call i32 @llvm.nvvm.shfl.sync.idx.i32(i32 -1, i32 %x, i32 0, i32 31)
+  %c = icmp eq i32 %s, 0
+  br i1 %c, label %then, label %end
+then:
+  call void @llvm.nvvm.barrier.cta.sync.aligned.all(i32 0)
+  br label %end
+end:
+  ret void
+}
+
+define ptx_kernel void @vote(i1 %x) {
+; CHECK-LABEL: barriers in kernel 'vote':
+; CHECK-NEXT: divergent: __syncthreads()
+entry:
+  %s = call i32 @llvm.nvvm.vote.ballot.sync(i32 -1, i1 %x)
+  %c = icmp eq i32 %s, 0
+  br i1 %c, label %then, label %end
+then:
+  call void @llvm.nvvm.barrier.cta.sync.aligned.all(i32 0)
+  br label %end
+end:
+  ret void
+}
+
+define ptx_kernel void @atomic(ptr addrspace(1) %counter) {
+; CHECK-LABEL: barriers in kernel 'atomic':
+; CHECK-NEXT: divergent: __syncthreads()
+entry:
+  %old = atomicrmw add ptr addrspace(1) %counter, i32 1 monotonic
+  %c = icmp eq i32 %old, 0
+  br i1 %c, label %then, label %end
+then:
+  call void @llvm.nvvm.barrier.cta.sync.aligned.all(i32 0)
+  br label %end
+end:
+  ret void
+}
+
+; A value read from global or shared memory at a uniform address is taken as
+; the same for every thread; private memory is each thread's own.
+define ptx_kernel void @memory(ptr addrspace(1) %g, i32 %i) {
+; CHECK-LABEL: barriers in kernel 'memory':
+; CHECK-NEXT: uniform: __syncthreads()
+; CHECK-NEXT: divergent: __syncthreads()
+entry:
+  %local = alloca [4 x i32], align 4
+  %v = load i32, ptr addrspace(1) %g
+  %c = icmp eq i32 %v, 0
+  br i1 %c, label %then, label %next
+then:
+  call void @llvm.nvvm.barrier.cta.sync.aligned.all(i32 0)
+  br label %next
+next:
+  %slot = getelementptr [4 x i32], ptr %local, i32 0, i32 %i
+  %w = load i32, ptr %slot
+  %d = icmp eq i32 %w, 0
+  br i1 %d, label %then2, label %end
+then2:
+  call void @llvm.nvvm.barrier.cta.sync.aligned.all(i32 0)
+  br label %end
+end:
+  ret void
+}
+
+; A function without a body may read the thread's position; libdevice's
+; math is pure.
+define ptx_kernel void @calls(i32 %x, float %f) {
+; CHECK-LABEL: barriers in kernel 'calls':
+; CHECK-NEXT: divergent: __syncthreads()
+; CHECK-NEXT: split by: br %c in %entry
+; CHECK: uniform: __syncthreads()
+entry:
+  %r = call i32 @opaque(i32 %x)
+  %c = icmp eq i32 %r, 0
+  br i1 %c, label %then, label %next
+then:
+  call void @llvm.nvvm.barrier.cta.sync.aligned.all(i32 0)
+  br label %next
+next:
+  %s = call float @__nv_sqrtf(float %f)
+  %d = fcmp ogt float %s, 1.0
+  br i1 %d, label %then2, label %end
+then2:
+  call void @llvm.nvvm.barrier.cta.sync.aligned.all(i32 0)
+  br label %end
+end:
+  ret void
+}
+
+; Inline asm with an output may read anything; one that only reads a
+; block-constant register does not.
+define ptx_kernel void @inline_asm() {
+; CHECK-LABEL: barriers in kernel 'inline_asm':
+; CHECK-NEXT: divergent: __syncthreads()
+; CHECK: uniform: __syncthreads()
+entry:
+  %l = call i32 asm "mov.u32 $0, %laneid;", "=r"()
+  %c = icmp eq i32 %l, 0
+  br i1 %c, label %then, label %next
+then:
+  call void @llvm.nvvm.barrier.cta.sync.aligned.all(i32 0)
+  br label %next
+next:
+  %o = call i64 asm "mov.u64 $0, %reserved_smem_offset_1;", "=l"()
+  %d = icmp eq i64 %o, 0
+  br i1 %d, label %then2, label %end
+then2:
+  call void @llvm.nvvm.barrier.cta.sync.aligned.all(i32 0)
+  br label %end
+end:
+  ret void
+}
+
+; __syncthreads_count() gives every thread the same count.
+define ptx_kernel void @block_reduction() {
+; CHECK-LABEL: barriers in kernel 'block_reduction':
+; CHECK-NEXT: uniform: __syncthreads_count()
+; CHECK-NEXT: uniform: __syncthreads()
+entry:
+  %t = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()
+  %p = icmp ult i32 %t, 5
+  %n = call i32 @llvm.nvvm.barrier.cta.red.popc.aligned.all(i32 0, i1 %p)
+  %c = icmp eq i32 %n, 0
+  br i1 %c, label %then, label %end
+then:
+  call void @llvm.nvvm.barrier.cta.sync.aligned.all(i32 0)
+  br label %end
+end:
+  ret void
+}
