@@ -1,7 +1,9 @@
 #include "Driver/Runner.h"
+#include "IR/IRLayer.h"
 #include "clang/Basic/FileManager.h"
 #include "clang/Frontend/CompilerInstance.h"
 #include "clang/Frontend/FrontendAction.h"
+#include "clang/Frontend/MultiplexConsumer.h"
 #include "clang/Tooling/Tooling.h"
 #include "llvm/ADT/SmallString.h"
 #include "llvm/Support/CrashRecoveryContext.h"
@@ -85,11 +87,23 @@ public:
                                               T.WarningsAsErrors, Sink);
     auto Runner = std::make_unique<CheckRunner>(
         T.Checks, bool(CI.getLangOpts().CUDAIsDevice), *Ctx);
-    return std::make_unique<AnalysisConsumer>(std::move(Ctx), std::move(Runner),
-                                              Dump);
+    CheckContext &Checks = *Ctx;
+    auto AST = std::make_unique<AnalysisConsumer>(std::move(Ctx),
+                                                  std::move(Runner), Dump);
+    if (!wantsIRLayer(CI))
+      return AST;
+    // The same parse feeds the code generator, after the checks.
+    std::vector<std::unique_ptr<ASTConsumer>> Both;
+    Both.push_back(std::move(AST));
+    Both.push_back(createIRLayerConsumer(CI, Checks, Sink));
+    return std::make_unique<MultiplexConsumer>(std::move(Both));
   }
 
 private:
+  bool wantsIRLayer(const CompilerInstance &CI) const {
+    return Arch && !Dump && T.IRLayer && CI.getLangOpts().CUDAIsDevice;
+  }
+
   const FileTask &T;
   const ArchTable &Tables;
   const ArchInfo *Arch;

@@ -6,6 +6,7 @@
 #include "Core/DiagSink.h"
 #include "Driver/NvccFlags.h"
 #include "Driver/Toolkit.h"
+#include "IR/IRLayer.h"
 
 namespace warplint {
 
@@ -25,6 +26,9 @@ struct FileTask {
   GlobList WarningsAsErrors;
   CheckOptionMap Options;
   bool DumpAnalysis = false; // print the analyses instead of checking
+  // Run the IR layer (divergence-barrier on the device IR, in process):
+  // that check is enabled and --ir-layer is not false.
+  bool IRLayer = false;
 };
 
 struct FileResult {

@@ -91,6 +91,17 @@ cl::opt<bool> DumpAnalysisOpt(
              "device function instead of running the checks"),
     cl::cat(Category));
 
+cl::opt<IRLayerMode> IRLayerOpt(
+    "ir-layer",
+    cl::desc("divergence-barrier on the device LLVM IR too, through inlined "
+             "calls"),
+    cl::init(IRLayerMode::On),
+    cl::values(clEnumValN(IRLayerMode::On, "true", "with the AST check"),
+               clEnumValN(IRLayerMode::Off, "false", "the AST check only"),
+               clEnumValN(IRLayerMode::Only, "only",
+                          "the IR layer only (to test it)")),
+    cl::cat(Category));
+
 int Main(int Argc, const char **Argv);
 
 void printError(const Twine &Msg) {
@@ -343,6 +354,10 @@ int Main(int Argc, const char **Argv) {
     }
     EffectiveSettings S = combineSettings(Cfg, ChecksOpt, WarningsAsErrorsOpt);
     T.Checks = GlobList(S.ChecksText);
+    T.IRLayer =
+        IRLayerOpt != IRLayerMode::Off && T.Checks.contains(IRLayerCheckId);
+    if (IRLayerOpt == IRLayerMode::Only)
+      T.Checks = GlobList(S.ChecksText + ",-" + IRLayerCheckId.str());
     T.WarningsAsErrors = GlobList(S.WarningsAsErrorsText);
     T.Options = S.CheckOptions;
     T.DumpAnalysis = DumpAnalysisOpt;

@@ -1,0 +1,282 @@
+#include "IR/IRLayer.h"
+#include "Core/Check.h"
+#include "IR/BarrierDivergence.h"
+#include "IR/Report.h"
+#include "clang/AST/ASTConsumer.h"
+#include "clang/AST/Attr.h"
+#include "clang/Basic/SourceManager.h"
+#include "clang/CodeGen/ModuleBuilder.h"
+#include "clang/Frontend/CompilerInstance.h"
+#include "llvm/IR/DebugInfoMetadata.h"
+#include "llvm/IR/LLVMContext.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Support/CrashRecoveryContext.h"
+#include <functional>
+#include <set>
+
+using namespace clang;
+
+namespace warplint {
+
+namespace {
+
+using CodeGenEvent = std::function<void(CodeGenerator &)>;
+
+// Counts the code generator's diagnostics and shows none.
+class SilentDiagnostics : public DiagnosticConsumer {};
+
+// Routes CI's diagnostics to a silent consumer while alive.
+class SilenceDiagnostics {
+public:
+  explicit SilenceDiagnostics(DiagnosticsEngine &D)
+      : D(D), Old(D.getClient()), Owned(D.takeClient()) {
+    D.setClient(&Silent, /*ShouldOwnClient=*/false);
+  }
+  ~SilenceDiagnostics() {
+    bool Owns = Owned != nullptr;
+    D.setClient(Owns ? Owned.release() : Old, Owns);
+  }
+  unsigned errors() const { return Silent.getNumErrors(); }
+
+private:
+  DiagnosticsEngine &D;
+  DiagnosticConsumer *Old;
+  std::unique_ptr<DiagnosticConsumer> Owned;
+  SilentDiagnostics Silent;
+};
+
+// Runs the code generator on the recorded events. Diagnostics must already
+// be silenced: it is not the compiler the user asked for.
+std::unique_ptr<llvm::Module>
+generateIR(CompilerInstance &CI, ASTContext &AST,
+           const std::vector<CodeGenEvent> &Events, llvm::LLVMContext &LLVM) {
+  // Line tables for the source positions; no optnone, which -O0 implies,
+  // since the layer runs its own passes.
+  CodeGenOptions &CGO = CI.getCodeGenOpts();
+  CGO.setDebugInfo(llvm::codegenoptions::DebugLineTablesOnly);
+  CGO.DebugColumnInfo = true;
+  CGO.DisableO0ImplyOptNone = true;
+
+  std::unique_ptr<CodeGenerator> Gen = CreateLLVMCodeGen(CI, "warplint", LLVM);
+  Gen->Initialize(AST);
+  for (const CodeGenEvent &E : Events)
+    E(*Gen);
+  Gen->HandleTranslationUnit(AST);
+  return Gen->ReleaseModule();
+}
+
+// Maps the IR layer's verdicts to source and reports them.
+class Reporter {
+public:
+  Reporter(CheckContext &Ctx, const DiagSink &Sink)
+      : Ctx(Ctx), Sink(Sink), SM(Ctx.sourceManager()) {}
+
+  void report(const ir::BarrierVerdict &V) {
+    std::vector<ir::Frame> Frames = ir::framesOf(V.Point->getDebugLoc().get());
+    std::vector<SourceLocation> Locs = locate(Frames);
+    std::optional<size_t> At = firstUserFrame(Locs);
+    if (!At || !Reported.insert(key(Locs[*At])).second ||
+        reportedByAST(Locs[*At]))
+      return;
+    FindingBuilder(Ctx, IRLayerCheckId, Locs[*At], "%0", Severity::Error)
+        << ir::barrierMessage(ir::barrierWhat(V, Frames, *At), Ctx.arch());
+    std::vector<SourceLocation> Branch =
+        locate(ir::framesOf(V.Branch->getDebugLoc().get()));
+    if (auto B = firstUserFrame(Branch))
+      note(Branch[*B], ir::SplitNote);
+    for (size_t I = *At + 1; I < Frames.size(); ++I)
+      note(Locs[I], ir::callNote(Frames[I].Function));
+  }
+
+private:
+  void note(SourceLocation Loc, llvm::StringRef Text) {
+    if (Loc.isValid())
+      FindingBuilder(Ctx, IRLayerCheckId, Loc, "%0", Severity::Note) << Text;
+  }
+
+  std::vector<SourceLocation> locate(const std::vector<ir::Frame> &Frames) {
+    std::vector<SourceLocation> Out;
+    for (const ir::Frame &F : Frames) {
+      auto Ref = SM.getFileManager().getOptionalFileRef(F.File);
+      Out.push_back(Ref && F.Line ? SM.translateFileLineCol(
+                                        *Ref, F.Line, std::max(F.Column, 1u))
+                                  : SourceLocation());
+    }
+    return Out;
+  }
+
+  // The position nearest the barrier that the user wrote: a barrier inside
+  // a system header is reported where user code calls into it.
+  std::optional<size_t>
+  firstUserFrame(const std::vector<SourceLocation> &Locs) const {
+    for (size_t I = 0; I < Locs.size(); ++I)
+      if (Locs[I].isValid() && !SM.isInSystemHeader(SM.getFileLoc(Locs[I])))
+        return I;
+    return std::nullopt;
+  }
+
+  std::pair<std::string, unsigned> fileLine(SourceLocation Loc) const {
+    SourceLocation F = SM.getFileLoc(Loc);
+    auto Ref = SM.getFileEntryRefForID(SM.getFileID(F));
+    return {Ref ? Ref->getName().str() : "", SM.getSpellingLineNumber(F)};
+  }
+
+  std::string key(SourceLocation Loc) const {
+    auto [File, Line] = fileLine(Loc);
+    return File + ":" + std::to_string(Line) + ":" +
+           std::to_string(SM.getSpellingColumnNumber(SM.getFileLoc(Loc)));
+  }
+
+  // The AST checks ran first; their divergence-barrier finding on the same
+  // line of this parse says the same thing.
+  bool reportedByAST(SourceLocation Loc) const {
+    auto [File, Line] = fileLine(Loc);
+    std::optional<std::string> Arch;
+    if (Ctx.arch())
+      Arch = Ctx.arch()->Name;
+    for (const Finding &F : Sink.findings())
+      if (F.Check == IRLayerCheckId && F.Loc.File == File &&
+          F.Loc.Line == Line && F.Arch == Arch)
+        return true;
+    return false;
+  }
+
+  CheckContext &Ctx;
+  const DiagSink &Sink;
+  SourceManager &SM;
+  std::set<std::string> Reported;
+};
+
+class IRLayerConsumer : public ASTConsumer {
+public:
+  IRLayerConsumer(CompilerInstance &CI, CheckContext &Ctx, const DiagSink &Sink)
+      : CI(CI), Ctx(Ctx), Sink(Sink) {}
+
+  bool HandleTopLevelDecl(DeclGroupRef D) override {
+    if (!isSystemKernel(D))
+      record([D](CodeGenerator &G) { G.HandleTopLevelDecl(D); });
+    return true;
+  }
+  void HandleInlineFunctionDefinition(FunctionDecl *D) override {
+    record([D](CodeGenerator &G) { G.HandleInlineFunctionDefinition(D); });
+  }
+  void HandleTagDeclDefinition(TagDecl *D) override {
+    record([D](CodeGenerator &G) { G.HandleTagDeclDefinition(D); });
+  }
+  void HandleTagDeclRequiredDefinition(const TagDecl *D) override {
+    record([D](CodeGenerator &G) { G.HandleTagDeclRequiredDefinition(D); });
+  }
+  void HandleCXXStaticMemberVarInstantiation(VarDecl *D) override {
+    record(
+        [D](CodeGenerator &G) { G.HandleCXXStaticMemberVarInstantiation(D); });
+  }
+  void CompleteTentativeDefinition(VarDecl *D) override {
+    record([D](CodeGenerator &G) { G.CompleteTentativeDefinition(D); });
+  }
+  void CompleteExternalDeclaration(DeclaratorDecl *D) override {
+    record([D](CodeGenerator &G) { G.CompleteExternalDeclaration(D); });
+  }
+  void AssignInheritanceModel(CXXRecordDecl *D) override {
+    record([D](CodeGenerator &G) { G.AssignInheritanceModel(D); });
+  }
+  void HandleVTable(CXXRecordDecl *D) override {
+    record([D](CodeGenerator &G) { G.HandleVTable(D); });
+  }
+
+  void HandleTranslationUnit(ASTContext &AST) override {
+    if (CI.getDiagnostics().hasErrorOccurred())
+      return;
+    // A crash in code generation or in the passes costs the IR findings of
+    // this parse, not the file: what it leaves behind is abandoned.
+    auto LLVM = std::make_unique<llvm::LLVMContext>();
+    std::unique_ptr<llvm::Module> M;
+    llvm::CrashRecoveryContext CRC;
+    bool Crashed, Usable;
+    {
+      SilenceDiagnostics Silence(CI.getDiagnostics());
+      Crashed = !CRC.RunSafely([&] { M = generateIR(CI, AST, Events, *LLVM); });
+      Usable = !Crashed && M && !Silence.errors();
+    }
+    if (Usable)
+      Crashed = !CRC.RunSafely([&] { analyse(*M); });
+    if (Crashed) {
+      (void)M.release();
+      (void)LLVM.release();
+    }
+  }
+
+private:
+  void record(CodeGenEvent E) { Events.push_back(std::move(E)); }
+
+  void analyse(llvm::Module &M) {
+    ir::PrepareOptions Opts;
+    Opts.InSystemHeader = [this](const llvm::Function &F) {
+      return inSystemHeader(F);
+    };
+    Opts.IsReturnStatement = [this](const llvm::DILocation &L) {
+      return isReturnStatement(L);
+    };
+    ir::BarrierResult R = ir::analyseBarriers(M, Opts);
+    Reporter Rep(Ctx, Sink);
+    for (const ir::BarrierVerdict *V : R.divergent())
+      Rep.report(*V);
+  }
+
+  // Kernels from system headers (CUB's and Thrust's, instantiated by the
+  // host code the device parse sees) are not generated at all: nothing in
+  // them could be reported, and they are most of the IR of such a TU.
+  bool isSystemKernel(DeclGroupRef D) const {
+    if (!D.isSingleDecl())
+      return false;
+    const auto *FD = dyn_cast<FunctionDecl>(D.getSingleDecl());
+    return FD && FD->hasAttr<CUDAGlobalAttr>() &&
+           CI.getSourceManager().isInSystemHeader(FD->getLocation());
+  }
+
+  bool isReturnStatement(const llvm::DILocation &L) {
+    SourceManager &SM = Ctx.sourceManager();
+    auto Ref = SM.getFileManager().getOptionalFileRef(ir::pathOf(L.getFile()));
+    if (!Ref)
+      return false;
+    SourceLocation Loc =
+        SM.translateFileLineCol(*Ref, L.getLine(), std::max(L.getColumn(), 1u));
+    bool Invalid = false;
+    llvm::StringRef Buffer = SM.getBufferData(SM.getFileID(Loc), &Invalid);
+    unsigned Offset = SM.getFileOffset(Loc);
+    return Loc.isValid() && !Invalid && Offset < Buffer.size() &&
+           ir::startsWithReturn(Buffer.substr(Offset));
+  }
+
+  bool inSystemHeader(const llvm::Function &F) {
+    const llvm::DISubprogram *SP = F.getSubprogram();
+    if (!SP)
+      return false;
+    auto [It, New] = SystemFiles.try_emplace(SP->getFile(), false);
+    if (New) {
+      SourceManager &SM = Ctx.sourceManager();
+      if (auto Ref = SM.getFileManager().getOptionalFileRef(
+              ir::pathOf(SP->getFile()))) {
+        FileID FID = SM.translateFile(*Ref);
+        It->second =
+            FID.isValid() && SM.isInSystemHeader(SM.getLocForStartOfFile(FID));
+      }
+    }
+    return It->second;
+  }
+
+  CompilerInstance &CI;
+  CheckContext &Ctx;
+  const DiagSink &Sink;
+  std::vector<CodeGenEvent> Events;
+  llvm::DenseMap<const llvm::DIFile *, bool> SystemFiles;
+};
+
+} // namespace
+
+std::unique_ptr<ASTConsumer> createIRLayerConsumer(CompilerInstance &CI,
+                                                   CheckContext &Ctx,
+                                                   const DiagSink &Sink) {
+  return std::make_unique<IRLayerConsumer>(CI, Ctx, Sink);
+}
+
+} // namespace warplint

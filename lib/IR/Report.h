@@ -1,0 +1,46 @@
+// The words and source positions of a divergence-barrier finding from the IR
+// layer, shared by the CLI (through CheckContext) and the pass plugin (through
+// LLVM diagnostics), so that both say the same thing.
+#pragma once
+#include "IR/BarrierDivergence.h"
+#include "IR/DebugSource.h"
+#include "IR/IRLayer.h"
+#include "llvm/ADT/StringRef.h"
+#include <string>
+#include <vector>
+
+namespace llvm {
+class DILocation;
+} // namespace llvm
+
+namespace warplint {
+struct ArchInfo;
+} // namespace warplint
+
+namespace warplint::ir {
+
+// One position of an inlinedAt chain.
+struct Frame {
+  std::string File; // as the debug info names it, made absolute when it can
+  unsigned Line = 0, Column = 0;
+  std::string Function; // the function this position is in
+};
+
+// The positions of L from the innermost (the instruction itself) out to the
+// analysed function; each one after the first is a call site.
+std::vector<Frame> framesOf(const llvm::DILocation *L);
+
+// What a finding calls the barrier when it is reported at Frames[At]: the
+// barrier itself, or the call that leads to it from there.
+std::string barrierWhat(const BarrierVerdict &V,
+                        const std::vector<Frame> &Frames, size_t At);
+
+// The message, judged for Arch (null: architecture-independent words).
+std::string barrierMessage(llvm::StringRef What, const ArchInfo *Arch);
+
+inline constexpr llvm::StringLiteral SplitNote =
+    "the branch that splits the block";
+
+std::string callNote(llvm::StringRef Caller);
+
+} // namespace warplint::ir
