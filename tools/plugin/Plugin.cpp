@@ -2,10 +2,16 @@
 //   clang++ -fplugin=WarpLintPlugin.so [-Xclang -plugin-arg-warplint -Xclang
 //   checks=...]
 // reported as clang diagnostics tagged [check-id]. It is also the
-// -fpass-plugin= entry point for warplint's IR passes.
+// -fpass-plugin= entry point for warplint's IR layer (divergence-barrier on
+// the device IR of the compile) and, for opt -load-pass-plugin=, its
+// print<warplint-barriers> printer.
 #include "Arch/ArchTable.h"
 #include "Core/Check.h"
 #include "Core/Config.h"
+#include "Driver/Toolkit.h"
+#include "IR/BarrierDivergence.h"
+#include "IR/DiagnosticReport.h"
+#include "IR/IRLayer.h"
 #include "clang/AST/ASTConsumer.h"
 #include "clang/Basic/TargetInfo.h"
 #include "clang/Frontend/CompilerInstance.h"
@@ -31,6 +37,43 @@ std::mutex SeenMutex;
 std::set<std::string> &seen() {
   static std::set<std::string> S;
   return S;
+}
+
+// The plugin arguments of the compile in progress that the pass plugin
+// honours too (clang runs its jobs one after the other in one process).
+struct IRLayerArgs {
+  std::string Checks;
+  IRLayerMode Mode = IRLayerMode::On;
+};
+IRLayerArgs &irLayerArgs() {
+  static IRLayerArgs A;
+  return A;
+}
+
+std::optional<IRLayerMode> parseIRLayerMode(llvm::StringRef V) {
+  if (V == "true")
+    return IRLayerMode::On;
+  if (V == "false")
+    return IRLayerMode::Off;
+  if (V == "only")
+    return IRLayerMode::Only;
+  return std::nullopt;
+}
+
+// divergence-barrier findings of the AST checks in this process, as
+// "arch|absolute file:line": the IR layer, which runs later in the same
+// device compile, does not repeat them.
+std::set<std::string> &astBarrierLines() {
+  static std::set<std::string> S;
+  return S;
+}
+
+std::string barrierLineKey(llvm::StringRef Arch, llvm::StringRef File,
+                           unsigned Line) {
+  llvm::SmallString<256> Abs(File);
+  llvm::sys::fs::make_absolute(Abs);
+  llvm::sys::path::remove_dots(Abs, true);
+  return (Arch + "|" + Abs + ":" + llvm::Twine(Line)).str();
 }
 
 // The path of this .so, found from an address inside it.
@@ -92,6 +135,9 @@ private:
       std::string Key = F.Check + "|" + F.Loc.File + ":" +
                         std::to_string(F.Loc.Line) + ":" +
                         std::to_string(F.Loc.Column) + "|" + F.Message;
+      if (F.Check == IRLayerCheckId)
+        astBarrierLines().insert(
+            barrierLineKey(F.Arch.value_or(""), F.Loc.File, F.Loc.Line));
       if (!seen().insert(Key).second)
         continue;
       DiagnosticsEngine::Level L = F.effectiveLevel() == Severity::Error
@@ -118,10 +164,13 @@ class WarplintPluginAction : public PluginASTAction {
 protected:
   bool ParseArgs(const CompilerInstance &CI,
                  const std::vector<std::string> &Args) override {
+    irLayerArgs() = {};
     for (llvm::StringRef A : Args) {
       auto [Key, Value] = A.split('=');
       if (Key == "checks")
-        ChecksArg = Value.str();
+        ChecksArg = irLayerArgs().Checks = Value.str();
+      else if (Key == "ir-layer" && parseIRLayerMode(Value))
+        irLayerArgs().Mode = *parseIRLayerMode(Value);
       else if (Key == "warnings-as-errors")
         WAEArg = Value.str();
       else if (Key == "arch")
@@ -135,7 +184,8 @@ protected:
         D.Report(D.getCustomDiagID(
             DiagnosticsEngine::Error,
             "warplint: unknown plugin argument '%0' (known: checks=, "
-            "warnings-as-errors=, arch=, config-file=, arch-data=)"))
+            "warnings-as-errors=, arch=, config-file=, arch-data=, "
+            "ir-layer=true|false|only)"))
             << A;
         return false;
       }
@@ -170,8 +220,11 @@ protected:
       }
       Cfg = std::move(*C);
     }
+    std::string Checks = ChecksArg;
+    if (irLayerArgs().Mode == IRLayerMode::Only)
+      Checks += ",-" + IRLayerCheckId.str();
     EffectiveSettings S =
-        combineSettings(Cfg ? &*Cfg : nullptr, ChecksArg, WAEArg);
+        combineSettings(Cfg ? &*Cfg : nullptr, Checks, WAEArg);
 
     bool Device = CI.getLangOpts().CUDA && CI.getLangOpts().CUDAIsDevice;
     const ArchInfo *Arch = nullptr;
@@ -207,10 +260,79 @@ private:
 static FrontendPluginRegistry::Add<warplint::WarplintPluginAction>
     X("warplint", "warplint: CUDA performance and correctness checks");
 
-// -fpass-plugin= entry point. warplint's IR passes register here; none is
-// registered yet, so loading it is harmless.
+namespace warplint {
+namespace {
+
+// The rule tables for the IR layer's messages; null if they cannot be read
+// (the messages then leave the target out).
+const ArchTable *passPluginTables() {
+  static std::once_flag Once;
+  static std::optional<ArchTable> Tables;
+  std::call_once(Once, [] {
+    auto T = ArchTable::loadDirectory(shareDirectoryFor(pluginPath()) +
+                                      "/arch-data");
+    if (T)
+      Tables = std::move(*T);
+    else
+      llvm::consumeError(T.takeError());
+  });
+  return Tables ? &*Tables : nullptr;
+}
+
+// divergence-barrier as the AST plugin would judge it: the file's
+// .warplint.yaml, then checks= and ir-layer= of this compile.
+bool barrierCheckEnabled(llvm::StringRef SourceFile) {
+  if (irLayerArgs().Mode == IRLayerMode::Off)
+    return false;
+  llvm::SmallString<256> Abs(SourceFile);
+  llvm::sys::fs::make_absolute(Abs);
+  std::optional<Config> Cfg;
+  if (auto Path = findConfigFile(Abs)) {
+    auto C = loadConfigFile(*Path);
+    if (!C) { // the AST plugin reports a malformed config
+      llvm::consumeError(C.takeError());
+      return false;
+    }
+    Cfg = std::move(*C);
+  }
+  EffectiveSettings S =
+      combineSettings(Cfg ? &*Cfg : nullptr, irLayerArgs().Checks, "");
+  return GlobList(S.ChecksText).contains(IRLayerCheckId);
+}
+
+ir::DiagnosticReportOptions passPluginOptions() {
+  ir::DiagnosticReportOptions Opts;
+  Opts.Tables = passPluginTables();
+  CudaToolkit Toolkit = findCudaToolkit("");
+  if (Toolkit.found())
+    Opts.SystemDirs.push_back(Toolkit.Path);
+  for (const char *Dir : {WARPLINT_CLANG_RESOURCE_DIR, "/usr/include",
+                          "/usr/local/include", "/usr/lib"})
+    Opts.SystemDirs.push_back(Dir);
+  Opts.Enabled = barrierCheckEnabled;
+  Opts.ReportedByAST = [](llvm::StringRef File, unsigned Line,
+                          llvm::StringRef Arch) {
+    std::lock_guard<std::mutex> Lock(SeenMutex);
+    return astBarrierLines().count(barrierLineKey(Arch, File, Line)) != 0;
+  };
+  return Opts;
+}
+
+} // namespace
+} // namespace warplint
+
+// -fpass-plugin= entry point: the IR layer runs first in the device
+// compile's pipeline (NVPTX modules only), on a clone of the module, before
+// any optimisation; opt gets print<warplint-barriers>.
 extern "C" LLVM_ATTRIBUTE_WEAK ::llvm::PassPluginLibraryInfo
 llvmGetPassPluginInfo() {
   return {LLVM_PLUGIN_API_VERSION, "warplint", WARPLINT_VERSION,
-          [](llvm::PassBuilder &) {}};
+          [](llvm::PassBuilder &PB) {
+            warplint::ir::registerBarrierPasses(PB);
+            PB.registerPipelineStartEPCallback(
+                [](llvm::ModulePassManager &MPM, llvm::OptimizationLevel) {
+                  MPM.addPass(warplint::ir::BarrierDiagnosticsPass(
+                      warplint::passPluginOptions()));
+                });
+          }};
 }
