@@ -26,10 +26,10 @@ bool isThreadVaryingRegister(StringRef Name) {
 }
 
 // Warp collectives and atomics: the result differs from thread to thread,
-// or at best is the same within one warp.
+// or at best is the same within one warp. A shuffle is not here: it returns
+// some lane's copy of its value operand, uniform when that operand is.
 bool isThreadVaryingIntrinsic(StringRef Name) {
   static constexpr StringLiteral Prefixes[] = {
-      "shfl.",
       "vote.",
       "match.",
       "redux.",

@@ -13,8 +13,10 @@
 // sources only:
 //
 //  - the thread's position: %tid, %laneid, %lanemask_*, and the clocks;
-//  - warp collectives (shuffle, vote, match, redux, elect, matrix fragments):
-//    uniform within a warp at most, never across the block;
+//  - warp collectives (vote, match, redux, elect, matrix fragments): uniform
+//    within a warp at most, never across the block. A shuffle returns some
+//    lane's copy of its value: divergent when any operand is, as for any
+//    instruction, and uniform when it moves a block-uniform value;
 //  - atomics, whose results differ per thread;
 //  - loads from private memory (allocas, addrspace 5): each thread has its
 //    own copy;

@@ -78,21 +78,32 @@ end:
   ret void
 }
 
-; A warp collective is at best uniform within a warp, never across the block.
+; A shuffle moves some lane's copy of its value: uniform when the value is.
 define ptx_kernel void @shuffle(i32 %x) {
 ; CHECK-LABEL: barriers in kernel 'shuffle':
+; CHECK-NEXT: uniform: __syncthreads()
 ; CHECK-NEXT: divergent: __syncthreads()
+; CHECK-NEXT: split by: br %d in %next
 entry:
   %s = call i32 @llvm.nvvm.shfl.sync.idx.i32(i32 -1, i32 %x, i32 0, i32 31)
   %c = icmp eq i32 %s, 0
-  br i1 %c, label %then, label %end
+  br i1 %c, label %then, label %next
 then:
+  call void @llvm.nvvm.barrier.cta.sync.aligned.all(i32 0)
+  br label %next
+next:
+  %t = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()
+  %v = call i32 @llvm.nvvm.shfl.sync.idx.i32(i32 -1, i32 %t, i32 0, i32 31)
+  %d = icmp eq i32 %v, 0
+  br i1 %d, label %then2, label %end
+then2:
   call void @llvm.nvvm.barrier.cta.sync.aligned.all(i32 0)
   br label %end
 end:
   ret void
 }
 
+; A vote is at best uniform within a warp, never across the block.
 define ptx_kernel void @vote(i1 %x) {
 ; CHECK-LABEL: barriers in kernel 'vote':
 ; CHECK-NEXT: divergent: __syncthreads()
