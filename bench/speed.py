@@ -1,17 +1,20 @@
 #!/usr/bin/env python3
 """Times warplint against the compiler's own parse of the same files.
 
-For each file: warplint (all checks, one target), clang++ --cuda-device-only
--fsyntax-only with the same flags (one device parse: the floor warplint
-builds on) and plain clang++ -fsyntax-only (host + device, what a build's
-syntax check costs). Prints the fastest of N runs (the least disturbed by
-whatever else the machine does) and the ratios.
+For each file: warplint (all checks, one target) with its IR layer (the
+device IR compiled in process for divergence-barrier, the default) and
+without it (--ir-layer=false), clang++ --cuda-device-only -fsyntax-only with
+the same flags (one device parse: the floor warplint builds on) and plain
+clang++ -fsyntax-only (host + device, what a build's syntax check costs).
+Prints the fastest of N runs (the least disturbed by whatever else the
+machine does) and the ratios to the device parse.
 
-    python3 bench/speed.py [--runs N] [--arch sm_80] [files...]   (default: examples/*.cu)
+    python3 bench/speed.py [--runs N] [--arch sm_80] [--cpu] [files...]   (default: examples/*.cu)
 """
 import argparse
 import glob
 import os
+import resource
 import subprocess
 import sys
 import time
@@ -19,12 +22,20 @@ import time
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
-def best_time(cmd, runs):
+def child_cpu():
+    r = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return r.ru_utime + r.ru_stime
+
+
+def best_time(cmd, runs, cpu=False):
+    """Fastest of runs: wall-clock seconds, or with cpu=True the CPU seconds
+    the command used (steadier on a machine busy with other work)."""
+    clock = child_cpu if cpu else time.perf_counter
     times = []
     for _ in range(runs):
-        start = time.perf_counter()
+        start = clock()
         subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        times.append(time.perf_counter() - start)
+        times.append(clock() - start)
     return min(times)
 
 
@@ -35,6 +46,8 @@ def main():
     ap.add_argument("--cuda-path", default="/usr/local/cuda")
     ap.add_argument("--warplint", default=os.path.join(ROOT, "build/bin/warplint"))
     ap.add_argument("--clang", default="clang++-22")
+    ap.add_argument("--cpu", action="store_true",
+                    help="CPU time of each command instead of wall-clock time")
     ap.add_argument("files", nargs="*")
     args = ap.parse_args()
     files = args.files or sorted(glob.glob(os.path.join(ROOT, "examples/*.cu")))
@@ -46,16 +59,24 @@ def main():
     device_only = [args.clang, "-x", "cuda", "--cuda-device-only", "-fsyntax-only"] + common
     both = [args.clang, "-x", "cuda", "-fsyntax-only"] + common
     lint = [args.warplint, "--quiet", "--arch=" + args.arch, "--cuda-path=" + cuda]
+    no_ir = lint + ["--ir-layer=false"]
 
-    print(f"{'file':32} {'warplint':>9} {'device':>9} {'host+dev':>9} {'ratio/dev':>9} {'ratio/both':>10}")
-    tw = td = tb = 0.0
+    print(f"{'file':28} {'IR on':>7} {'IR off':>7} {'device':>7} {'host+dev':>8}"
+          f" {'on/dev':>7} {'off/dev':>7} {'on/both':>7}")
+    total = [0.0] * 4
     for f in files:
-        w = best_time(lint + [f, "--"], args.runs)
-        d = best_time(device_only + [f], args.runs)
-        b = best_time(both + [f], args.runs)
-        tw, td, tb = tw + w, td + d, tb + b
-        print(f"{os.path.basename(f):32} {w:9.3f} {d:9.3f} {b:9.3f} {w / d:9.2f} {w / b:10.2f}")
-    print(f"{'total':32} {tw:9.3f} {td:9.3f} {tb:9.3f} {tw / td:9.2f} {tb and tw / tb:10.2f}")
+        t = [best_time(c, args.runs, args.cpu)
+             for c in (lint + [f, "--"], no_ir + [f, "--"], device_only + [f],
+                       both + [f])]
+        total = [a + b for a, b in zip(total, t)]
+        report(os.path.basename(f), t)
+    report("total", total)
+
+
+def report(name, t):
+    on, off, dev, both = t
+    print(f"{name:28} {on:7.3f} {off:7.3f} {dev:7.3f} {both:8.3f}"
+          f" {on / dev:7.2f} {off / dev:7.2f} {on / both:7.2f}")
 
 
 if __name__ == "__main__":
