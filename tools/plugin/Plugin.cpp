@@ -323,7 +323,8 @@ ir::DiagnosticReportOptions passPluginOptions() {
 
 // -fpass-plugin= entry point: the IR layer runs first in the device
 // compile's pipeline (NVPTX modules only), on a clone of the module, before
-// any optimisation; opt gets print<warplint-barriers>.
+// any optimisation. print<warplint-barriers> is registered too, but opt
+// cannot load this .so (it links libclang-cpp): opt loads WarpLintIRPlugin.so.
 extern "C" LLVM_ATTRIBUTE_WEAK ::llvm::PassPluginLibraryInfo
 llvmGetPassPluginInfo() {
   return {LLVM_PLUGIN_API_VERSION, "warplint", WARPLINT_VERSION,
