@@ -45,11 +45,12 @@ private:
   SilentDiagnostics Silent;
 };
 
-// Runs the code generator on the recorded events. Diagnostics must already
-// be silenced: it is not the compiler the user asked for.
-std::unique_ptr<llvm::Module>
+// Runs the code generator on the recorded events, with CI's diagnostics
+// silenced: it is not the compiler the user asked for.
+llvm::Expected<std::unique_ptr<llvm::Module>>
 generateIR(CompilerInstance &CI, ASTContext &AST,
-           const std::vector<CodeGenEvent> &Events, llvm::LLVMContext &LLVM) {
+           const std::vector<CodeGenEvent> &Events, llvm::LLVMContext &LLVM,
+           const SilenceDiagnostics &Silence) {
   // Line tables for the source positions; no optnone, which -O0 implies,
   // since the layer runs its own passes.
   CodeGenOptions &CGO = CI.getCodeGenOpts();
@@ -62,7 +63,10 @@ generateIR(CompilerInstance &CI, ASTContext &AST,
   for (const CodeGenEvent &E : Events)
     E(*Gen);
   Gen->HandleTranslationUnit(AST);
-  return Gen->ReleaseModule();
+  std::unique_ptr<llvm::Module> M = Gen->ReleaseModule();
+  if (!M || Silence.errors())
+    return llvm::createStringError("the code generator reported errors");
+  return M;
 }
 
 // Maps the IR layer's verdicts to source and reports them.
@@ -191,13 +195,18 @@ public:
     auto LLVM = std::make_unique<llvm::LLVMContext>();
     std::unique_ptr<llvm::Module> M;
     llvm::CrashRecoveryContext CRC;
-    bool Crashed, Usable;
+    bool Crashed;
     {
       SilenceDiagnostics Silence(CI.getDiagnostics());
-      Crashed = !CRC.RunSafely([&] { M = generateIR(CI, AST, Events, *LLVM); });
-      Usable = !Crashed && M && !Silence.errors();
+      Crashed = !CRC.RunSafely([&] {
+        auto Generated = generateIR(CI, AST, Events, *LLVM, Silence);
+        if (Generated)
+          M = std::move(*Generated);
+        else // no IR findings for this parse, never an error
+          llvm::consumeError(Generated.takeError());
+      });
     }
-    if (Usable)
+    if (!Crashed && M)
       Crashed = !CRC.RunSafely([&] { analyse(*M); });
     if (Crashed) {
       (void)M.release();
