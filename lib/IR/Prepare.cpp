@@ -201,6 +201,44 @@ bool isThreadReturn(const BasicBlock *S, const ReturnStatementFn &IsReturn) {
   return false;
 }
 
+// A switch's edges into code that leaves (CCCL's `default:
+// _CCCL_UNREACHABLE();` after every real case): the cases are dropped and a
+// leaving default goes to a case that stays. Nothing changes when every edge
+// leaves, or none does.
+template <typename LeavesFn>
+bool cutSwitchEdges(SwitchInst *SI, LeavesFn Leaves) {
+  BasicBlock *Stay = nullptr;
+  SmallPtrSet<BasicBlock *, 8> Leaving;
+  for (BasicBlock *S : successors(SI->getParent())) {
+    if (Leaving.count(S) || S == Stay)
+      continue;
+    if (Leaves(S))
+      Leaving.insert(S);
+    else if (!Stay)
+      Stay = S;
+  }
+  if (!Stay || Leaving.empty())
+    return false;
+  BasicBlock *BB = SI->getParent();
+  for (auto It = SI->case_begin(); It != SI->case_end();) {
+    if (Leaving.count(It->getCaseSuccessor())) {
+      It->getCaseSuccessor()->removePredecessor(BB, /*KeepOneInputPHIs=*/true);
+      It = SI->removeCase(It);
+    } else {
+      ++It;
+    }
+  }
+  if (Leaving.count(SI->getDefaultDest())) {
+    SI->getDefaultDest()->removePredecessor(BB, /*KeepOneInputPHIs=*/true);
+    // The default now goes where a case goes: PHIs there get one more edge
+    // from BB with the value they already take from it.
+    for (PHINode &Phi : Stay->phis())
+      Phi.addIncoming(Phi.getIncomingValueForBlock(BB), BB);
+    SI->setDefaultDest(Stay);
+  }
+  return true;
+}
+
 // Cuts the branch edges that threads take to leave: into code that can only
 // abort (never returns, ends in `unreachable`), and in a kernel into a
 // `return` that ends the thread. Those threads have exited, and a barrier
@@ -225,6 +263,11 @@ void cutLeavingEdges(Function &F, const ReturnStatementFn &IsReturn) {
   };
   bool Changed = false;
   for (BasicBlock &BB : F) {
+    if (auto *SI = dyn_cast<SwitchInst>(BB.getTerminator());
+        SI && Returns.count(&BB)) {
+      Changed |= cutSwitchEdges(SI, Leaves);
+      continue;
+    }
     auto *Br = dyn_cast<BranchInst>(BB.getTerminator());
     if (!Br || !Br->isConditional() || !Returns.count(&BB))
       continue;

@@ -146,3 +146,28 @@ __global__ void producer_consumer(float *a) {
 }
 
 // CHECK-NOT: error
+
+// A switch whose default cannot happen (CCCL's memcpy_async dispatch:
+// `default: _CCCL_UNREACHABLE();`) on a thread-dependent value: the
+// barrier after it is reached by every thread (cuda-samples'
+// tf32TensorCoreGemm).
+__device__ int alignment_mode(const float *p) {
+  return ((unsigned long long)p & 15) ? 1 : 0;
+}
+__global__ void switch_with_unreachable_default(float *a) {
+  __shared__ float s[256];
+  for (int t = 0; t < 4; ++t) {
+    switch (alignment_mode(a + threadIdx.x)) {
+    case 0:
+      s[threadIdx.x] = 1.0f;
+      break;
+    case 1:
+      s[threadIdx.x] = 2.0f;
+      break;
+    default:
+      __builtin_unreachable();
+    }
+    __syncthreads();
+    a[threadIdx.x] += s[threadIdx.x ^ 1];
+  }
+}
