@@ -116,6 +116,8 @@ void DivergentBarrierCheck::visit(FunctionDependence &FD,
       judge(S, FD, Chain);
       return;
     }
+    if (Site.Kind != SyncKind::None)
+      return; // a tile's or a warp's sync: not a block barrier
     if (const auto *Call = dyn_cast<CallExpr>(S))
       if (const FunctionDecl *Callee = Call->getDirectCallee())
         if (Barriers.barrierIn(Callee))

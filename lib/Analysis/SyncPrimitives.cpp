@@ -163,6 +163,10 @@ const Stmt *BarrierSummary::search(const Stmt *S, unsigned Depth) {
   SyncSite Site = classifySync(S);
   if (Site.Kind == SyncKind::BlockBarrier || Site.Kind == SyncKind::GridBarrier)
     return S;
+  // A tile's or a warp's sync is what it is, whatever its implementation
+  // does for other kinds of group (thread_group::sync() also serves blocks).
+  if (Site.Kind != SyncKind::None)
+    return nullptr;
   if (const auto *Call = dyn_cast<CallExpr>(S))
     if (const FunctionDecl *Callee = Call->getDirectCallee())
       if (barrierIn(Callee, Depth + 1))

@@ -63,36 +63,41 @@ IU intrinsicUniformity(StringRef Name) {
 // defined here may read the thread's position or private state.
 bool isKnownPure(const Function &F) { return F.getName().starts_with("__nv_"); }
 
-// Inline asm that only reads special registers constant for the block (as
-// cooperative groups' reserved shared-memory offset does) and takes no inputs.
-bool readsOnlyBlockConstants(const CallBase &CB, const InlineAsm &IA) {
-  if (CB.arg_size() != 0)
-    return false;
+// Inline asm whose result may differ between threads for reasons other than
+// its operands: it reads a per-thread special register (%tid, %laneid,
+// %lanemask_*, %clock, %smid, %warpid, ...), or is an atomic or a warp
+// exchange. Anything else (bfind, prmt, bit tricks, %ctaid, cooperative
+// groups' %reserved_smem) is as uniform as its operands.
+bool isThreadSourceAsm(const InlineAsm &IA) {
   StringRef Text = IA.getAsmString();
   for (size_t I = Text.find('%'); I != StringRef::npos;
        I = Text.find('%', I + 1)) {
     StringRef Reg = Text.substr(I + 1).take_while(
         [](char C) { return isAlnum(C) || C == '_' || C == '.'; });
-    bool Constant = StringSwitch<bool>(Reg)
-                        .StartsWith("reserved_smem", true)
-                        .StartsWith("dynamic_smem_size", true)
-                        .StartsWith("total_smem_size", true)
-                        .StartsWith("ctaid", true)
-                        .StartsWith("ntid", true)
-                        .StartsWith("nctaid", true)
-                        .StartsWith("cluster", true)
-                        .Default(false);
-    if (!Constant)
-      return false;
+    if (StringSwitch<bool>(Reg)
+            .StartsWith("tid", true)
+            .StartsWith("laneid", true)
+            .StartsWith("lanemask", true)
+            .StartsWith("clock", true)
+            .StartsWith("globaltimer", true)
+            .StartsWith("smid", true)
+            .StartsWith("warpid", true)
+            .StartsWith("pm", true)
+            .Default(false))
+      return true;
   }
-  return true;
+  for (StringRef Op : {"atom.", "red.", "shfl.", "vote.", "match.",
+                       "activemask", "redux.", "elect."})
+    if (Text.contains(Op))
+      return true;
+  return false;
 }
 
 IU callUniformity(const CallBase &CB) {
   if (isBlockReduction(&CB))
     return IU::AlwaysUniform;
   if (const auto *IA = dyn_cast<InlineAsm>(CB.getCalledOperand())) {
-    if (CB.getType()->isVoidTy() || readsOnlyBlockConstants(CB, *IA))
+    if (CB.getType()->isVoidTy() || !isThreadSourceAsm(*IA))
       return IU::Default;
     return IU::NeverUniform;
   }

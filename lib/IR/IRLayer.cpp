@@ -1,5 +1,7 @@
 #include "IR/IRLayer.h"
+#include "Analysis/SyncPrimitives.h"
 #include "Core/Check.h"
+#include "clang/ASTMatchers/ASTMatchers.h"
 #include "IR/BarrierDivergence.h"
 #include "IR/Report.h"
 #include "clang/AST/ASTConsumer.h"
@@ -80,7 +82,7 @@ public:
     std::vector<SourceLocation> Locs = locate(Frames);
     std::optional<size_t> At = firstUserFrame(Locs);
     if (!At || !Reported.insert(key(Locs[*At])).second ||
-        reportedByAST(Locs[*At]))
+        reportedByAST(Locs[*At]) || isGroupSync(Locs[*At]))
       return;
     FindingBuilder(Ctx, IRLayerCheckId, Locs[*At], "%0", Severity::Error)
         << ir::barrierMessage(ir::barrierWhat(V, Frames, *At), Ctx.arch());
@@ -145,10 +147,31 @@ private:
     return false;
   }
 
+  // A tile's or a warp's sync written on that line: a type-erased
+  // cooperative_groups::thread_group switches on its kind at run time, and
+  // the IR keeps the block-barrier case that a tile never takes.
+  bool isGroupSync(SourceLocation Loc) {
+    if (!GroupSyncsIndexed) {
+      GroupSyncsIndexed = true;
+      using namespace clang::ast_matchers;
+      for (const auto &M :
+           match(callExpr(unless(isExpansionInSystemHeader())).bind("c"),
+                 Ctx.astContext())) {
+        const auto *Call = M.getNodeAs<CallExpr>("c");
+        SyncKind K = classifySync(Call).Kind;
+        if (K == SyncKind::TileCollective || K == SyncKind::WarpBarrier)
+          GroupSyncs.insert(fileLine(Call->getBeginLoc()));
+      }
+    }
+    return GroupSyncs.count(fileLine(Loc)) != 0;
+  }
+
   CheckContext &Ctx;
   const DiagSink &Sink;
   SourceManager &SM;
   std::set<std::string> Reported;
+  std::set<std::pair<std::string, unsigned>> GroupSyncs;
+  bool GroupSyncsIndexed = false;
 };
 
 class IRLayerConsumer : public ASTConsumer {

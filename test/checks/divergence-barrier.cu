@@ -259,6 +259,18 @@ __global__ void loop_from_memory(const int *counts, float *a) {
     __syncthreads();
 }
 
+// A tile's sync under a condition that keeps whole tiles together
+// (cuda-samples' dxtc: a thread_group of 16 threads, synchronised by the
+// first 16 threads of the block).
+__global__ void tile_sync(float *a) {
+  cg::thread_group tile = cg::tiled_partition(cg::this_thread_block(), 16);
+  if (threadIdx.x < 16) {
+    a[threadIdx.x] *= 2.0f;
+    cg::sync(tile);
+    tile.sync();
+  }
+}
+
 // Suppressed.
 __global__ void suppressed(float *a) {
   if (threadIdx.x < 5)

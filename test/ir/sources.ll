@@ -183,8 +183,9 @@ end:
   ret void
 }
 
-; Inline asm with an output may read anything; one that only reads a
-; block-constant register does not.
+; Inline asm that reads a per-thread register differs between threads; one
+; that reads a block-constant register, or computes from uniform operands
+; (bfind in cuda-samples' cdpBitonicSort), does not.
 define ptx_kernel void @inline_asm() {
 ; CHECK-LABEL: barriers in kernel 'inline_asm':
 ; CHECK-NEXT: divergent: __syncthreads()
@@ -217,6 +218,20 @@ entry:
   %p = icmp ult i32 %t, 5
   %n = call i32 @llvm.nvvm.barrier.cta.red.popc.aligned.all(i32 0, i1 %p)
   %c = icmp eq i32 %n, 0
+  br i1 %c, label %then, label %end
+then:
+  call void @llvm.nvvm.barrier.cta.sync.aligned.all(i32 0)
+  br label %end
+end:
+  ret void
+}
+
+define ptx_kernel void @asm_from_uniform(i32 %len) {
+; CHECK-LABEL: barriers in kernel 'asm_from_uniform':
+; CHECK-NEXT: uniform: __syncthreads()
+entry:
+  %b = call i32 asm "bfind.u32 $0, $1;", "=r,r"(i32 %len)
+  %c = icmp eq i32 %b, 0
   br i1 %c, label %then, label %end
 then:
   call void @llvm.nvvm.barrier.cta.sync.aligned.all(i32 0)
