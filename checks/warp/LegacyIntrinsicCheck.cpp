@@ -80,21 +80,7 @@ LegacyIntrinsicCheck::whyNoFix(const CallExpr *Call, const FunctionDecl *Fn,
     return {};
 
   SourceLocation Where = G.Where->getBeginLoc();
-  const Expr *Cond = nullptr;
-  if (const auto *If = dyn_cast<IfStmt>(G.Where))
-    Cond = If->getCond();
-  else if (const auto *For = dyn_cast<ForStmt>(G.Where))
-    Cond = For->getCond();
-  else if (const auto *While = dyn_cast<WhileStmt>(G.Where))
-    Cond = While->getCond();
-  else if (const auto *Do = dyn_cast<DoStmt>(G.Where))
-    Cond = Do->getCond();
-  else if (const auto *Sw = dyn_cast<SwitchStmt>(G.Where))
-    Cond = Sw->getCond();
-  else if (const auto *CO = dyn_cast<AbstractConditionalOperator>(G.Where))
-    Cond = CO->getCond();
-  else if (const auto *BO = dyn_cast<BinaryOperator>(G.Where))
-    Cond = BO->getLHS();
+  const Expr *Cond = FunctionDependence::conditionOf(G.Where);
   if (Cond)
     Where = Cond->getBeginLoc();
 

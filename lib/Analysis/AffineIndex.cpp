@@ -464,6 +464,19 @@ AffineForm AffineAnalysis::variable(const VarDecl *V, const Env &En) {
   return F;
 }
 
+void AffineAnalysis::bindArguments(
+    const CallExpr *Call, const FunctionDecl *Def, const Env &En,
+    llvm::DenseMap<const ParmVarDecl *, AffineForm> &Params,
+    llvm::DenseMap<const ParmVarDecl *, Address> &PtrParams) {
+  for (unsigned I = 0; I < Call->getNumArgs() && I < Def->getNumParams(); ++I) {
+    const ParmVarDecl *P = Def->getParamDecl(I);
+    if (P->getType()->isPointerType())
+      PtrParams[P] = pointerIn(Call->getArg(I), En);
+    else
+      Params[P] = formIn(Call->getArg(I), En);
+  }
+}
+
 AffineForm AffineAnalysis::inlineCall(const CallExpr *Call, const Env &En) {
   const FunctionDecl *Callee = Call->getDirectCallee();
   const FunctionDecl *Def = Callee ? Callee->getDefinition() : nullptr;
@@ -486,13 +499,7 @@ AffineForm AffineAnalysis::inlineCall(const CallExpr *Call, const Env &En) {
       return Fallback();
   llvm::DenseMap<const ParmVarDecl *, AffineForm> Params;
   llvm::DenseMap<const ParmVarDecl *, Address> PtrParams;
-  for (unsigned I = 0; I < Call->getNumArgs() && I < Def->getNumParams(); ++I) {
-    const ParmVarDecl *P = Def->getParamDecl(I);
-    if (P->getType()->isPointerType())
-      PtrParams[P] = pointerIn(Call->getArg(I), En);
-    else
-      Params[P] = formIn(Call->getArg(I), En);
-  }
+  bindArguments(Call, Def, En, Params, PtrParams);
   Env Inner{Def, &Params, &PtrParams, En.Depth + 1};
   AffineForm R = formIn(Ret->getRetValue(), Inner);
   return R.Known ? R : Fallback();
@@ -776,14 +783,8 @@ AffineAnalysis::accessesInCall(const CallExpr *Call, const FunctionDecl *Caller)
     return {};
   llvm::DenseMap<const ParmVarDecl *, AffineForm> Params;
   llvm::DenseMap<const ParmVarDecl *, Address> PtrParams;
-  Env Outer{Caller, nullptr, nullptr, 0};
-  for (unsigned I = 0; I < Call->getNumArgs() && I < Def->getNumParams(); ++I) {
-    const ParmVarDecl *P = Def->getParamDecl(I);
-    if (P->getType()->isPointerType())
-      PtrParams[P] = pointerIn(Call->getArg(I), Outer);
-    else
-      Params[P] = formIn(Call->getArg(I), Outer);
-  }
+  bindArguments(Call, Def, Env{Caller, nullptr, nullptr, 0}, Params,
+                PtrParams);
   return accessesIn(Def, Env{Def, &Params, &PtrParams, 1});
 }
 

@@ -174,6 +174,13 @@ private:
   AffineForm binary(const clang::BinaryOperator *BO, const Env &En);
   AffineForm variable(const clang::VarDecl *V, const Env &En);
   AffineForm inlineCall(const clang::CallExpr *Call, const Env &En);
+  // The callee's parameters bound to the forms and addresses of Call's
+  // arguments, evaluated in En.
+  void bindArguments(
+      const clang::CallExpr *Call, const clang::FunctionDecl *Def,
+      const Env &En,
+      llvm::DenseMap<const clang::ParmVarDecl *, AffineForm> &Params,
+      llvm::DenseMap<const clang::ParmVarDecl *, Address> &PtrParams);
   Address pointerIn(const clang::Expr *E, const Env &En);
   Address lvalueIn(const clang::Expr *E, const Env &En);
   Address pointerVariable(const clang::VarDecl *V, const Env &En);

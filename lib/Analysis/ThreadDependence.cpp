@@ -404,35 +404,38 @@ Dependence FunctionDependence::loopDependence(const Stmt *Loop) {
   return D;
 }
 
+llvm::SmallVector<const Stmt *, 4>
+FunctionDependence::enclosingBranches(const Stmt *S, const Stmt *Stop) const {
+  llvm::SmallVector<const Stmt *, 4> Out;
+  const Stmt *Child = S;
+  for (const Stmt *P = parent(S); P && P != Stop; Child = P, P = parent(P)) {
+    bool InBody = false;
+    if (const auto *If = dyn_cast<IfStmt>(P))
+      InBody = Child == If->getThen() || Child == If->getElse();
+    else if (const auto *CO = dyn_cast<AbstractConditionalOperator>(P))
+      InBody = Child != CO->getCond();
+    else if (const auto *BO = dyn_cast<BinaryOperator>(P))
+      InBody = BO->isLogicalOp() && Child == BO->getRHS();
+    else if (const auto *Sw = dyn_cast<SwitchStmt>(P))
+      InBody = Child != Sw->getCond() && Child != Sw->getInit();
+    else if (const auto *For = dyn_cast<ForStmt>(P))
+      InBody = Child != For->getInit();
+    else
+      InBody = isLoop(P);
+    if (InBody)
+      Out.push_back(P);
+  }
+  return Out;
+}
+
 FunctionDependence::Guard FunctionDependence::enclosingGuard(const Stmt *S,
                                                              const Stmt *Stop) {
   Guard G;
-  auto Consider = [&](Dependence D, const Stmt *Where) {
+  for (const Stmt *P : enclosingBranches(S, Stop)) {
+    Dependence D = isLoop(P) ? loopDependence(P) : dependence(conditionOf(P));
     if (D > G.D) {
       G.D = D;
-      G.Where = Where;
-    }
-  };
-  const Stmt *Child = S;
-  for (const Stmt *P = parent(S); P && P != Stop; Child = P, P = parent(P)) {
-    if (const auto *If = dyn_cast<IfStmt>(P)) {
-      if (Child == If->getThen() || Child == If->getElse())
-        Consider(dependence(If->getCond()), If);
-    } else if (const auto *CO = dyn_cast<AbstractConditionalOperator>(P)) {
-      if (Child != CO->getCond())
-        Consider(dependence(CO->getCond()), CO);
-    } else if (const auto *BO = dyn_cast<BinaryOperator>(P)) {
-      if (BO->isLogicalOp() && Child == BO->getRHS())
-        Consider(dependence(BO->getLHS()), BO);
-    } else if (const auto *Sw = dyn_cast<SwitchStmt>(P)) {
-      if (Child != Sw->getCond() && Child != Sw->getInit())
-        Consider(dependence(Sw->getCond()), Sw);
-    } else if (isLoop(P)) {
-      const Stmt *Init = nullptr;
-      if (const auto *For = dyn_cast<ForStmt>(P))
-        Init = For->getInit();
-      if (Child != Init)
-        Consider(loopDependence(P), P);
+      G.Where = P;
     }
   }
   return G;
@@ -564,39 +567,24 @@ FunctionDependence::guardSites(const Stmt *S) {
     if (D != Dependence::Uniform)
       Out.push_back({K, D, Where, Exit});
   };
-  const Stmt *Child = S;
-  for (const Stmt *P = parent(S); P; Child = P, P = parent(P)) {
-    if (const auto *If = dyn_cast<IfStmt>(P)) {
-      if (Child == If->getThen() || Child == If->getElse())
-        Add(GuardKind::Branch, dependence(If->getCond()), If);
-    } else if (const auto *CO = dyn_cast<AbstractConditionalOperator>(P)) {
-      if (Child != CO->getCond())
-        Add(GuardKind::Branch, dependence(CO->getCond()), CO);
-    } else if (const auto *BO = dyn_cast<BinaryOperator>(P)) {
-      if (BO->isLogicalOp() && Child == BO->getRHS())
-        Add(GuardKind::Branch, dependence(BO->getLHS()), BO);
-    } else if (const auto *Sw = dyn_cast<SwitchStmt>(P)) {
-      if (Child != Sw->getCond() && Child != Sw->getInit())
-        Add(GuardKind::Branch, dependence(Sw->getCond()), Sw);
-    } else if (isLoop(P)) {
-      const Stmt *Init = nullptr;
-      if (const auto *For = dyn_cast<ForStmt>(P))
-        Init = For->getInit();
-      if (Child == Init)
+  for (const Stmt *P : enclosingBranches(S, nullptr)) {
+    if (!isLoop(P)) {
+      Add(GuardKind::Branch, dependence(conditionOf(P)), P);
+      continue;
+    }
+    const Expr *Cond = conditionOf(P);
+    Add(GuardKind::Loop,
+        isa<CXXForRangeStmt>(P) ? Dependence::Unknown
+        : Cond                  ? dependence(Cond)
+                                : Dependence::Uniform,
+        P);
+    // An exit inside the loop under a divergent branch: some threads
+    // leave or skip an iteration that others run.
+    for (const Stmt *Exit : Exits) {
+      if (isa<ReturnStmt>(Exit) && isKernel())
         continue;
-      const Expr *Cond = conditionOf(P);
-      Dependence CondD = Cond ? dependence(Cond) : Dependence::Uniform;
-      if (isa<CXXForRangeStmt>(P))
-        CondD = Dependence::Unknown;
-      Add(GuardKind::Loop, CondD, P);
-      // An exit inside the loop under a divergent branch: some threads
-      // leave or skip an iteration that others run.
-      for (const Stmt *Exit : Exits) {
-        if (isa<ReturnStmt>(Exit) && isKernel())
-          continue;
-        if (exitsLoop(Exit, P, [&](const Stmt *S) { return parent(S); }))
-          Add(GuardKind::Loop, enclosingGuard(Exit, P).D, P, Exit);
-      }
+      if (exitsLoop(Exit, P, [&](const Stmt *X) { return parent(X); }))
+        Add(GuardKind::Loop, enclosingGuard(Exit, P).D, P, Exit);
     }
   }
   // Early exits before S that leave the threads alive: a return from a

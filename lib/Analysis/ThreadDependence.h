@@ -110,6 +110,10 @@ private:
   Dependence loopDependence(const clang::Stmt *Loop);
   // The branches around S up to (not including) Stop, without early exits.
   Guard enclosingGuard(const clang::Stmt *S, const clang::Stmt *Stop);
+  // The branches and loops whose body (not condition) holds S, innermost
+  // first, up to (not including) Stop.
+  llvm::SmallVector<const clang::Stmt *, 4>
+  enclosingBranches(const clang::Stmt *S, const clang::Stmt *Stop) const;
 
 private:
   bool isKernel() const;
