@@ -47,19 +47,23 @@ bool hasEffects(const Stmt *S) {
   return false;
 }
 
-// One lane out of each equal group of lanes (lane 0 of every tile of 16:
-// a tile publishing its result), the rest of the warp the other way.
+// One lane out of each equal group of lanes, the first or the last of each
+// (lane 0 of every tile of 16, the last lane of a warp after a scan): a
+// group publishing its result, the rest of the warp the other way.
 bool oneLanePerGroup(uint64_t Mask, uint64_t Lanes) {
   unsigned N = llvm::popcount(Mask);
   unsigned Total = llvm::popcount(Lanes);
-  if (N == 0 || Total % N != 0)
+  if (N == 0 || N > 4 || Total % N != 0)
     return false;
   unsigned Group = Total / N;
+  unsigned Offset = llvm::countr_zero(Mask) % Group;
+  if (Offset != 0 && Offset != Group - 1)
+    return false;
   for (unsigned L = 0; L < 64; ++L)
     if (Lanes >> L & 1)
-      if (bool(Mask >> L & 1) != (L % Group == 0))
+      if (bool(Mask >> L & 1) != (L % Group == Offset))
         return false;
-  return N <= 4;
+  return true;
 }
 
 // A step of a tree reduction's tail: if (tid < C) s[tid] += s[tid + C];

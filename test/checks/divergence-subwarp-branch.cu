@@ -119,9 +119,11 @@ __global__ void fine(float *a, int n, const int *flags) {
     a[tid] = 8.0f;
   if (tid % 16 == 0)          // one lane per half-warp tile
     a[tid / 16] = 9.0f;
+  if (tid % 32 == 31)         // the last lane holds a scan's total
+    a[warp] += 1.0f;
   if (tid < 16)               // a tree reduction's tail step
     a[tid] += a[tid + 16];
 }
 
-// OPTION: :[[@LINE-10]]:7: warning: branch splits the lanes of a warp: 'lane == 0' sends lane 0 one way and lanes 1-31 the other in every warp
-// OPTION: :[[@LINE-9]]:7: warning: branch splits the lanes of a warp: 'lane != 0' sends lanes 1-31 one way and lane 0 the other in every warp
+// OPTION: :[[@LINE-12]]:7: warning: branch splits the lanes of a warp: 'lane == 0' sends lane 0 one way and lanes 1-31 the other in every warp
+// OPTION: :[[@LINE-11]]:7: warning: branch splits the lanes of a warp: 'lane != 0' sends lanes 1-31 one way and lane 0 the other in every warp
