@@ -110,6 +110,26 @@ void MaskDivergentCheck::checkFunction(const FunctionDecl *Fn) {
   Walk(Fn->getBody());
 }
 
+const Stmt *MaskDivergentCheck::earlierReturn(const Stmt *Site,
+                                              const FunctionDecl *Fn,
+                                              FunctionDependence &FD,
+                                              LaneEvaluator &LE, unsigned W) {
+  const SourceManager &SM = context().sourceManager();
+  const Stmt *Found = nullptr;
+  std::function<void(const Stmt *)> Walk = [&](const Stmt *S) {
+    if (!S || Found || isa<LambdaExpr>(S))
+      return;
+    if (const auto *R = dyn_cast<ReturnStmt>(S))
+      if (SM.isBeforeInTranslationUnit(R->getBeginLoc(), Site->getBeginLoc()))
+        if (auto Lanes = LE.activeLanes(R, FD, W); Lanes && *Lanes)
+          Found = R;
+    for (const Stmt *C : S->children())
+      Walk(C);
+  };
+  Walk(Fn->getBody());
+  return Found;
+}
+
 void MaskDivergentCheck::judge(const CallExpr *Site, const FunctionDecl *Fn,
                                FunctionDependence &FD, LaneEvaluator &LE) {
   // The collective itself, through the helpers that lead to it.
@@ -171,13 +191,19 @@ void MaskDivergentCheck::judge(const CallExpr *Site, const FunctionDecl *Fn,
                 : "otherwise the result is undefined (on " + arch().Name +
                       " the missing lanes' values are garbage)");
     // The condition or exit that leaves lanes out, where it is one place.
+    bool Noted = false;
     for (const auto &G : FD.guardSites(Site))
       if (G.Kind == FunctionDependence::GuardKind::Branch) {
         const Expr *Cond = FunctionDependence::conditionOf(G.Where);
         diag(Cond ? Cond->getBeginLoc() : G.Where->getBeginLoc(),
              "only some lanes pass this condition", Severity::Note);
+        Noted = true;
         break;
       }
+    if (!Noted)
+      if (const Stmt *Ret = earlierReturn(Site, Fn, FD, LE, W))
+        diag(Ret->getBeginLoc(), "the other lanes have returned here",
+             Severity::Note);
     for (auto It = Chain.rbegin(); It != Chain.rend(); ++It)
       diag((*It)->getBeginLoc(), "reached through this call", Severity::Note);
     diag(Target->getBeginLoc(),

@@ -23,6 +23,11 @@ private:
   bool fullMask(const clang::CallExpr *Call, unsigned &TileSize);
   void judge(const clang::CallExpr *Site, const clang::FunctionDecl *Fn,
              FunctionDependence &FD, LaneEvaluator &LE);
+  // A return before Site in the kernel that some lanes of warp W take.
+  const clang::Stmt *earlierReturn(const clang::Stmt *Site,
+                                   const clang::FunctionDecl *Fn,
+                                   FunctionDependence &FD, LaneEvaluator &LE,
+                                   unsigned W);
 
   llvm::DenseMap<const clang::FunctionDecl *, const clang::CallExpr *> Memo;
   llvm::DenseSet<const clang::CallExpr *> Reported;

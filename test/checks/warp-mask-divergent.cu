@@ -53,7 +53,8 @@ __global__ void after_return(float *a) {
     return;
   a[threadIdx.x] = __shfl_sync(FULL, a[0], 0);
   // CHECK: :[[@LINE-1]]:20: error: '__shfl_sync' expects the full mask, but only lanes 0-7 of warp 0 reach it (lanes 8-31 do not)
-  // CHECK: :[[@LINE-2]]:20: note: take the mask before the branch
+  // CHECK: :[[@LINE-3]]:5: note: the other lanes have returned here
+  // CHECK: :[[@LINE-3]]:20: note: take the mask before the branch
 }
 
 // A tile collective needs its whole tile.
