@@ -130,7 +130,8 @@ bool exitsLoop(const Stmt *Exit, const Stmt *Loop, ParentFn Parent) {
 FunctionDependence::FunctionDependence(const FunctionDecl *F,
                                        ThreadDependenceAnalysis &Parent,
                                        bool ParamsUniform)
-    : F(F), Parent(Parent), ParamsUniform(ParamsUniform) {
+    : F(F), Parent(Parent),
+      Incoming(ParamsUniform ? Dependence::Uniform : Dependence::Unknown) {
   if (const Stmt *Body = F->getBody())
     collect(Body, nullptr);
 }
@@ -138,17 +139,15 @@ FunctionDependence::FunctionDependence(const FunctionDecl *F,
 FunctionDependence::FunctionDependence(const FunctionDecl *F,
                                        ThreadDependenceAnalysis &Parent,
                                        llvm::ArrayRef<Dependence> ParamDeps)
-    : F(F), Parent(Parent), ParamsUniform(false),
-      ParamDeps(ParamDeps.begin(), ParamDeps.end()), HasContext(true) {
+    : F(F), Parent(Parent), ParamDeps(ParamDeps.begin(), ParamDeps.end()),
+      Incoming(Dependence::Unknown) {
   if (const Stmt *Body = F->getBody())
     collect(Body, nullptr);
 }
 
 Dependence FunctionDependence::incoming(const ParmVarDecl *P) const {
-  if (!HasContext)
-    return ParamsUniform ? Dependence::Uniform : Dependence::Unknown;
   unsigned I = P->getFunctionScopeIndex();
-  return I < ParamDeps.size() ? ParamDeps[I] : Dependence::Unknown;
+  return I < ParamDeps.size() ? ParamDeps[I] : Incoming;
 }
 
 bool FunctionDependence::isKernel() const {
@@ -248,11 +247,11 @@ Dependence FunctionDependence::varDependence(const VarDecl *V) {
   if (isa<ParmVarDecl>(V)) {
     // Kernel arguments are the same for every thread; a device function's
     // arguments are whatever its callers pass.
-    Dependence Incoming = incoming(cast<ParmVarDecl>(V));
+    Dependence Start = incoming(cast<ParmVarDecl>(V));
     if (Defs.count(V) == 0)
-      return Incoming;
+      return Start;
     solveVariables();
-    return join(VarDeps.lookup(V), Incoming);
+    return join(VarDeps.lookup(V), Start);
   }
   if (!V->isLocalVarDecl() || V->isStaticLocal() ||
       V->hasAttr<CUDASharedAttr>())
@@ -329,7 +328,7 @@ Dependence FunctionDependence::compute(const Expr *E) {
   if (const auto *ME = dyn_cast<MemberExpr>(E))
     return dependence(ME->getBase());
   if (isa<CXXThisExpr>(E))
-    return ParamsUniform ? Dependence::Uniform : Dependence::Unknown;
+    return Incoming;
   if (const auto *Call = dyn_cast<CallExpr>(E)) {
     Dependence D = Dependence::Uniform;
     for (const Expr *Arg : Call->arguments())
@@ -393,13 +392,8 @@ Dependence FunctionDependence::loopDependence(const Stmt *Loop) {
     D = Dependence::Unknown;
   // A break, continue or return under a thread-dependent condition inside
   // the loop lets threads leave or skip iterations at different times.
-  for (const Stmt *Exit : Exits) {
-    if (!exitsLoop(Exit, Loop, [&](const Stmt *S) { return parent(S); }))
-      continue;
-    if (isa<ReturnStmt>(Exit) && isKernel())
-      continue; // exited threads do not hold anyone up
+  for (const Stmt *Exit : loopExits(Loop))
     D = join(D, enclosingGuard(Exit, Loop).D);
-  }
   LoopCache[Loop] = D;
   return D;
 }
@@ -463,21 +457,8 @@ FunctionDependence::Guard FunctionDependence::guardOf(const Stmt *S) {
   };
   // Early exits before S: threads that left a device function, or skipped
   // ahead with goto, do not arrive at S with the others.
-  SourceLocation Here = S->getBeginLoc();
-  const auto &SM = F->getASTContext().getSourceManager();
-  for (const Stmt *Exit : Exits) {
-    if (isa<BreakStmt, ContinueStmt>(Exit))
-      continue; // handled with the loop around S
-    if (isa<ReturnStmt>(Exit) && isKernel())
-      continue;
-    if (!Exit->getBeginLoc().isValid() || !Here.isValid() ||
-        !SM.isBeforeInTranslationUnit(Exit->getBeginLoc(), Here))
-      continue;
-    if (isa<GotoStmt, IndirectGotoStmt>(Exit))
-      Consider(Dependence::Unknown, Exit);
-    else
-      Consider(enclosingGuard(Exit, nullptr).D, Exit);
-  }
+  for (const Stmt *Exit : exitsBefore(S))
+    Consider(earlyExitDependence(Exit), Exit);
   // Variables are solved by iterating to a fixed point: a guard computed in
   // the middle of that may still rise, so only final answers are kept.
   if (!Solving)
@@ -537,10 +518,6 @@ Dependence ThreadDependenceAnalysis::calleeSummary(const FunctionDecl *F) {
   return D;
 }
 
-} // namespace warplint
-
-namespace warplint {
-
 const Expr *FunctionDependence::conditionOf(const Stmt *S) {
   if (const auto *If = dyn_cast<IfStmt>(S))
     return If->getCond();
@@ -580,31 +557,47 @@ FunctionDependence::guardSites(const Stmt *S) {
         P);
     // An exit inside the loop under a divergent branch: some threads
     // leave or skip an iteration that others run.
-    for (const Stmt *Exit : Exits) {
-      if (isa<ReturnStmt>(Exit) && isKernel())
-        continue;
-      if (exitsLoop(Exit, P, [&](const Stmt *X) { return parent(X); }))
-        Add(GuardKind::Loop, enclosingGuard(Exit, P).D, P, Exit);
-    }
+    for (const Stmt *Exit : loopExits(P))
+      Add(GuardKind::Loop, enclosingGuard(Exit, P).D, P, Exit);
   }
   // Early exits before S that leave the threads alive: a return from a
   // __device__ function goes back to its caller, which runs on.
+  for (const Stmt *Exit : exitsBefore(S))
+    Add(GuardKind::EarlyExit, earlyExitDependence(Exit), Exit, Exit);
+  return Out;
+}
+
+llvm::SmallVector<const Stmt *, 4>
+FunctionDependence::loopExits(const Stmt *Loop) const {
+  llvm::SmallVector<const Stmt *, 4> Out;
+  for (const Stmt *Exit : Exits)
+    if (!(isa<ReturnStmt>(Exit) && isKernel()) && // exited threads wait
+        exitsLoop(Exit, Loop, [&](const Stmt *S) { return parent(S); }))
+      Out.push_back(Exit);
+  return Out;
+}
+
+llvm::SmallVector<const Stmt *, 4>
+FunctionDependence::exitsBefore(const Stmt *S) const {
+  llvm::SmallVector<const Stmt *, 4> Out;
   SourceLocation Here = S->getBeginLoc();
   const auto &SM = F->getASTContext().getSourceManager();
   for (const Stmt *Exit : Exits) {
     if (isa<BreakStmt, ContinueStmt>(Exit))
-      continue;
+      continue; // judged with the loop around S
     if (isa<ReturnStmt>(Exit) && isKernel())
       continue;
-    if (!Exit->getBeginLoc().isValid() || !Here.isValid() ||
-        !SM.isBeforeInTranslationUnit(Exit->getBeginLoc(), Here))
-      continue;
-    if (isa<GotoStmt, IndirectGotoStmt>(Exit))
-      Add(GuardKind::EarlyExit, Dependence::Unknown, Exit, Exit);
-    else
-      Add(GuardKind::EarlyExit, enclosingGuard(Exit, nullptr).D, Exit, Exit);
+    if (Exit->getBeginLoc().isValid() && Here.isValid() &&
+        SM.isBeforeInTranslationUnit(Exit->getBeginLoc(), Here))
+      Out.push_back(Exit);
   }
   return Out;
+}
+
+Dependence FunctionDependence::earlyExitDependence(const Stmt *Exit) {
+  if (isa<GotoStmt, IndirectGotoStmt>(Exit))
+    return Dependence::Unknown; // where it lands is not followed
+  return enclosingGuard(Exit, nullptr).D;
 }
 
 FunctionDependence &

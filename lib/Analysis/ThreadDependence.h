@@ -21,10 +21,10 @@
 #include "llvm/ADT/DenseSet.h"
 #include <functional>
 #include <map>
-#include <vector>
 #include <memory>
 #include <optional>
 #include <utility>
+#include <vector>
 
 namespace warplint {
 
@@ -114,6 +114,16 @@ private:
   // first, up to (not including) Stop.
   llvm::SmallVector<const clang::Stmt *, 4>
   enclosingBranches(const clang::Stmt *S, const clang::Stmt *Stop) const;
+  // The break/continue/return/goto statements that let a thread leave Loop
+  // early or skip the rest of an iteration (a kernel's return ends the
+  // thread instead).
+  llvm::SmallVector<const clang::Stmt *, 4>
+  loopExits(const clang::Stmt *Loop) const;
+  // The returns (not a kernel's) and gotos before S.
+  llvm::SmallVector<const clang::Stmt *, 4>
+  exitsBefore(const clang::Stmt *S) const;
+  // How much the threads that take Exit differ from those that do not.
+  Dependence earlyExitDependence(const clang::Stmt *Exit);
 
 private:
   bool isKernel() const;
@@ -121,9 +131,10 @@ private:
 
   const clang::FunctionDecl *F;
   ThreadDependenceAnalysis &Parent;
-  bool ParamsUniform;
-  llvm::SmallVector<Dependence, 4> ParamDeps; // a call context, if not empty
-  bool HasContext = false;
+  // Parameter I starts as ParamDeps[I] (a call context); the others, and
+  // 'this', as Incoming (Uniform for a kernel, Unknown otherwise).
+  llvm::SmallVector<Dependence, 4> ParamDeps;
+  Dependence Incoming;
   llvm::DenseMap<const clang::Stmt *, const clang::Stmt *> Parents;
   llvm::DenseMap<const clang::Expr *, Dependence> Cache;
   // Definitions of each local variable: (value, statement defining it).
