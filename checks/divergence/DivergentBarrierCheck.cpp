@@ -12,22 +12,6 @@ namespace {
 
 constexpr unsigned MaxCallDepth = 6;
 
-bool isUserCode(const FunctionDecl *F) {
-  const SourceManager &SM = F->getASTContext().getSourceManager();
-  return !SM.isInSystemHeader(SM.getExpansionLoc(F->getLocation()));
-}
-
-const FunctionDecl *userCallee(const Stmt *S) {
-  const auto *Call = dyn_cast<CallExpr>(S);
-  if (!Call)
-    return nullptr;
-  const FunctionDecl *F = Call->getDirectCallee();
-  if (!F || !F->getDefinition() || !F->getDefinition()->getBody())
-    return nullptr;
-  F = F->getDefinition();
-  return isUserCode(F) ? F : nullptr;
-}
-
 // A block-level divergence is one that some threads of the block do not
 // share: thread-dependent, or different between warps (a warp id, a vote).
 bool splitsBlock(Dependence D) {

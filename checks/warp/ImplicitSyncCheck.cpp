@@ -90,15 +90,13 @@ ImplicitSyncCheck::collect(const FunctionDecl *Fn, FunctionDependence &FD) {
     } else if (const auto *Call = dyn_cast<CallExpr>(S)) {
       // A helper that takes the shared array: its accesses as if inlined.
       const FunctionDecl *Callee = Call->getDirectCallee();
-      const FunctionDecl *Def = Callee ? Callee->getDefinition() : nullptr;
-      const SourceManager &SM = Fn->getASTContext().getSourceManager();
+      const FunctionDecl *Def = userCallee(Call);
       if (Callee && Barriers.barrierIn(Callee)) {
         Event E; // library code that synchronises (cub, cooperative groups)
         E.IsBarrier = true;
         E.Site = S;
         Events.push_back(E);
-      } else if (Def && Def->getBody() && !isa<CXXMethodDecl>(Def) &&
-                 !SM.isInSystemHeader(SM.getExpansionLoc(Def->getLocation()))) {
+      } else if (Def && !isa<CXXMethodDecl>(Def)) {
         FunctionDependence &Inner =
             context().threadDependence().forFunction(Def);
         bool HasBarrier = false;

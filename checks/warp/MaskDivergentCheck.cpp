@@ -8,33 +8,6 @@ using namespace clang;
 
 namespace warplint::warp {
 
-namespace {
-
-
-const FunctionDecl *userDefinition(const CallExpr *Call) {
-  const FunctionDecl *F = Call->getDirectCallee();
-  F = F ? F->getDefinition() : nullptr;
-  if (!F || !F->getBody())
-    return nullptr;
-  const SourceManager &SM = F->getASTContext().getSourceManager();
-  return SM.isInSystemHeader(SM.getExpansionLoc(F->getLocation())) ? nullptr
-                                                                    : F;
-}
-
-// N of a thread_block_tile<N> object, or 0.
-unsigned tileSizeOf(QualType T) {
-  T = T.getNonReferenceType();
-  const auto *Spec = dyn_cast_or_null<ClassTemplateSpecializationDecl>(
-      T->getAsCXXRecordDecl());
-  if (!Spec || !Spec->getName().starts_with("thread_block_tile") ||
-      Spec->getTemplateArgs().size() < 1 ||
-      Spec->getTemplateArgs()[0].getKind() != TemplateArgument::Integral)
-    return 0;
-  return unsigned(Spec->getTemplateArgs()[0].getAsIntegral().getZExtValue());
-}
-
-} // namespace
-
 bool MaskDivergentCheck::fullMask(const CallExpr *Call, unsigned &TileSize) {
   SyncSite S = classifySync(Call);
   TileSize = arch().warp_size;
@@ -74,7 +47,7 @@ const CallExpr *MaskDivergentCheck::collectiveIn(const FunctionDecl *F,
         Found = Call;
         return;
       }
-      if (const FunctionDecl *H = userDefinition(Call))
+      if (const FunctionDecl *H = userCallee(Call))
         if (collectiveIn(H, Depth + 1)) {
           Found = Call;
           return;
@@ -100,7 +73,7 @@ void MaskDivergentCheck::checkFunction(const FunctionDecl *Fn) {
       return;
     if (const auto *Call = dyn_cast<CallExpr>(S)) {
       unsigned Tile;
-      const FunctionDecl *H = userDefinition(Call);
+      const FunctionDecl *H = userCallee(Call);
       if (fullMask(Call, Tile) || (H && collectiveIn(H, 0)))
         judge(Call, Fn, FD, LE);
     }
@@ -137,7 +110,7 @@ void MaskDivergentCheck::judge(const CallExpr *Site, const FunctionDecl *Fn,
   const CallExpr *Target = Site;
   unsigned Tile = 0;
   while (!fullMask(Target, Tile)) {
-    const FunctionDecl *H = userDefinition(Target);
+    const FunctionDecl *H = userCallee(Target);
     const CallExpr *Inner = H ? collectiveIn(H, 0) : nullptr;
     if (!Inner || Chain.size() > 6)
       return;

@@ -1,4 +1,5 @@
 #include "Analysis/LaneEval.h"
+#include "Analysis/SyncPrimitives.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/StmtCXX.h"
@@ -314,17 +315,10 @@ std::optional<int64_t> LaneEvaluator::evalCall(const CallExpr *Call,
       int64_t Linear =
           Shape.pinned() ? T.X + int64_t(Shape.X) * (T.Y + Shape.Y * T.Z)
                          : T.X;
-      llvm::StringRef Name = RD->getName();
-      if (Name == "thread_block")
+      if (RD->getName() == "thread_block")
         return Linear;
-      if (const auto *Spec = dyn_cast<ClassTemplateSpecializationDecl>(RD))
-        if (Name.starts_with("thread_block_tile") &&
-            Spec->getTemplateArgs().size() >= 1 &&
-            Spec->getTemplateArgs()[0].getKind() ==
-                TemplateArgument::Integral) {
-          int64_t N = Spec->getTemplateArgs()[0].getAsIntegral().getExtValue();
-          return N > 0 ? std::optional<int64_t>(Linear % N) : std::nullopt;
-        }
+      if (unsigned N = tileSizeOf(OT))
+        return Linear % N;
       return std::nullopt;
     }
   }

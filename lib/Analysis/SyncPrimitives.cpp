@@ -1,6 +1,7 @@
 #include "Analysis/SyncPrimitives.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/DeclCXX.h"
+#include "clang/AST/DeclTemplate.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/StmtCXX.h"
 #include "llvm/ADT/StringSwitch.h"
@@ -138,6 +139,27 @@ bool isFullMask(const Expr *Mask, const ASTContext &Ctx, unsigned WarpSize) {
     return false;
   uint64_t Full = WarpSize >= 64 ? ~uint64_t(0) : (uint64_t(1) << WarpSize) - 1;
   return (R.Val.getInt().getZExtValue() & Full) == Full;
+}
+
+unsigned tileSizeOf(QualType T) {
+  const auto *Spec = dyn_cast_or_null<ClassTemplateSpecializationDecl>(
+      T.getNonReferenceType()->getAsCXXRecordDecl());
+  if (!Spec || !Spec->getName().starts_with("thread_block_tile") ||
+      Spec->getTemplateArgs().size() < 1 ||
+      Spec->getTemplateArgs()[0].getKind() != TemplateArgument::Integral)
+    return 0;
+  return unsigned(Spec->getTemplateArgs()[0].getAsIntegral().getZExtValue());
+}
+
+const FunctionDecl *userCallee(const Stmt *S) {
+  const auto *Call = dyn_cast<CallExpr>(S);
+  const FunctionDecl *F = Call ? Call->getDirectCallee() : nullptr;
+  F = F ? F->getDefinition() : nullptr;
+  if (!F || !F->getBody())
+    return nullptr;
+  const SourceManager &SM = F->getASTContext().getSourceManager();
+  return SM.isInSystemHeader(SM.getExpansionLoc(F->getLocation())) ? nullptr
+                                                                    : F;
 }
 
 const Stmt *BarrierSummary::barrierIn(const FunctionDecl *F) {

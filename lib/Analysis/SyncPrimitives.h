@@ -36,6 +36,13 @@ SyncSite classifySync(const clang::Stmt *S);
 bool isFullMask(const clang::Expr *Mask, const clang::ASTContext &Ctx,
                 unsigned WarpSize);
 
+// N of a cooperative_groups::thread_block_tile<N> type, or 0.
+unsigned tileSizeOf(clang::QualType T);
+
+// The definition S calls when S is a call of a function with a body outside
+// the system headers (a helper the user wrote), or null.
+const clang::FunctionDecl *userCallee(const clang::Stmt *S);
+
 // Functions that may execute a block barrier, directly or through their
 // callees (bodies in system headers included: cub::BlockReduce::Sum
 // synchronises the block). Memoised; recursion and depth end in "no".
