@@ -21,7 +21,7 @@ std::string pathOf(const DIFile *F) {
 
 bool startsWithReturn(StringRef Text) {
   return Text.starts_with("return") &&
-         (Text.size() == 6 || !isAlnum(Text[6]) && Text[6] != '_');
+         (Text.size() == 6 || (!isAlnum(Text[6]) && Text[6] != '_'));
 }
 
 const ReturnStatementsOnDisk::File *
