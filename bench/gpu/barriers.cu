@@ -87,6 +87,30 @@ __global__ void cg_sync_divergent(float *a) {
   a[threadIdx.x] = s[255 - threadIdx.x];
 }
 
+// The barrier inside the kernel's last `if`: threads that skip it have nothing
+// left to run and exit, as after an early return.
+__global__ void kernel_tail_if(float *a, int n) {
+  __shared__ float s[256];
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) {
+    s[threadIdx.x] = a[i];
+    __syncthreads();
+    a[i] = s[threadIdx.x ^ 1];
+  }
+}
+
+// The same, but the threads that skip the barrier still have work after it.
+__global__ void kernel_if_then_work(float *a, int n) {
+  __shared__ float s[256];
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) {
+    s[threadIdx.x] = a[i];
+    __syncthreads();
+    a[i] = s[threadIdx.x ^ 1];
+  }
+  a[i + 512] = 1.0f;
+}
+
 int main(int argc, char **argv) {
   if (argc < 2)
     return 2;
@@ -98,6 +122,10 @@ int main(int argc, char **argv) {
     divergent_if<<<1, 256>>>(a);
   else if (!strcmp(k, "kernel_early_return"))
     kernel_early_return<<<2, 256>>>(a, 300);
+  else if (!strcmp(k, "kernel_tail_if"))
+    kernel_tail_if<<<2, 256>>>(a, 300);
+  else if (!strcmp(k, "kernel_if_then_work"))
+    kernel_if_then_work<<<2, 256>>>(a, 300);
   else if (!strcmp(k, "device_fn_return_then_barrier_in_helper"))
     device_fn_return_then_barrier_in_helper<<<1, 256>>>(a);
   else if (!strcmp(k, "device_fn_return_before_barrier"))

@@ -7,7 +7,8 @@ here=$(dirname "$0")
 out=${OUT:-.}
 arch=${ARCH:-sm_90}
 nvcc -O3 -lineinfo -arch="$arch" -o "$out/barriers" "$here/barriers.cu" || exit 1
-for k in divergent_if kernel_early_return device_fn_return_then_barrier_in_helper \
+for k in divergent_if kernel_early_return kernel_tail_if kernel_if_then_work \
+         device_fn_return_then_barrier_in_helper \
          device_fn_return_before_barrier thread_trip_count warp_uniform_branch \
          tree_reduction cg_sync_divergent; do
   log="$out/synccheck-$k.txt"

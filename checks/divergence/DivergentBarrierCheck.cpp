@@ -46,24 +46,83 @@ void DivergentBarrierCheck::indexCalls() {
   }
 }
 
-// The call is the last statement of its caller's body (or followed only by
-// a plain return).
-static bool inTailPosition(const CallExpr *Call, const FunctionDecl *Caller) {
-  const auto *Body = dyn_cast_or_null<CompoundStmt>(Caller->getBody());
-  if (!Body)
-    return false;
-  const Stmt *Last = nullptr;
-  for (const Stmt *S : Body->body()) {
-    const auto *R = dyn_cast<ReturnStmt>(S);
-    if (R && !R->getRetValue() && Last)
-      break;
-    Last = S;
+// A statement that runs nothing: `;`, `{}`, `return;`.
+static bool isEmptyOrReturn(const Stmt *S) {
+  if (const auto *Block = dyn_cast<CompoundStmt>(S))
+    return llvm::all_of(Block->body(), isEmptyOrReturn);
+  const auto *R = dyn_cast<ReturnStmt>(S);
+  return isa<NullStmt>(S) || (R && !R->getRetValue());
+}
+
+// Nothing runs after S in its function: S is the last statement of each
+// block around it up to the body (or is followed only by a plain return),
+// and no loop or switch encloses it. Threads leaving S leave the function.
+static bool endsFunction(const Stmt *S, FunctionDependence &FD) {
+  for (const Stmt *P = FD.parent(S); P; S = P, P = FD.parent(P)) {
+    const auto *E = dyn_cast<Expr>(P);
+    const auto *Child = dyn_cast<Expr>(S);
+    if ((E && Child && E->IgnoreImplicit() == Child->IgnoreImplicit()) ||
+        isa<ReturnStmt>(P))
+      continue; // `helper();` and `return helper();`
+    if (const auto *If = dyn_cast<IfStmt>(P)) {
+      if (S != If->getThen() && S != If->getElse())
+        return false;
+      continue; // an arm of an if in tail position is in tail position
+    }
+    const auto *Block = dyn_cast<CompoundStmt>(P);
+    if (!Block)
+      return false;
+    bool After = false;
+    for (const Stmt *C : Block->body()) {
+      if (After) {
+        if (!isEmptyOrReturn(C))
+          return false;
+      } else if (C == S) {
+        After = true;
+      }
+    }
+    if (!After)
+      return false;
   }
-  if (const auto *R = dyn_cast_or_null<ReturnStmt>(Last))
-    Last = R->getRetValue();
-  if (const auto *E = dyn_cast_or_null<Expr>(Last))
-    return E->IgnoreImplicit() == Call;
-  return false;
+  return S == FD.function()->getBody();
+}
+
+bool DivergentBarrierCheck::endsKernel(const FunctionDecl *F) {
+  return F->hasAttr<CUDAGlobalAttr>() || onlyEndsKernels(F);
+}
+
+bool DivergentBarrierCheck::takesThreadsToExit(
+    const FunctionDependence::GuardSite &G, const Stmt *Site,
+    FunctionDependence &FD) {
+  using Kind = FunctionDependence::GuardKind;
+  switch (G.Kind) {
+  case Kind::EarlyExit: // a helper's return, back to a kernel that ends
+    return !isa<GotoStmt, IndirectGotoStmt>(G.Exit) &&
+           endsKernel(FD.function());
+  case Kind::Loop: // a break or return out of a loop after which all ends
+    if (!G.Exit)
+      return false; // the trip count: the threads that stay meet it more
+    if (isa<ReturnStmt>(G.Exit))
+      return endsKernel(FD.function());
+    return isa<BreakStmt>(G.Exit) && endsFunction(G.Where, FD) &&
+           endsKernel(FD.function());
+  case Kind::Branch:
+    break;
+  }
+  // The last `if` of the kernel: the threads that do not take the arm with
+  // the barrier have nothing left to run.
+  const auto *If = dyn_cast<IfStmt>(G.Where);
+  if (!If || !endsFunction(If, FD))
+    return false;
+  // The other arm: its threads must not meet a barrier of their own, nor be
+  // still running while the others wait.
+  const Stmt *Other = If->getElse();
+  for (const Stmt *S = Site; S && S != If; S = FD.parent(S))
+    if (S == If->getElse())
+      Other = If->getThen();
+  if (Other && !isEmptyOrReturn(Other))
+    return false;
+  return endsKernel(FD.function());
 }
 
 bool DivergentBarrierCheck::onlyEndsKernels(const FunctionDecl *F,
@@ -76,7 +135,7 @@ bool DivergentBarrierCheck::onlyEndsKernels(const FunctionDecl *F,
   if (It == Callers.end() || It->second.empty())
     return false; // not called here: a caller elsewhere may go on
   for (const auto &[Call, Caller] : It->second) {
-    if (!inTailPosition(Call, Caller))
+    if (!endsFunction(Call, context().threadDependence().forFunction(Caller)))
       return false;
     if (!Caller->hasAttr<CUDAGlobalAttr>() && !onlyEndsKernels(Caller, Depth + 1))
       return false;
@@ -115,15 +174,13 @@ void DivergentBarrierCheck::visit(FunctionDependence &FD,
 void DivergentBarrierCheck::judge(const Stmt *Site, FunctionDependence &FD,
                                   llvm::SmallVectorImpl<Frame> &Chain) {
   auto Guards = FD.guardSites(Site);
-  // A helper's early return whose threads only go back to end their kernel
-  // is an exit in all but name.
-  if (llvm::any_of(Guards, [](const FunctionDependence::GuardSite &G) {
-        return G.Kind == FunctionDependence::GuardKind::EarlyExit;
-      }) &&
-      onlyEndsKernels(FD.function()))
-    llvm::erase_if(Guards, [](const FunctionDependence::GuardSite &G) {
-      return G.Kind == FunctionDependence::GuardKind::EarlyExit;
-    });
+  // Threads that leave by a path with nothing left to run but the kernel's
+  // end have exited, and a barrier does not wait for exited threads (PTX
+  // ISA, "exit"): a helper's return back to a kernel that ends, a break out
+  // of the loop that ends it, the kernel's last `if`.
+  llvm::erase_if(Guards, [&](const FunctionDependence::GuardSite &G) {
+    return takesThreadsToExit(G, Site, FD);
+  });
   const FunctionDependence::GuardSite *Worst = nullptr;
   for (const auto &G : Guards)
     if (G.D == Dependence::ThreadDependent) {

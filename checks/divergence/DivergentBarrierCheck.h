@@ -31,6 +31,11 @@ private:
   // Whether every thread that leaves F early has nothing left to do but
   // exit: each call of F (transitively) is the last statement of a kernel.
   bool onlyEndsKernels(const clang::FunctionDecl *F, unsigned Depth = 0);
+  bool endsKernel(const clang::FunctionDecl *F);
+  // Whether the threads that G keeps from Site have nothing left to run but
+  // their exit.
+  bool takesThreadsToExit(const FunctionDependence::GuardSite &G,
+                          const clang::Stmt *Site, FunctionDependence &FD);
   void indexCalls();
 
   BarrierSummary Barriers;

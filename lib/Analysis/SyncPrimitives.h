@@ -50,6 +50,8 @@ class BarrierSummary {
 public:
   // The barrier inside F (or one of its callees) that F may execute, or null.
   const clang::Stmt *barrierIn(const clang::FunctionDecl *F);
+  // The barrier S (or a function it calls) may execute, or null.
+  const clang::Stmt *barrierIn(const clang::Stmt *S) { return search(S, 0); }
 
 private:
   const clang::Stmt *search(const clang::Stmt *S, unsigned Depth);

@@ -144,10 +144,6 @@ BarrierDivergenceAnalysis::run(Module &M, ModuleAnalysisManager &) {
   Result R;
   R.Clone = CloneModule(M);
   PrepareOptions Opts;
-  auto Returns = std::make_shared<ReturnStatementsOnDisk>();
-  Opts.IsReturnStatement = [Returns](const DILocation &L) {
-    return (*Returns)(L);
-  };
   R.Barriers = analyseBarriers(*R.Clone, Opts);
   return R;
 }

@@ -143,10 +143,6 @@ PreservedAnalyses BarrierDiagnosticsPass::run(Module &M,
     const DISubprogram *SP = F.getSubprogram();
     return SP && Rep.isSystem(pathOf(SP->getFile()));
   };
-  auto Returns = std::make_shared<ReturnStatementsOnDisk>();
-  Prep.IsReturnStatement = [Returns](const DILocation &L) {
-    return (*Returns)(L);
-  };
   BarrierResult R = analyseBarriers(*Clone, Prep);
   for (const BarrierVerdict *V : R.divergent())
     Rep.report(*V);

@@ -245,9 +245,6 @@ private:
     Opts.InSystemHeader = [this](const llvm::Function &F) {
       return inSystemHeader(F);
     };
-    Opts.IsReturnStatement = [this](const llvm::DILocation &L) {
-      return isReturnStatement(L);
-    };
     ir::BarrierResult R = ir::analyseBarriers(M, Opts);
     Reporter Rep(Ctx, Sink);
     for (const ir::BarrierVerdict *V : R.divergent())
@@ -263,20 +260,6 @@ private:
     const auto *FD = dyn_cast<FunctionDecl>(D.getSingleDecl());
     return FD && FD->hasAttr<CUDAGlobalAttr>() &&
            CI.getSourceManager().isInSystemHeader(FD->getLocation());
-  }
-
-  bool isReturnStatement(const llvm::DILocation &L) {
-    SourceManager &SM = Ctx.sourceManager();
-    auto Ref = SM.getFileManager().getOptionalFileRef(ir::pathOf(L.getFile()));
-    if (!Ref)
-      return false;
-    SourceLocation Loc =
-        SM.translateFileLineCol(*Ref, L.getLine(), std::max(L.getColumn(), 1u));
-    bool Invalid = false;
-    llvm::StringRef Buffer = SM.getBufferData(SM.getFileID(Loc), &Invalid);
-    unsigned Offset = SM.getFileOffset(Loc);
-    return Loc.isValid() && !Invalid && Offset < Buffer.size() &&
-           ir::startsWithReturn(Buffer.substr(Offset));
   }
 
   bool inSystemHeader(const llvm::Function &F) {

@@ -1,6 +1,7 @@
 #include "IR/Prepare.h"
 #include "IR/Barriers.h"
 #include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/Analysis/LoopInfo.h"
 #include "llvm/IR/CFG.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/InstIterator.h"
@@ -177,28 +178,34 @@ bool reachesUnreachable(BasicBlock *From,
   return false;
 }
 
-// A `return` that ends the thread: S is a block that only jumps, from a
-// return statement (the IR of `return;` and of falling off the end of an if
-// look alike; the source tells them apart), and the jumps lead straight to
-// the kernel's own return, also from an inlined helper called last.
-bool isThreadReturn(const BasicBlock *S, const ReturnStatementFn &IsReturn) {
-  const auto *Br = dyn_cast<BranchInst>(S->getTerminator());
-  if (!Br || Br->isConditional() || &S->front() != Br || !Br->getDebugLoc() ||
-      !IsReturn(*Br->getDebugLoc()))
-    return false;
-  const BasicBlock *BB = Br->getSuccessor(0);
+// A thread that goes to S has nothing left to run: S and the blocks it
+// jumps to only jump, up to the function's `ret`. In a kernel that is the
+// thread's exit, whether the source wrote `return;` or the branch skipped the
+// last `if` (PTX ISA, "exit": a barrier does not wait for exited threads).
+bool onlyReturns(const BasicBlock *S) {
   for (unsigned Hops = 0; Hops < 8; ++Hops) {
-    const Instruction *T = BB->getTerminator();
-    if (&BB->front() != T)
+    const Instruction *T = S->getTerminator();
+    if (&S->front() != T)
       return false;
     if (isa<ReturnInst>(T))
       return true;
-    const auto *Next = dyn_cast<BranchInst>(T);
-    if (!Next || Next->isConditional())
+    const auto *Br = dyn_cast<BranchInst>(T);
+    if (!Br || Br->isConditional())
       return false;
-    BB = Next->getSuccessor(0);
+    S = Br->getSuccessor(0);
   }
   return false;
+}
+
+// The edge From -> To is a loop's own condition turning false (the header
+// of a while or for, the latch of a do-while), not a break or a return out
+// of its body: the threads that run more iterations meet the barrier more
+// often than the others did, whatever comes after the loop.
+bool leavesLoopByCondition(const BasicBlock *From, const BasicBlock *To,
+                           const LoopInfo &LI) {
+  const Loop *L = LI.getLoopFor(From);
+  return L && !L->contains(To) &&
+         (From == L->getHeader() || L->isLoopLatch(From));
 }
 
 // A switch's edges into code that leaves (CCCL's `default:
@@ -240,12 +247,12 @@ bool cutSwitchEdges(SwitchInst *SI, LeavesFn Leaves) {
 }
 
 // Cuts the branch edges that threads take to leave: into code that can only
-// abort (never returns, ends in `unreachable`), and in a kernel into a
-// `return` that ends the thread. Those threads have exited, and a barrier
-// waits for the non-exited threads only (PTX ISA, "exit" and "barrier";
-// Volta tuning guide 1.4.1.2). A helper's return is not an exit when its
-// caller goes on.
-void cutLeavingEdges(Function &F, const ReturnStatementFn &IsReturn) {
+// abort (never returns, ends in `unreachable`), and in a kernel into its
+// `ret` with nothing on the way (see onlyReturns). Those threads have exited,
+// and a barrier waits for the non-exited threads only (PTX ISA, "exit" and
+// "barrier"; Volta tuning guide 1.4.1.2). A helper's return is not an exit
+// when its caller goes on.
+void cutLeavingEdges(Function &F, FunctionAnalysisManager &FAM) {
   SmallPtrSet<BasicBlock *, 32> Returns; // blocks that can reach a return
   SmallVector<BasicBlock *, 16> Work;
   for (BasicBlock &BB : F)
@@ -257,22 +264,28 @@ void cutLeavingEdges(Function &F, const ReturnStatementFn &IsReturn) {
         Work.push_back(P);
   if (!Returns.count(&F.getEntryBlock()))
     return; // a kernel that never returns: nothing to compare with
-  auto Leaves = [&](BasicBlock *S) {
+  const LoopInfo &LI = FAM.getResult<LoopAnalysis>(F);
+  bool Kernel = isKernel(F);
+  auto Leaves = [&](BasicBlock *From, BasicBlock *S) {
     return (!Returns.count(S) && reachesUnreachable(S, Returns)) ||
-           (IsReturn && isThreadReturn(S, IsReturn));
+           (Kernel && onlyReturns(S) && !leavesLoopByCondition(From, S, LI));
   };
   bool Changed = false;
   for (BasicBlock &BB : F) {
     if (auto *SI = dyn_cast<SwitchInst>(BB.getTerminator());
         SI && Returns.count(&BB)) {
-      Changed |= cutSwitchEdges(SI, Leaves);
+      // Only into code that aborts: a switch's other cases are not judged
+      // as the end of the kernel (nor are they by the AST check).
+      Changed |= cutSwitchEdges(SI, [&](BasicBlock *S) {
+        return !Returns.count(S) && reachesUnreachable(S, Returns);
+      });
       continue;
     }
     auto *Br = dyn_cast<BranchInst>(BB.getTerminator());
     if (!Br || !Br->isConditional() || !Returns.count(&BB))
       continue;
     BasicBlock *T = Br->getSuccessor(0), *E = Br->getSuccessor(1);
-    bool TLeaves = Leaves(T), ELeaves = Leaves(E);
+    bool TLeaves = Leaves(&BB, T), ELeaves = Leaves(&BB, E);
     if (TLeaves == ELeaves)
       continue;
     (TLeaves ? T : E)->removePredecessor(&BB);
@@ -280,8 +293,10 @@ void cutLeavingEdges(Function &F, const ReturnStatementFn &IsReturn) {
     Br->eraseFromParent();
     Changed = true;
   }
-  if (Changed)
+  if (Changed) {
     removeUnreachableBlocks(F);
+    FAM.invalidate(F, PreservedAnalyses::none());
+  }
 }
 
 void prepareRoot(Function &F, FunctionAnalysisManager &FAM,
@@ -291,7 +306,7 @@ void prepareRoot(Function &F, FunctionAnalysisManager &FAM,
                  const PrepareOptions &Opts) {
   RootInliner(F, FAM, Sync, Promoted, Opts.InlineBudget).run(Inlined);
   FAM.invalidate(F, PreservedAnalyses::none());
-  cutLeavingEdges(F, isKernel(F) ? Opts.IsReturnStatement : nullptr);
+  cutLeavingEdges(F, FAM);
   promoteLocals(F, FAM);
 }
 

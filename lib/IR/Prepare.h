@@ -12,7 +12,8 @@
 // left un-inlined is opaque: uniform when its arguments are, and a barrier
 // point if its callee may synchronise. Edges into code that can only abort
 // (a trap, a failed assert) and, in a kernel, into a `return` that ends the
-// thread are cut: a barrier waits for the threads that have not exited.
+// thread (an early `return`, or the end of a last `if` that the threads
+// skip) are cut: a barrier waits for the threads that have not exited.
 #pragma once
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/IR/PassManager.h"
@@ -21,7 +22,6 @@
 
 namespace llvm {
 class CallBase;
-class DILocation;
 class Function;
 class MDNode;
 class Module;
@@ -29,18 +29,12 @@ class Module;
 
 namespace warplint::ir {
 
-// Whether a debug location is a `return` statement in the source.
-using ReturnStatementFn = std::function<bool(const llvm::DILocation &)>;
-
 struct PrepareOptions {
   // Instructions a function may grow to by inlining; past it, calls stay.
   unsigned InlineBudget = 20000;
   // Functions defined in system headers (CUB's own kernels): not judged as
   // roots, since nothing in them could be reported. Inlined all the same.
   std::function<bool(const llvm::Function &)> InSystemHeader;
-  // Tells a `return` from the end of an if (see cutLeavingEdges); without
-  // it, no branch counts as the threads' exit.
-  ReturnStatementFn IsReturnStatement;
 };
 
 struct PreparedModule {

@@ -24,6 +24,7 @@ __global__ void loaded_condition(const int *flags, float *a) {
     // CHECK: :[[@LINE-1]]:5: error: '__syncthreads_or()' is reached by only part of the thread block: it is under the condition 'flags[threadIdx.x]', which depends on the thread
     // CHECK: :[[@LINE-4]]:7: note: this condition splits the threads of the block
   }
+  a[threadIdx.x] += 1.0f; // the threads that skipped the barrier run on
 }
 
 // A warp id lets whole warps through, not the whole block.
@@ -33,6 +34,7 @@ __global__ void warp_branch(float *a) {
     __syncthreads();
   // CHECK: :[[@LINE-1]]:5: error: '__syncthreads()' is reached by only part of the thread block: it is under the condition 'warp == 0', which differs between the warps of the block
   // CHECK: :[[@LINE-3]]:7: note: this condition lets only some warps through
+  a[threadIdx.x] = 0;
 }
 
 __global__ void thread_trip_count(float *a) {
@@ -76,6 +78,7 @@ __global__ void via_helpers(float *a) {
   // CHECK: :[[@LINE-2]]:7: note: this condition splits the threads of the block
   // CHECK: :[[@LINE-5]]:30: note: 'sync_helper' is called here
   // CHECK: :[[@LINE-3]]:5: note: 'mid' is called here
+  a[threadIdx.x] = 0;
 }
 
 // A helper whose loop runs as often as its argument says.
@@ -101,6 +104,7 @@ __global__ void cooperative(float *a) {
     cg::sync(b);
   // CHECK: :[[@LINE-1]]:5: error: 'cooperative_groups::sync()' is reached by only part of the thread block: it is under the condition 'threadIdx.x & 1'
   // CHECK: :[[@LINE-3]]:7: note: this condition splits the threads of the block
+  a[threadIdx.x] = 0;
 }
 
 __global__ void inline_asm(float *a) {
@@ -121,6 +125,44 @@ __global__ void switch_on_thread(float *a) {
     break;
   default:
     break;
+  }
+}
+
+// The last `if`, but the other arm still runs while the barrier waits, or
+// meets a barrier of its own.
+__global__ void tail_if_else_work(float *a, int n) {
+  __shared__ float s[256];
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) {
+    s[threadIdx.x] = a[i];
+    __syncthreads();
+    // CHECK: :[[@LINE-1]]:5: error: '__syncthreads()' is reached by only part of the thread block: it is under the condition 'i < n'
+    // CHECK: :[[@LINE-4]]:7: note: this condition splits the threads of the block
+    a[i] = s[threadIdx.x ^ 1];
+  } else {
+    a[i] = 0.0f;
+  }
+}
+__global__ void tail_if_two_barriers(float *a) {
+  if (threadIdx.x % 2) {
+    __syncthreads();
+    // CHECK: :[[@LINE-1]]:5: error: '__syncthreads()' is reached by only part of the thread block: it is under the condition 'threadIdx.x % 2'
+    // CHECK: :[[@LINE-3]]:7: note: this condition splits the threads of the block
+  } else {
+    __syncthreads();
+    // CHECK: :[[@LINE-1]]:5: error: '__syncthreads()' is reached by only part of the thread block: it is under the condition 'threadIdx.x % 2'
+    // CHECK: :[[@LINE-7]]:7: note: this condition splits the threads of the block
+  }
+}
+
+// A loop that ends the kernel, its trip count set by the thread: the threads
+// that stay meet the barrier more often than the others did.
+__global__ void trip_count_at_the_end(float *a, int n) {
+  for (int i = threadIdx.x; i < n; i += 32) {
+    a[i] += 1.0f;
+    __syncthreads();
+    // CHECK: :[[@LINE-1]]:5: error: '__syncthreads()' is reached by only part of the thread block: it is inside a loop whose trip count differs between threads (the condition 'i < n' depends on the thread)
+    // CHECK: :[[@LINE-4]]:29: note: the loop condition that varies between threads
   }
 }
 
@@ -229,6 +271,59 @@ __global__ void stage_last(float *a, int n) {
   guarded_stage(a, n);
 }
 
+// The kernel's last `if` (cuda-samples' imageDenoising): the threads that
+// skip it have nothing left to run and exit, as after an early return; the
+// PTX is the same, a branch to `ret`. So does an `else` that only returns.
+__global__ void tail_if(float *a, int w, int h) {
+  cg::thread_block cta = cg::this_thread_block();
+  __shared__ float s[16][16];
+  int x = blockIdx.x * 16 + threadIdx.x, y = blockIdx.y * 16 + threadIdx.y;
+  if (x < w && y < h) {
+    s[threadIdx.y][threadIdx.x] = a[y * w + x];
+    cg::sync(cta);
+    if (threadIdx.x > 0)
+      a[y * w + x] += s[threadIdx.y][threadIdx.x - 1];
+  }
+}
+__global__ void tail_if_else_return(float *a, int n) {
+  __shared__ float s[256];
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  a[i] = 1.0f;
+  if (i < n) {
+    s[threadIdx.x] = a[i];
+    __syncthreads();
+    a[i] = s[threadIdx.x ^ 1];
+  } else {
+    return;
+  }
+}
+
+// A helper whose divergent barrier is the last thing its only caller does.
+__device__ void sync_first_rows(float *s) {
+  s[threadIdx.x] = 0;
+  if (threadIdx.x < 128) {
+    __syncthreads();
+    s[threadIdx.x] += s[threadIdx.x + 1];
+  }
+}
+__global__ void helper_ends_kernel(float *a) {
+  __shared__ float s[256];
+  s[threadIdx.x] = a[threadIdx.x];
+  sync_first_rows(s);
+}
+
+// A thread-dependent break out of the loop that ends the kernel: the threads
+// that take it exit.
+__global__ void break_at_the_end(float *a, int n) {
+  __shared__ float s[256];
+  for (int k = 0; k < n; ++k) {
+    if (threadIdx.x >= k)
+      break;
+    s[threadIdx.x] = a[k];
+    __syncthreads();
+  }
+}
+
 // A break leaves only its own loop, or its switch (llm.c's attention
 // kernels: the inner loop stops early, the barrier is in the outer one).
 __global__ void inner_break(float *a, int n, int tiles) {
@@ -275,4 +370,5 @@ __global__ void tile_sync(float *a) {
 __global__ void suppressed(float *a) {
   if (threadIdx.x < 5)
     __syncthreads(); // NOLINT(divergence-barrier)
+  a[threadIdx.x] = 0.0f;
 }

@@ -7,6 +7,10 @@
 
 target triple = "nvptx64-nvidia-cuda"
 
+; Work after the branches (the store in each `end` block): threads that skip a
+; barrier are still running, not exiting, when the others wait at it.
+@after = addrspace(3) global i32 undef
+
 declare i32 @llvm.nvvm.read.ptx.sreg.tid.x()
 declare void @llvm.nvvm.barrier0()
 
@@ -23,6 +27,7 @@ then:
   call void @inner()
   br label %end
 end:
+  store volatile i32 0, ptr addrspace(3) @after
   ret void
 }
 
@@ -61,6 +66,7 @@ again:
   call void @recursive(i32 %d)
   br label %end
 end:
+  store volatile i32 0, ptr addrspace(3) @after
   ret void
 }
 
@@ -83,6 +89,7 @@ then:
   call void @recursive(i32 1)
   br label %end
 end:
+  store volatile i32 0, ptr addrspace(3) @after
   ret void
 }
 
@@ -115,5 +122,6 @@ then2:
   call void @llvm.nvvm.barrier0()
   br label %end
 end:
+  store volatile i32 0, ptr addrspace(3) @after
   ret void
 }

@@ -1,7 +1,7 @@
 ; Control dependence on a divergent branch: the barriers only part of the
 ; block reaches, through ifs, early returns, loops, switches and nesting, and
 ; those every thread reaches again after the threads re-converge.
-; RUN: cd %S && %opt -load-pass-plugin=%irplugin -passes='print<warplint-barriers>' -disable-output %s | FileCheck %s
+; RUN: %opt -load-pass-plugin=%irplugin -passes='print<warplint-barriers>' -disable-output %s | FileCheck %s
 
 target triple = "nvptx64-nvidia-cuda"
 
@@ -13,10 +13,8 @@ declare void @llvm.nvvm.barrier0()
 declare void @llvm.trap()
 
 ; if (tid >= n) return; __syncthreads(); -- the threads that return have
-; exited, and a barrier waits for the non-exited threads only. The jump to the
-; return block carries the location of a return statement in
-; Inputs/control.cu.
-define ptx_kernel void @early_return(i32 %n) !dbg !4 {
+; exited, and a barrier waits for the non-exited threads only.
+define ptx_kernel void @early_return(i32 %n) {
 ; CHECK-LABEL: barriers in kernel 'early_return':
 ; CHECK-NEXT: uniform: __syncthreads()
 entry:
@@ -24,7 +22,7 @@ entry:
   %out = icmp uge i32 %t, %n
   br i1 %out, label %leave, label %work
 leave:
-  br label %exit, !dbg !6
+  br label %exit
 work:
   call void @llvm.nvvm.barrier0()
   br label %exit
@@ -33,11 +31,10 @@ exit:
 }
 
 ; if (tid < 16) __syncthreads(); at the end of the kernel: the others skip it
-; without a return of their own.
+; with nothing left to run, as if they had returned.
 define ptx_kernel void @skipped_at_the_end() {
 ; CHECK-LABEL: barriers in kernel 'skipped_at_the_end':
-; CHECK-NEXT: divergent: __syncthreads()
-; CHECK-NEXT: split by: br %c in %entry
+; CHECK-NEXT: uniform: __syncthreads()
 entry:
   %t = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()
   %c = icmp ult i32 %t, 16
@@ -49,14 +46,32 @@ exit:
   ret void
 }
 
+; The same if with a store after it: the threads that skip the barrier are
+; still running when the others wait at it.
+define ptx_kernel void @skipped_then_work(ptr %p) {
+; CHECK-LABEL: barriers in kernel 'skipped_then_work':
+; CHECK-NEXT: divergent: __syncthreads()
+; CHECK-NEXT: split by: br %c in %entry
+entry:
+  %t = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()
+  %c = icmp ult i32 %t, 16
+  br i1 %c, label %then, label %exit
+then:
+  call void @llvm.nvvm.barrier0()
+  br label %exit
+exit:
+  store i32 0, ptr %p
+  ret void
+}
+
 ; A helper's return is not an exit: its caller goes on to the barrier.
-define void @helper_return(i32 %n) !dbg !5 {
+define void @helper_return(i32 %n) {
 entry:
   %t = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()
   %out = icmp uge i32 %t, %n
   br i1 %out, label %leave, label %work
 leave:
-  br label %exit, !dbg !7
+  br label %exit
 work:
   call void @llvm.nvvm.barrier0()
   br label %exit
@@ -138,8 +153,9 @@ exit:
   ret void
 }
 
-; A uniform loop inside a divergent if: the closure makes its barrier partial.
-define ptx_kernel void @uniform_loop_in_divergent_if(i32 %n) {
+; A uniform loop inside a divergent if, with work after it: the closure makes
+; its barrier partial.
+define ptx_kernel void @uniform_loop_in_divergent_if(i32 %n, ptr %p) {
 ; CHECK-LABEL: barriers in kernel 'uniform_loop_in_divergent_if':
 ; CHECK-NEXT: divergent: __syncthreads()
 ; CHECK-NEXT: split by: br %c in %entry
@@ -161,6 +177,7 @@ latch:
   %next = add i32 %i, 1
   br label %header
 exit:
+  store i32 0, ptr %p
   ret void
 }
 
@@ -213,8 +230,9 @@ ok:
   ret void
 }
 
-; A barrier with a thread count synchronises part of the block on purpose.
-define ptx_kernel void @counted(i32 %x) {
+; A barrier with a thread count synchronises part of the block on purpose;
+; the threads that skip them have work left.
+define ptx_kernel void @counted(i32 %x, ptr %p) {
 ; CHECK-LABEL: barriers in kernel 'counted':
 ; CHECK-NEXT: divergent: bar.sync
 ; CHECK-NOT: divergent
@@ -229,16 +247,55 @@ then:
   call void asm sideeffect "bar.sync 0;", ""()
   br label %end
 end:
+  store i32 0, ptr %p
   ret void
 }
 
-!llvm.dbg.cu = !{!0}
-!llvm.module.flags = !{!2}
-!0 = distinct !DICompileUnit(language: DW_LANG_C_plus_plus_14, file: !1, emissionKind: LineTablesOnly)
-!1 = !DIFile(filename: "Inputs/control.cu", directory: "")
-!2 = !{i32 2, !"Debug Info Version", i32 3}
-!3 = !DISubroutineType(types: !{})
-!4 = distinct !DISubprogram(name: "early_return", scope: !1, file: !1, line: 1, type: !3, spFlags: DISPFlagDefinition, unit: !0)
-!5 = distinct !DISubprogram(name: "helper_return", scope: !1, file: !1, line: 10, type: !3, spFlags: DISPFlagDefinition, unit: !0)
-!6 = !DILocation(line: 3, column: 5, scope: !4)
-!7 = !DILocation(line: 12, column: 5, scope: !5)
+; A loop that ends the kernel, its trip count set by the thread: the threads
+; that stop early exit, but the others meet the barrier more often than they
+; did, so the loop's own exit is not taken as the threads' exit.
+define ptx_kernel void @trip_count_at_the_end() {
+; CHECK-LABEL: barriers in kernel 'trip_count_at_the_end':
+; CHECK-NEXT: divergent: __syncthreads()
+; CHECK-NEXT: split by: br %more in %header
+entry:
+  %t = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()
+  %n = and i32 %t, 3
+  br label %header
+header:
+  %i = phi i32 [ 0, %entry ], [ %next, %body ]
+  %more = icmp ult i32 %i, %n
+  br i1 %more, label %body, label %exit
+body:
+  call void @llvm.nvvm.barrier0()
+  %next = add i32 %i, 1
+  br label %header
+exit:
+  ret void
+}
+
+; for (k < n) { if (tid >= k) break; ... } ending the kernel: a thread-
+; dependent break that leads straight to the kernel's end is an exit, like
+; a return inside the loop.
+define ptx_kernel void @break_at_the_end(i32 %n) {
+; CHECK-LABEL: barriers in kernel 'break_at_the_end':
+; CHECK-NEXT: uniform: __syncthreads()
+entry:
+  %t = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()
+  br label %header
+header:
+  %k = phi i32 [ 0, %entry ], [ %next, %body ]
+  %more = icmp slt i32 %k, %n
+  br i1 %more, label %check, label %exit
+check:
+  %done = icmp uge i32 %t, %k
+  br i1 %done, label %leave, label %body
+leave:
+  br label %exit
+body:
+  call void @llvm.nvvm.barrier0()
+  %next = add i32 %k, 1
+  br label %header
+exit:
+  ret void
+}

@@ -24,6 +24,7 @@ __global__ void kernel(float *a) {
   __shared__ float s[256];
   if (a[threadIdx.x] > 0)
     helper(s);
+  a[threadIdx.x] = s[threadIdx.x];
 }
 
 // JSON: "check": "divergence-barrier"

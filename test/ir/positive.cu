@@ -18,10 +18,11 @@ __global__ void divergent_if(float *a) {
     // CHECK: :[[@LINE-4]]:19: note: the branch that splits the block
     // PASCAL: :[[@LINE-3]]:5: error: {{.*}} (on sm_60, where a barrier counts whole warps{{.*}}[divergence-barrier]
   }
+  a[threadIdx.x + 16] += 1; // the threads that skipped are still running
 }
 
-// A helper with a divergent barrier, called last: its threads that skip the
-// barrier have not returned from the kernel.
+// A helper with a divergent barrier, and work after its call: its threads
+// that skip the barrier go back to the kernel and run on.
 __device__ void sync_some() {
   if (threadIdx.x < 16)
     __syncthreads();
@@ -32,6 +33,7 @@ __device__ void sync_some() {
 __global__ void helper_called_last(float *a) {
   a[threadIdx.x] = 0;
   sync_some();
+  a[threadIdx.x] += 1;
 }
 
 __global__ void thread_trip_count(float *a, int n) {
@@ -82,6 +84,7 @@ __global__ void lambda(float *a) {
     // CHECK: :[[@LINE+2]]:24: note: called from 'lambda' here
   };
   if (threadIdx.x & 1) sync();
+  a[threadIdx.x] = 0;
 }
 
 template <typename T> __device__ void store_then_sync(T *s, T v) {
@@ -94,6 +97,7 @@ template <typename T> __device__ void store_then_sync(T *s, T v) {
 __global__ void templated(double *a) {
   __shared__ double s[256];
   if (a[threadIdx.x] > 0) store_then_sync(s, 1.0);
+  a[threadIdx.x] = s[threadIdx.x];
 }
 
 // The barrier lies in a system header: each user call into it is reported.
@@ -107,6 +111,7 @@ __global__ void block_sync(float *a) {
     cg::sync(block);
   // CHECK: :[[@LINE-1]]:5: error: 'sync<cooperative_groups::{{.*}}thread_block>', which executes '__barrier_sync()', may be reached
   // CHECK: :[[@LINE-3]]:7: note: the branch that splits the block
+  a[threadIdx.x] = 0;
 }
 
 __global__ void asm_barrier(float *a) {
@@ -114,9 +119,11 @@ __global__ void asm_barrier(float *a) {
     asm volatile("bar.sync 0;");
   // CHECK: :[[@LINE-1]]:5: error: 'bar.sync' may be reached
   // CHECK: :[[@LINE-3]]:22: note: the branch that splits the block
+  a[threadIdx.x] = 0;
 }
 
 __global__ void suppressed(float *a) {
   if (threadIdx.x == 0)
     __syncthreads(); // NOLINT(divergence-barrier)
+  a[threadIdx.x] = 0;
 }

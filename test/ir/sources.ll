@@ -6,6 +6,10 @@
 
 target triple = "nvptx64-nvidia-cuda"
 
+; Work after the branches (the store in each `end` block): threads that skip a
+; barrier are still running, not exiting, when the others wait at it.
+@after = addrspace(3) global i32 undef
+
 declare i32 @llvm.nvvm.read.ptx.sreg.tid.x()
 declare i32 @llvm.nvvm.read.ptx.sreg.laneid()
 declare i32 @llvm.nvvm.read.ptx.sreg.ctaid.x()
@@ -30,6 +34,7 @@ then:
   call void @llvm.nvvm.barrier.cta.sync.aligned.all(i32 0)
   br label %end
 end:
+  store volatile i32 0, ptr addrspace(3) @after
   ret void
 }
 
@@ -44,6 +49,7 @@ then:
   call void @llvm.nvvm.barrier.cta.sync.aligned.all(i32 0)
   br label %end
 end:
+  store volatile i32 0, ptr addrspace(3) @after
   ret void
 }
 
@@ -58,6 +64,7 @@ then:
   call void @llvm.nvvm.barrier.cta.sync.aligned.all(i32 0)
   br label %end
 end:
+  store volatile i32 0, ptr addrspace(3) @after
   ret void
 }
 
@@ -75,6 +82,7 @@ then:
   call void @llvm.nvvm.barrier.cta.sync.aligned.all(i32 0)
   br label %end
 end:
+  store volatile i32 0, ptr addrspace(3) @after
   ret void
 }
 
@@ -100,6 +108,7 @@ then2:
   call void @llvm.nvvm.barrier.cta.sync.aligned.all(i32 0)
   br label %end
 end:
+  store volatile i32 0, ptr addrspace(3) @after
   ret void
 }
 
@@ -115,6 +124,7 @@ then:
   call void @llvm.nvvm.barrier.cta.sync.aligned.all(i32 0)
   br label %end
 end:
+  store volatile i32 0, ptr addrspace(3) @after
   ret void
 }
 
@@ -129,6 +139,7 @@ then:
   call void @llvm.nvvm.barrier.cta.sync.aligned.all(i32 0)
   br label %end
 end:
+  store volatile i32 0, ptr addrspace(3) @after
   ret void
 }
 
@@ -155,6 +166,7 @@ then2:
   call void @llvm.nvvm.barrier.cta.sync.aligned.all(i32 0)
   br label %end
 end:
+  store volatile i32 0, ptr addrspace(3) @after
   ret void
 }
 
@@ -180,6 +192,7 @@ then2:
   call void @llvm.nvvm.barrier.cta.sync.aligned.all(i32 0)
   br label %end
 end:
+  store volatile i32 0, ptr addrspace(3) @after
   ret void
 }
 
@@ -205,6 +218,7 @@ then2:
   call void @llvm.nvvm.barrier.cta.sync.aligned.all(i32 0)
   br label %end
 end:
+  store volatile i32 0, ptr addrspace(3) @after
   ret void
 }
 
@@ -223,6 +237,7 @@ then:
   call void @llvm.nvvm.barrier.cta.sync.aligned.all(i32 0)
   br label %end
 end:
+  store volatile i32 0, ptr addrspace(3) @after
   ret void
 }
 
@@ -237,5 +252,6 @@ then:
   call void @llvm.nvvm.barrier.cta.sync.aligned.all(i32 0)
   br label %end
 end:
+  store volatile i32 0, ptr addrspace(3) @after
   ret void
 }
