@@ -65,46 +65,6 @@ __global__ void tail_guard(float *a, int n) {
   a[i] = s[threadIdx.x ^ 1];
 }
 
-// The kernel's last `if`: the threads that skip it have nothing left to run
-// and exit, as after an early return (the PTX is the same: a branch to `ret`).
-__global__ void tail_if(float *a, int w, int h) {
-  cg::thread_block cta = cg::this_thread_block();
-  __shared__ float s[16][16];
-  int x = blockIdx.x * 16 + threadIdx.x, y = blockIdx.y * 16 + threadIdx.y;
-  if (x < w && y < h) {
-    s[threadIdx.y][threadIdx.x] = a[y * w + x];
-    cg::sync(cta);
-    if (threadIdx.x > 0)
-      a[y * w + x] += s[threadIdx.y][threadIdx.x - 1];
-  }
-}
-
-// A helper whose divergent barrier is the last thing its only caller does.
-__device__ void sync_first_rows(float *s) {
-  s[threadIdx.x] = 0;
-  if (threadIdx.x < 128) {
-    __syncthreads();
-    s[threadIdx.x] += s[threadIdx.x + 1];
-  }
-}
-__global__ void helper_ends_kernel(float *a) {
-  __shared__ float s[256];
-  s[threadIdx.x] = a[threadIdx.x];
-  sync_first_rows(s);
-}
-
-// A thread-dependent break out of the loop that ends the kernel: the threads
-// that take it exit.
-__global__ void break_at_the_end(float *a, int n) {
-  __shared__ float s[256];
-  for (int k = 0; k < n; ++k) {
-    if (threadIdx.x >= k)
-      break;
-    s[threadIdx.x] = a[k];
-    __syncthreads();
-  }
-}
-
 // A helper's early return is not an exit, and all threads go on to the
 // barrier after the call.
 __device__ void store_unless_out(float *a, int i, int n) {
