@@ -34,6 +34,9 @@ config.substitutions.append(("%cmake", config.cmake))
 
 if os.path.exists(os.path.join(config.cuda_path, "include", "cuda_runtime.h")):
     config.available_features.add("cuda-toolkit")
+import shutil
+if shutil.which("script"):
+    config.available_features.add("script")  # util-linux: runs under a pty
 try:
     import jsonschema  # noqa: F401
     config.available_features.add("jsonschema")

@@ -2,11 +2,13 @@
 #include "Core/SourceText.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Attr.h"
+#include "clang/AST/DeclTemplate.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/ASTMatchers/ASTMatchers.h"
 #include "clang/Basic/SourceManager.h"
 #include "clang/Tooling/Core/Replacement.h"
 #include "llvm/ADT/StringExtras.h"
+#include <functional>
 
 using namespace clang;
 
@@ -184,6 +186,7 @@ void CheckContext::emit(FindingBuilder &B) {
   F.Level = B.Level;
   F.Loc = toLocation(B.Loc);
   F.Message = std::move(Message);
+  F.Function = enclosingFunction(FileLoc);
   if (Arch)
     F.Arch = Arch->Name;
   F.Metrics = std::move(B.Metrics);
@@ -204,6 +207,46 @@ void CheckContext::emit(FindingBuilder &B) {
                        R.getReplacementText().str()});
   }
   Last = Sink.report(std::move(F));
+}
+
+// The function whose body holds Loc: a walk down the declarations whose
+// range holds it, skipping the system headers' (most of a CUB TU).
+std::string CheckContext::enclosingFunction(SourceLocation Loc) const {
+  if (!AST)
+    return "";
+  const SourceManager &SM = sourceManager();
+  auto Holds = [&](const Decl *D) {
+    SourceRange R = D->getSourceRange();
+    if (R.isInvalid())
+      return false;
+    SourceLocation B = SM.getFileLoc(R.getBegin()), E = SM.getFileLoc(R.getEnd());
+    return !SM.isBeforeInTranslationUnit(Loc, B) &&
+           !SM.isBeforeInTranslationUnit(E, Loc);
+  };
+  std::string Found;
+  std::function<void(const DeclContext *)> Walk = [&](const DeclContext *DC) {
+    for (const Decl *D : DC->decls()) {
+      if (D->getLocation().isInvalid() ||
+          SM.isInSystemHeader(SM.getFileLoc(D->getLocation())) || !Holds(D))
+        continue;
+      const Decl *Inner = D;
+      if (const auto *T = dyn_cast<FunctionTemplateDecl>(D))
+        Inner = T->getTemplatedDecl();
+      if (const auto *FD = dyn_cast<FunctionDecl>(Inner);
+          FD && FD->doesThisDeclarationHaveABody()) {
+        Found = FD->getQualifiedNameAsString();
+        return;
+      }
+      if (const auto *T = dyn_cast<ClassTemplateDecl>(D))
+        Inner = T->getTemplatedDecl();
+      if (const auto *Inside = dyn_cast<DeclContext>(Inner)) {
+        Walk(Inside);
+        return;
+      }
+    }
+  };
+  Walk(AST->getTranslationUnitDecl());
+  return Found;
 }
 
 void CheckContext::reportNoLintProblems() {

@@ -109,6 +109,10 @@ public:
   // Reports malformed NOLINT comments of every file seen in this TU.
   void reportNoLintProblems();
 
+  // The qualified name of the function whose body holds Loc (a file
+  // location), or "".
+  std::string enclosingFunction(clang::SourceLocation Loc) const;
+
 private:
   Location toLocation(clang::SourceLocation Loc) const;
   const NoLintIndex *noLintFor(clang::FileID FID);

@@ -38,6 +38,9 @@ struct Finding {
   Location Loc;
   std::string Message;
   std::optional<std::string> Arch; // the sm_XX it was judged for
+  // The qualified name of the function the finding lies in (empty outside
+  // one): part of its fingerprint, which must survive lines moving.
+  std::string Function;
   std::vector<FindingNote> Notes;
   std::vector<FixEdit> Fixes;
   std::vector<std::pair<std::string, double>> Metrics;

@@ -1,4 +1,6 @@
 #include "Output/Writers.h"
+#include "Output/Fingerprint.h"
+#include "Output/SourceLines.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -14,25 +16,6 @@ using json = nlohmann::ordered_json;
 namespace warplint {
 
 namespace {
-
-// Source lines for carets and fingerprints, each file read once.
-class SourceLines {
-public:
-  llvm::StringRef line(const std::string &File, unsigned Line) {
-    auto &Buf = Files[File];
-    if (!Buf) {
-      auto B = llvm::MemoryBuffer::getFile(File, /*IsText=*/true);
-      Buf = B ? std::move(*B) : llvm::MemoryBuffer::getMemBuffer("");
-    }
-    llvm::StringRef Rest = Buf->getBuffer();
-    for (unsigned I = 1; I < Line && !Rest.empty(); ++I)
-      Rest = Rest.split('\n').second;
-    return Line ? Rest.split('\n').first.rtrim("\r") : llvm::StringRef();
-  }
-
-private:
-  std::map<std::string, std::unique_ptr<llvm::MemoryBuffer>> Files;
-};
 
 void writeTextDiag(llvm::raw_ostream &OS, SourceLines &Src, const Location &L,
                    llvm::StringRef Level, llvm::StringRef Message,
@@ -151,46 +134,98 @@ static const char *sarifLevel(Severity S) {
   return "warning";
 }
 
-static json sarifLocation(const Location &L) {
-  json Phys = {{"artifactLocation", {{"uri", fileUri(L.File)}}}};
+namespace {
+
+// Where a report's paths are written from, and its fingerprints.
+struct ReportContext {
+  ReportContext(const Report &R) : Root(absolutePath(R.SourceRoot)) {
+    if (R.Fingerprints.size() == R.Findings.size())
+      Fingerprints.assign(R.Fingerprints.begin(), R.Fingerprints.end());
+    else
+      Fingerprints = fingerprints(R.Findings, Root, Src);
+  }
+  std::string Root;
+  SourceLines Src;
+  std::vector<std::string> Fingerprints;
+};
+
+// A byte column (clang's) as UTF-16 code units, SARIF's default columnKind.
+unsigned utf16Column(llvm::StringRef Line, unsigned ByteColumn) {
+  unsigned Units = 1;
+  for (unsigned I = 0; I + 1 < ByteColumn && I < Line.size(); ++I) {
+    unsigned char C = Line[I];
+    if ((C & 0xC0) == 0x80)
+      continue; // a continuation byte
+    Units += C >= 0xF0 ? 2 : 1; // four-byte sequences are surrogate pairs
+  }
+  return Units;
+}
+
+json sarifLocation(const Location &L, ReportContext &C) {
+  json Artifact;
+  std::string Below = L.File.empty() ? "" : pathBelow(L.File, C.Root);
+  if (!Below.empty())
+    Artifact = {{"uri", fileUri(Below)}, {"uriBaseId", "%SRCROOT%"}};
+  else
+    Artifact = {{"uri", fileUri(absolutePath(L.File))}};
+  json Phys = {{"artifactLocation", Artifact}};
   if (L.Line)
-    Phys["region"] = {{"startLine", L.Line},
-                      {"startColumn", std::max(1u, L.Column)}};
+    Phys["region"] = {
+        {"startLine", L.Line},
+        {"startColumn",
+         utf16Column(C.Src.line(L.File, L.Line), std::max(1u, L.Column))}};
   return {{"physicalLocation", Phys}};
 }
 
+// The doc page as plain text for help.text: markdown's marks taken off.
+std::string plainText(llvm::StringRef Markdown) {
+  std::string Out;
+  for (llvm::StringRef Line : llvm::split(Markdown, '\n')) {
+    Line = Line.rtrim("\r");
+    if (Line.starts_with("```"))
+      continue;
+    Line = Line.ltrim('#').ltrim();
+    for (char Ch : Line)
+      if (Ch != '`' && Ch != '*')
+        Out += Ch;
+    Out += '\n';
+  }
+  return llvm::StringRef(Out).trim().str() + "\n";
+}
+
+} // namespace
+
 void writeSarif(const Report &R, llvm::raw_ostream &OS) {
-  SourceLines Src;
+  ReportContext C(R);
   json Rules = json::array();
   std::map<std::string, size_t> RuleIndex;
   for (const RuleInfo &Rule : R.Rules) {
     RuleIndex[Rule.Id] = Rules.size();
     json J = {{"id", Rule.Id},
               {"name", Rule.Name},
-              {"shortDescription", {{"text", Rule.Summary}}},
-              {"helpUri", Rule.HelpUri}};
+              {"shortDescription", {{"text", Rule.Summary}}}};
+    if (!Rule.HelpMarkdown.empty())
+      J["help"] = {{"text", plainText(Rule.HelpMarkdown)},
+                   {"markdown", Rule.HelpMarkdown}};
+    if (!Rule.HelpUri.empty())
+      J["helpUri"] = Rule.HelpUri;
     Rules.push_back(J);
   }
   json Results = json::array();
-  for (const Finding &F : R.Findings) {
-    // The fingerprint survives edits that move the line: check, file, the
-    // line's text and the message, not the line number.
-    std::string Key = F.Check + "\n" + F.Loc.File + "\n" +
-                      Src.line(F.Loc.File, F.Loc.Line).trim().str() + "\n" +
-                      F.Message;
+  for (size_t I = 0; I < R.Findings.size(); ++I) {
+    const Finding &F = R.Findings[I];
     json J = {{"ruleId", F.Check}};
     if (RuleIndex.count(F.Check))
       J["ruleIndex"] = RuleIndex[F.Check];
     J["level"] = sarifLevel(F.effectiveLevel());
     J["message"] = {{"text", F.Message}};
-    J["locations"] = json::array({sarifLocation(F.Loc)});
-    J["partialFingerprints"] = {
-        {"warplint/v1", llvm::utohexstr(llvm::xxh3_64bits(Key), true, 16)}};
+    J["locations"] = json::array({sarifLocation(F.Loc, C)});
+    J["partialFingerprints"] = {{"warplint/v1", C.Fingerprints[I]}};
     if (!F.Notes.empty()) {
       json Related = json::array();
       int Id = 1;
       for (const FindingNote &N : F.Notes) {
-        json L = sarifLocation(N.Loc);
+        json L = sarifLocation(N.Loc, C);
         L["id"] = Id++;
         L["message"] = {{"text", N.Message}};
         Related.push_back(L);
@@ -206,8 +241,11 @@ void writeSarif(const Report &R, llvm::raw_ostream &OS) {
              {"insertedContent", {{"text", E.Replacement}}}});
       json Changes = json::array();
       for (auto &[File, Reps] : PerFile)
-        Changes.push_back({{"artifactLocation", {{"uri", fileUri(File)}}},
-                           {"replacements", Reps}});
+        Changes.push_back(
+            {{"artifactLocation",
+              sarifLocation({File, 0, 0}, C)["physicalLocation"]
+                           ["artifactLocation"]},
+             {"replacements", Reps}});
       J["fixes"] =
           json::array({{{"description", {{"text", "apply the suggested fix"}}},
                         {"artifactChanges", Changes}}});
@@ -225,14 +263,20 @@ void writeSarif(const Report &R, llvm::raw_ostream &OS) {
   for (const ToolError &E : R.Errors) {
     json N = {{"level", "error"}, {"message", {{"text", E.Message}}}};
     if (!E.Loc.File.empty())
-      N["locations"] = json::array({sarifLocation(E.Loc)});
+      N["locations"] = json::array({sarifLocation(E.Loc, C)});
     Notifications.push_back(N);
   }
+  std::string RootUri = fileUri(C.Root);
+  if (RootUri.empty() || RootUri.back() != '/')
+    RootUri += '/';
   json Run = {{"tool",
                {{"driver",
                  {{"name", "warplint"},
                   {"version", WARPLINT_VERSION},
                   {"rules", Rules}}}}},
+              {"automationDetails", {{"id", R.Category + "/"}}},
+              {"originalUriBaseIds", {{"%SRCROOT%", {{"uri", RootUri}}}}},
+              {"columnKind", "utf16CodeUnits"},
               {"invocations",
                json::array({{{"executionSuccessful", R.Errors.empty()},
                              {"toolExecutionNotifications", Notifications}}})},
@@ -241,6 +285,44 @@ void writeSarif(const Report &R, llvm::raw_ostream &OS) {
               {"version", "2.1.0"},
               {"runs", json::array({Run})}};
   OS << Doc.dump(2) << "\n";
+}
+
+void writeCodeClimate(const Report &R, llvm::raw_ostream &OS) {
+  ReportContext C(R);
+  json Issues = json::array();
+  auto Issue = [&](const std::string &Check, const std::string &Description,
+                   const char *Severity, const Location &L,
+                   const std::string &Fingerprint) {
+    std::string Path = pathBelow(L.File, C.Root);
+    Issues.push_back(
+        {{"type", "issue"},
+         {"check_name", Check},
+         {"description", Description},
+         {"categories", json::array({Check.rfind("memory-", 0) == 0 ||
+                                             Check.rfind("launch-", 0) == 0
+                                         ? "Performance"
+                                         : "Bug Risk"})},
+         {"severity", Severity},
+         {"fingerprint", Fingerprint},
+         {"location",
+          {{"path", Path.empty() ? L.File : Path},
+           {"lines", {{"begin", std::max(1u, L.Line)}}}}}});
+  };
+  for (const ToolError &E : R.Errors)
+    Issue(E.FromCompiler ? "clang-diagnostic-error" : "warplint", E.Message,
+          "blocker", E.Loc,
+          llvm::utohexstr(llvm::xxh3_64bits(E.Loc.File + '\0' + E.Message),
+                          true, 16));
+  for (size_t I = 0; I < R.Findings.size(); ++I) {
+    const Finding &F = R.Findings[I];
+    Severity S = F.effectiveLevel();
+    Issue(F.Check, F.Message,
+          S == Severity::Error     ? "critical"
+          : S == Severity::Warning ? "major"
+                                   : "info",
+          F.Loc, C.Fingerprints[I]);
+  }
+  OS << Issues.dump(2) << "\n";
 }
 
 // Workflow-command escaping: the message, then property values.
@@ -314,6 +396,8 @@ void writeReport(OutputFormat F, const Report &R, llvm::raw_ostream &OS) {
     return writeSarif(R, OS);
   case OutputFormat::Github:
     return writeGithub(R, OS);
+  case OutputFormat::CodeClimate:
+    return writeCodeClimate(R, OS);
   }
 }
 

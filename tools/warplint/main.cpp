@@ -6,6 +6,7 @@
 #include "Driver/NvccFlags.h"
 #include "Driver/Runner.h"
 #include "Driver/Toolkit.h"
+#include "Output/Fingerprint.h"
 #include "Output/Fixes.h"
 #include "Output/Writers.h"
 #include "clang/Tooling/CompilationDatabase.h"
@@ -15,12 +16,16 @@
 #include "llvm/Support/CrashRecoveryContext.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/PrettyStackTrace.h"
 #include "llvm/Support/Process.h"
+#include "llvm/Support/Regex.h"
 #include "llvm/Support/ThreadPool.h"
 #include "llvm/Support/Threading.h"
 #include <algorithm>
+#include <mutex>
+#include <set>
 
 using namespace llvm;
 using namespace warplint;
@@ -53,8 +58,41 @@ cl::opt<OutputFormat> FormatOpt(
                clEnumValN(OutputFormat::Json, "json", "one JSON document"),
                clEnumValN(OutputFormat::Sarif, "sarif", "SARIF 2.1.0"),
                clEnumValN(OutputFormat::Github, "github",
-                          "GitHub Actions annotations")),
+                          "GitHub Actions annotations"),
+               clEnumValN(OutputFormat::CodeClimate, "codeclimate",
+                          "GitLab Code Quality (Code Climate JSON)")),
     cl::cat(Category));
+cl::opt<std::string> BaselineOpt(
+    "baseline",
+    cl::desc("Leave out the findings recorded in this file by "
+             "--write-baseline (matched by fingerprint, not line): gate only "
+             "new findings"),
+    cl::value_desc("file"), cl::cat(Category));
+cl::opt<std::string> WriteBaselineOpt(
+    "write-baseline",
+    cl::desc("Record every finding of this run in this file, for --baseline, "
+             "and exit 0 unless the analysis failed"),
+    cl::value_desc("file"), cl::cat(Category));
+cl::opt<std::string> SourceRootOpt(
+    "source-root",
+    cl::desc("Directory that SARIF (%SRCROOT%), Code Climate and baseline "
+             "paths are relative to (default: the working directory)"),
+    cl::value_desc("dir"), cl::cat(Category));
+cl::opt<std::string> HelpBaseUrlOpt(
+    "help-base-url",
+    cl::desc("URL of the directory of check docs: SARIF's helpUri is "
+             "<url>/<check-id>.md (default: none)"),
+    cl::value_desc("url"), cl::cat(Category));
+cl::opt<std::string> HeaderFilterOpt(
+    "header-filter",
+    cl::desc("Regular expression of the headers whose findings are shown "
+             "(default: every header outside the system's); each header's "
+             "findings are shown once per run, whichever files include it"),
+    cl::value_desc("regex"), cl::cat(Category));
+cl::opt<std::string> SarifCategoryOpt(
+    "sarif-category",
+    cl::desc("SARIF runAutomationDetails id (code scanning's category)"),
+    cl::init("warplint"), cl::cat(Category));
 cl::opt<std::string> WarningsAsErrorsOpt(
     "warnings-as-errors",
     cl::desc("Globs of checks whose warnings fail the run (exit 1)"),
@@ -141,11 +179,16 @@ std::string absolute(StringRef Path) {
 
 std::vector<RuleInfo> ruleList(StringRef Share) {
   std::vector<RuleInfo> Rules;
+  std::string Base = HelpBaseUrlOpt;
+  if (!Base.empty() && Base.back() != '/')
+    Base += '/';
   for (const CheckInfo &C : allChecks()) {
     SmallString<256> Doc(Share);
     sys::path::append(Doc, "docs", "checks", C.Id + ".md");
+    auto Text = MemoryBuffer::getFile(Doc, /*IsText=*/true);
     Rules.push_back({C.Id.str(), C.ClassName.str(), C.Summary.str(),
-                     "file://" + std::string(Doc)});
+                     Text ? (*Text)->getBuffer().str() : "",
+                     Base.empty() ? "" : Base + C.Id.str() + ".md"});
   }
   return Rules;
 }
@@ -211,6 +254,27 @@ int Main(int Argc, const char **Argv) {
       return 2;
     }
     ExplicitConfig = std::move(*C);
+  }
+
+  std::optional<Regex> HeaderFilter;
+  if (HeaderFilterOpt.getNumOccurrences()) {
+    HeaderFilter.emplace(HeaderFilterOpt);
+    std::string Why;
+    if (!HeaderFilter->isValid(Why)) {
+      printError("--header-filter='" + HeaderFilterOpt +
+                 "' is not a regular expression: " + Why);
+      return 2;
+    }
+  }
+
+  std::optional<Baseline> Recorded;
+  if (!BaselineOpt.empty()) {
+    auto B = loadBaseline(BaselineOpt);
+    if (!B) {
+      printError(toString(B.takeError()));
+      return 2;
+    }
+    Recorded = std::move(*B);
   }
 
   if (ListChecks) {
@@ -389,21 +453,55 @@ int Main(int Argc, const char **Argv) {
   }
 
   std::vector<FileResult> Results(Tasks.size());
+  // Progress on a terminal, as run-clang-tidy prints it; nothing in a log.
+  bool Progress = !Quiet && Tasks.size() > 1 &&
+                  sys::Process::StandardErrIsDisplayed();
+  std::mutex ProgressLock;
+  size_t Done = 0;
+  auto Run = [&](size_t I) {
+    Results[I] = runFile(Tasks[I], Env);
+    if (!Progress)
+      return;
+    std::lock_guard<std::mutex> Hold(ProgressLock);
+    errs() << "[" << ++Done << "/" << Tasks.size() << "] " << Tasks[I].File
+           << "\n";
+  };
   if (Jobs <= 1 || Tasks.size() <= 1) {
     for (size_t I = 0; I < Tasks.size(); ++I)
-      Results[I] = runFile(Tasks[I], Env);
+      Run(I);
   } else {
     DefaultThreadPool Pool(hardware_concurrency(Jobs));
     for (size_t I = 0; I < Tasks.size(); ++I)
-      Pool.async([&, I] { Results[I] = runFile(Tasks[I], Env); });
+      Pool.async([&, I] { Run(I); });
     Pool.wait();
   }
-  // Output in input order, whatever order the jobs finished in.
-  for (FileResult &R : Results) {
+  // Output in input order, whatever order the jobs finished in. A header's
+  // findings are shown once, from the first file that includes it.
+  std::set<std::tuple<std::string, unsigned, unsigned, std::string,
+                      std::string, std::string>>
+      Shown;
+  for (size_t I = 0; I < Results.size(); ++I) {
+    FileResult &R = Results[I];
     if (!Quiet)
       for (const std::string &W : R.Warnings)
         errs() << "warplint: warning: " << W << "\n";
-    std::stable_sort(R.Sink.findings().begin(), R.Sink.findings().end(),
+    std::string Main = absolute(Tasks[I].File);
+    auto &Found = R.Sink.findings();
+    Found.erase(
+        std::remove_if(Found.begin(), Found.end(),
+                       [&](const Finding &F) {
+                         std::string File = absolute(F.Loc.File);
+                         if (File != Main && HeaderFilter &&
+                             !HeaderFilter->match(File))
+                           return true;
+                         return !Shown
+                                     .insert({File, F.Loc.Line, F.Loc.Column,
+                                              F.Check, F.Message,
+                                              F.Arch.value_or("")})
+                                     .second;
+                       }),
+        Found.end());
+    std::stable_sort(Found.begin(), Found.end(),
                      [](const Finding &A, const Finding &B) {
                        return std::tie(A.Loc.File, A.Loc.Line, A.Loc.Column) <
                               std::tie(B.Loc.File, B.Loc.Line, B.Loc.Column);
@@ -420,16 +518,48 @@ int Main(int Argc, const char **Argv) {
     return All.errors().empty() ? 0 : 2;
   }
 
+  // Fingerprints over every finding, before a baseline leaves some out, so
+  // that each keeps the one it was recorded with.
+  std::string Root = SourceRootOpt.empty() ? absolute(".") : absolute(SourceRootOpt);
+  SourceLines Src;
+  std::vector<std::string> Prints = fingerprints(All.findings(), Root, Src);
+  if (!WriteBaselineOpt.empty()) {
+    if (Error E = writeBaseline(WriteBaselineOpt, All.findings(), Prints, Root)) {
+      printError(WriteBaselineOpt + ": " + toString(std::move(E)));
+      return 2;
+    }
+    if (!Quiet)
+      errs() << "warplint: recorded " << All.findings().size() << " finding"
+             << (All.findings().size() == 1 ? "" : "s") << " in "
+             << WriteBaselineOpt << "\n";
+  }
+  std::vector<Finding> Kept;
+  std::vector<std::string> KeptPrints;
+  unsigned Baselined = 0;
+  for (size_t I = 0; I < All.findings().size(); ++I) {
+    if (Recorded && Recorded->Fingerprints.count(Prints[I])) {
+      ++Baselined;
+      continue;
+    }
+    Kept.push_back(All.findings()[I]);
+    KeptPrints.push_back(Prints[I]);
+  }
+
   std::vector<RuleInfo> Rules = ruleList(Share);
-  writeReport(FormatOpt, {All.findings(), All.errors(), Rules}, outs());
+  Report Out{Kept, All.errors(), Rules, KeptPrints, Root, SarifCategoryOpt};
+  writeReport(FormatOpt, Out, outs());
   outs().flush();
+  if (Baselined && !Quiet)
+    errs() << "warplint: " << Baselined << " finding"
+           << (Baselined == 1 ? "" : "s") << " left out: recorded in "
+           << BaselineOpt << "\n";
 
   unsigned Errors = 0, Warnings = 0;
-  for (const Finding &F : All.findings())
+  for (const Finding &F : Kept)
     (F.effectiveLevel() == Severity::Error ? Errors : Warnings) += 1;
 
   if (!ExportFixes.empty())
-    if (Error E = exportFixes(All.findings(),
+    if (Error E = exportFixes(Kept,
                               Inputs.empty() ? "" : absolute(Inputs.front()),
                               ExportFixes)) {
       printError(ExportFixes + ": " + toString(std::move(E)));
@@ -441,7 +571,7 @@ int Main(int Argc, const char **Argv) {
       errs() << "warplint: found compiler errors; fixes have NOT been "
                 "applied\n";
     } else {
-      auto Summary = applyFixes(All.findings());
+      auto Summary = applyFixes(Kept);
       if (!Summary) {
         printError(toString(Summary.takeError()));
         return 2;
@@ -481,6 +611,8 @@ int Main(int Argc, const char **Argv) {
   if (!Quiet && FormatOpt == OutputFormat::Text && (Errors || Warnings))
     errs() << Warnings << " warning" << (Warnings == 1 ? "" : "s") << " and "
            << Errors << " error" << (Errors == 1 ? "" : "s") << " generated.\n";
+  if (!WriteBaselineOpt.empty())
+    return 0; // recording is not gating
   return Errors ? 1 : 0;
 }
 

@@ -11,9 +11,19 @@ with open(sys.argv[2]) as f:
 jsonschema.validate(log, schema)
 print("valid")
 run = log["runs"][0]
-print("rules: " + ",".join(r["id"] for r in run["tool"]["driver"]["rules"]))
+rules = run["tool"]["driver"]["rules"]
+print("rules: " + ",".join(r["id"] for r in rules))
+for r in rules:
+    help_ = r.get("help", {})
+    print(f"rule {r['id']} help.text={'text' in help_} "
+          f"help.markdown={'markdown' in help_} "
+          f"helpUri={r.get('helpUri', '-')}")
+print("automation: " + run["automationDetails"]["id"])
+print("columnKind: " + run["columnKind"])
+print("srcroot: " + run["originalUriBaseIds"]["%SRCROOT%"]["uri"])
 for r in run["results"]:
     loc = r["locations"][0]["physicalLocation"]
-    print(f"result {r['ruleId']} {r['level']} {loc['artifactLocation']['uri']} "
-          f"{loc['region']['startLine']}:{loc['region']['startColumn']} "
+    art = loc["artifactLocation"]
+    print(f"result {r['ruleId']} {r['level']} {art.get('uriBaseId', '-')} "
+          f"{art['uri']} {loc['region']['startLine']}:{loc['region']['startColumn']} "
           f"fingerprint={len(r['partialFingerprints'])} fixes={len(r.get('fixes', []))}")

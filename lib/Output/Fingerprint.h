@@ -1,0 +1,40 @@
+// What identifies a finding across runs, so that code scanning can track it
+// and a baseline can leave it out: its check, file, function, target and the
+// text of its line, never the line number, so inserting lines above it keeps
+// it the same finding.
+#pragma once
+#include "Core/Finding.h"
+#include "Output/SourceLines.h"
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/Support/Error.h"
+#include <set>
+#include <string>
+#include <vector>
+
+namespace warplint {
+
+// File made absolute (against the working directory) and without dots.
+std::string absolutePath(llvm::StringRef File);
+
+// File's path below Root, with '/' separators, or "" when it is not below.
+std::string pathBelow(llvm::StringRef File, llvm::StringRef Root);
+
+// One fingerprint per finding, in order: 16 hex digits. Findings whose
+// identifying parts are all equal get their occurrence counted in.
+std::vector<std::string> fingerprints(llvm::ArrayRef<Finding> Findings,
+                                      llvm::StringRef Root, SourceLines &Src);
+
+// A recorded set of findings (--write-baseline) to leave out of later runs
+// (--baseline): JSON, {"version": 1, "tool": "warplint", "findings":
+// [{"fingerprint", "check", "file", "line", "message"}]}; only the
+// fingerprints decide, the rest is there for people reading it.
+struct Baseline {
+  std::set<std::string> Fingerprints;
+};
+llvm::Expected<Baseline> loadBaseline(llvm::StringRef Path);
+// Written whole or not at all (a temporary file renamed into place).
+llvm::Error writeBaseline(llvm::StringRef Path, llvm::ArrayRef<Finding> Findings,
+                          llvm::ArrayRef<std::string> Fingerprints,
+                          llvm::StringRef Root);
+
+} // namespace warplint
