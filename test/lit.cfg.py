@@ -15,7 +15,7 @@ config.test_exec_root = os.path.join(os.path.dirname(config.warplint_bin), "..",
 config.environment["PATH"] = os.pathsep.join(
     [config.llvm_tools_dir, config.environment.get("PATH", "")])
 # Tests never depend on the user's environment for the toolkit.
-for var in ("CUDA_PATH", "CUDA_HOME", "WARPLINT_ARCH_DATA"):
+for var in ("CUDA_PATH", "CUDA_HOME", "WARPLINT_ARCH_DATA", "WARPLINT_CACHE_DIR"):
     config.environment.pop(var, None)
 
 config.substitutions.append(("%warplint", config.warplint_bin))

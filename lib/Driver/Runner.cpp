@@ -216,9 +216,25 @@ FileResult runFile(const FileTask &T, const RunEnvironment &Env) {
                   "; its findings are incomplete (please report this)";
       E.Crashed = true;
       R.Sink.reportError(std::move(E));
-      break;
+      return R;
     }
   }
+  llvm::SmallVector<OptionalFileEntryRef, 64> Read;
+  Files->GetUniqueIDMapping(Read);
+  for (OptionalFileEntryRef F : Read) {
+    if (!F)
+      continue;
+    // The path the file was opened by, symlinks and '..' resolved; '..'
+    // cannot be dropped by hand (a/link/.. need not be a).
+    llvm::SmallString<256> Path(F->getFileEntry().tryGetRealPathName());
+    if (Path.empty()) {
+      Path = F->getName();
+      Files->makeAbsolutePath(Path);
+    }
+    R.Dependencies.push_back(std::string(Path));
+  }
+  llvm::sort(R.Dependencies);
+  R.Dependencies.erase(llvm::unique(R.Dependencies), R.Dependencies.end());
   return R;
 }
 

@@ -35,6 +35,9 @@ struct FileResult {
   DiagSink Sink;
   std::vector<std::string> Warnings; // one-line tool warnings for stderr
   std::string Dump;                  // --dump-analysis output
+  // Every file the parses read (absolute paths): what decides the results
+  // besides the task itself, for the result cache.
+  std::vector<std::string> Dependencies;
 };
 
 // The driver arguments for one parse, program name first, file last.

@@ -4,6 +4,7 @@
 #include "Core/Check.h"
 #include "Core/Config.h"
 #include "Driver/NvccFlags.h"
+#include "Driver/ResultCache.h"
 #include "Driver/Runner.h"
 #include "Driver/Toolkit.h"
 #include "Output/Fingerprint.h"
@@ -83,6 +84,12 @@ cl::opt<std::string> HelpBaseUrlOpt(
     cl::desc("URL of the directory of check docs: SARIF's helpUri is "
              "<url>/<check-id>.md (default: none)"),
     cl::value_desc("url"), cl::cat(Category));
+cl::opt<std::string> CacheDirOpt(
+    "cache-dir",
+    cl::desc("Keep each file's results here and reuse them while the file, "
+             "every file it includes, the flags and the config are unchanged "
+             "(also $WARPLINT_CACHE_DIR)"),
+    cl::value_desc("dir"), cl::cat(Category));
 cl::opt<std::string> HeaderFilterOpt(
     "header-filter",
     cl::desc("Regular expression of the headers whose findings are shown "
@@ -452,6 +459,24 @@ int Main(int Argc, const char **Argv) {
     Tasks.push_back(std::move(T));
   }
 
+  std::unique_ptr<ResultCache> Cache;
+  std::string CacheDir = CacheDirOpt;
+  if (CacheDir.empty())
+    if (auto EnvDir = sys::Process::GetEnv("WARPLINT_CACHE_DIR"))
+      CacheDir = *EnvDir;
+  if (!CacheDir.empty() && !DumpAnalysisOpt) {
+    auto C = ResultCache::open(
+        CacheDir,
+        buildIdentity(sys::fs::getMainExecutable(
+                          Argv[0], reinterpret_cast<void *>(&Main)),
+                      ArchDir));
+    if (!C) {
+      printError(toString(C.takeError()));
+      return 2;
+    }
+    Cache = std::move(*C);
+  }
+
   std::vector<FileResult> Results(Tasks.size());
   // Progress on a terminal, as run-clang-tidy prints it; nothing in a log.
   bool Progress = !Quiet && Tasks.size() > 1 &&
@@ -459,7 +484,17 @@ int Main(int Argc, const char **Argv) {
   std::mutex ProgressLock;
   size_t Done = 0;
   auto Run = [&](size_t I) {
-    Results[I] = runFile(Tasks[I], Env);
+    if (Cache) {
+      std::string Key = Cache->keyOf(Tasks[I], Env);
+      if (auto Hit = Cache->lookup(Key)) {
+        Results[I] = std::move(*Hit);
+      } else {
+        Results[I] = runFile(Tasks[I], Env);
+        Cache->store(Key, Results[I]);
+      }
+    } else {
+      Results[I] = runFile(Tasks[I], Env);
+    }
     if (!Progress)
       return;
     std::lock_guard<std::mutex> Hold(ProgressLock);

@@ -1,0 +1,243 @@
+#include "Driver/ResultCache.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Process.h"
+#include "llvm/Support/raw_ostream.h"
+#include "llvm/Support/xxhash.h"
+#include <algorithm>
+#include <nlohmann/json.hpp>
+
+using json = nlohmann::ordered_json;
+
+namespace warplint {
+
+namespace {
+
+constexpr int Format = 1; // of an entry; a change makes old entries misses
+
+std::string hex(uint64_t H) { return llvm::utohexstr(H, true, 16); }
+
+// A streaming hash of several parts, each delimited.
+class Hasher {
+public:
+  Hasher &add(llvm::StringRef S) {
+    Text += std::to_string(S.size());
+    Text += ':';
+    Text += S;
+    return *this;
+  }
+  std::string hash() const {
+    // Two halves with different seeds: 128 bits, ample for a cache key.
+    return hex(llvm::xxh3_64bits(Text)) +
+           hex(llvm::xxh3_64bits("warplint" + Text));
+  }
+
+private:
+  std::string Text;
+};
+
+json locationJson(const Location &L) {
+  return {L.File, L.Line, L.Column};
+}
+Location locationOf(const json &J) {
+  return {J.at(0).get<std::string>(), J.at(1).get<unsigned>(),
+          J.at(2).get<unsigned>()};
+}
+
+json toJson(const FileResult &R) {
+  json Findings = json::array();
+  for (const Finding &F : R.Sink.findings()) {
+    json Notes = json::array();
+    for (const FindingNote &N : F.Notes)
+      Notes.push_back({locationJson(N.Loc), N.Message});
+    json Fixes = json::array();
+    for (const FixEdit &E : F.Fixes)
+      Fixes.push_back({E.File, E.Offset, E.Length, E.Replacement});
+    json Metrics = json::array();
+    for (const auto &[Name, Value] : F.Metrics)
+      Metrics.push_back({Name, Value});
+    Findings.push_back({{"check", F.Check},
+                        {"level", int(F.Level)},
+                        {"loc", locationJson(F.Loc)},
+                        {"message", F.Message},
+                        {"arch", F.Arch ? json(*F.Arch) : json(nullptr)},
+                        {"function", F.Function},
+                        {"notes", Notes},
+                        {"fixes", Fixes},
+                        {"metrics", Metrics},
+                        {"promoted", F.PromotedToError}});
+  }
+  json Errors = json::array();
+  for (const ToolError &E : R.Sink.errors())
+    Errors.push_back({{"loc", locationJson(E.Loc)},
+                      {"message", E.Message},
+                      {"compiler", E.FromCompiler}});
+  return {{"findings", Findings}, {"errors", Errors}, {"warnings", R.Warnings}};
+}
+
+FileResult fromJson(const json &J) {
+  FileResult R;
+  for (const json &E : J.at("errors")) {
+    ToolError T;
+    T.Loc = locationOf(E.at("loc"));
+    T.Message = E.at("message").get<std::string>();
+    T.FromCompiler = E.at("compiler").get<bool>();
+    R.Sink.reportError(std::move(T));
+  }
+  for (const json &FJ : J.at("findings")) {
+    Finding F;
+    F.Check = FJ.at("check").get<std::string>();
+    int Level = FJ.at("level").get<int>();
+    if (Level < 0 || Level > int(Severity::Error))
+      throw std::out_of_range("level");
+    F.Level = Severity(Level);
+    F.Loc = locationOf(FJ.at("loc"));
+    F.Message = FJ.at("message").get<std::string>();
+    if (!FJ.at("arch").is_null())
+      F.Arch = FJ.at("arch").get<std::string>();
+    F.Function = FJ.at("function").get<std::string>();
+    for (const json &N : FJ.at("notes"))
+      F.Notes.push_back({locationOf(N.at(0)), N.at(1).get<std::string>()});
+    for (const json &E : FJ.at("fixes"))
+      F.Fixes.push_back({E.at(0).get<std::string>(), E.at(1).get<unsigned>(),
+                         E.at(2).get<unsigned>(), E.at(3).get<std::string>()});
+    for (const json &M : FJ.at("metrics"))
+      F.Metrics.push_back({M.at(0).get<std::string>(), M.at(1).get<double>()});
+    F.PromotedToError = FJ.at("promoted").get<bool>();
+    R.Sink.report(std::move(F));
+  }
+  for (const json &W : J.at("warnings"))
+    R.Warnings.push_back(W.get<std::string>());
+  return R;
+}
+
+} // namespace
+
+llvm::Expected<std::unique_ptr<ResultCache>>
+ResultCache::open(llvm::StringRef Dir, std::string Identity) {
+  if (std::error_code EC = llvm::sys::fs::create_directories(Dir))
+    return llvm::createStringError(EC, "cannot use the cache directory '" +
+                                           Dir + "': " + EC.message());
+  llvm::SmallString<256> Probe(Dir);
+  llvm::sys::path::append(Probe, "probe-%%%%%%%%");
+  int FD;
+  llvm::SmallString<256> Made;
+  if (std::error_code EC =
+          llvm::sys::fs::createUniqueFile(Probe, FD, Made))
+    return llvm::createStringError(EC, "cannot write in the cache directory '" +
+                                           Dir + "': " + EC.message());
+  llvm::sys::Process::SafelyCloseFileDescriptor(FD);
+  llvm::sys::fs::remove(Made);
+  return std::unique_ptr<ResultCache>(
+      new ResultCache(Dir.str(), std::move(Identity)));
+}
+
+std::string ResultCache::contentHash(const std::string &Path) {
+  {
+    std::lock_guard<std::mutex> Hold(Lock);
+    auto It = Hashes.find(Path);
+    if (It != Hashes.end())
+      return It->second;
+  }
+  auto Buffer = llvm::MemoryBuffer::getFile(Path, /*IsText=*/false,
+                                            /*RequiresNullTerminator=*/false);
+  std::string H = Buffer ? hex(llvm::xxh3_64bits((*Buffer)->getBuffer())) : "";
+  std::lock_guard<std::mutex> Hold(Lock);
+  Hashes[Path] = H;
+  return H;
+}
+
+std::string ResultCache::keyOf(const FileTask &T, const RunEnvironment &Env) {
+  Hasher H;
+  H.add(Identity).add(std::to_string(Format));
+  for (const CheckInfo &C : allChecks())
+    H.add(C.Id).add(T.Checks.contains(C.Id) ? "on" : "off")
+        .add(T.WarningsAsErrors.contains(C.Id) ? "error" : "");
+  for (const auto &[Name, Value] : T.Options)
+    H.add(Name).add(Value);
+  H.add(T.IRLayer ? "ir" : "no-ir");
+  H.add(T.Flags.IsCuda ? "cuda" : "c++");
+  std::vector<const ArchInfo *> Parses = T.Archs;
+  if (!T.Flags.IsCuda)
+    Parses = {nullptr};
+  for (const ArchInfo *A : Parses)
+    for (const std::string &Arg : buildParseArgs(T, Env, A))
+      H.add(Arg);
+  H.add(T.Directory);
+  llvm::SmallString<256> Main(T.File);
+  llvm::sys::fs::make_absolute(Main);
+  H.add(Main).add(contentHash(std::string(Main)));
+  return H.hash();
+}
+
+std::string ResultCache::pathOf(const std::string &Key) const {
+  llvm::SmallString<256> P(Dir);
+  llvm::sys::path::append(P, Key.substr(0, 2), Key + ".json");
+  return std::string(P);
+}
+
+std::optional<FileResult> ResultCache::lookup(const std::string &Key) {
+  auto Buffer = llvm::MemoryBuffer::getFile(pathOf(Key), /*IsText=*/true);
+  if (!Buffer)
+    return std::nullopt;
+  json Entry = json::parse((*Buffer)->getBuffer().begin(),
+                           (*Buffer)->getBuffer().end(), nullptr, false);
+  try {
+    if (Entry.is_discarded() || Entry.at("format").get<int>() != Format)
+      return std::nullopt;
+    for (const json &D : Entry.at("deps"))
+      if (contentHash(D.at(0).get<std::string>()) != D.at(1).get<std::string>())
+        return std::nullopt; // a file the parse read has changed
+    return fromJson(Entry.at("result"));
+  } catch (const json::exception &) {
+    return std::nullopt; // not an entry this warplint wrote: a miss
+  } catch (const std::out_of_range &) {
+    return std::nullopt;
+  }
+}
+
+void ResultCache::store(const std::string &Key, const FileResult &R) {
+  if (llvm::any_of(R.Sink.errors(),
+                   [](const ToolError &E) { return E.Crashed; }))
+    return;
+  json Deps = json::array();
+  for (const std::string &D : R.Dependencies) {
+    std::string H = contentHash(D);
+    if (H.empty())
+      return; // a file read by the parse that cannot be read back: no entry
+    Deps.push_back({D, H});
+  }
+  json Entry = {{"format", Format}, {"deps", Deps}, {"result", toJson(R)}};
+  std::string Path = pathOf(Key);
+  llvm::sys::fs::create_directories(llvm::sys::path::parent_path(Path));
+  // A temporary file renamed into place: readers see all of it or none.
+  llvm::consumeError(llvm::writeToOutput(Path, [&](llvm::raw_ostream &OS) {
+    OS << Entry.dump();
+    return llvm::Error::success();
+  }));
+}
+
+std::string buildIdentity(llvm::StringRef Executable,
+                          llvm::StringRef ArchDataDir) {
+  Hasher H;
+  H.add(WARPLINT_VERSION);
+  llvm::sys::fs::file_status St;
+  if (!llvm::sys::fs::status(Executable, St))
+    H.add(std::to_string(St.getSize()))
+        .add(std::to_string(
+            St.getLastModificationTime().time_since_epoch().count()));
+  std::error_code EC;
+  std::vector<std::string> Tables;
+  for (llvm::sys::fs::directory_iterator It(ArchDataDir, EC), End;
+       It != End && !EC; It.increment(EC))
+    Tables.push_back(It->path());
+  std::sort(Tables.begin(), Tables.end());
+  for (const std::string &T : Tables)
+    if (auto B = llvm::MemoryBuffer::getFile(T))
+      H.add(T).add((*B)->getBuffer());
+  return H.hash();
+}
+
+} // namespace warplint
