@@ -479,6 +479,39 @@ static CompileFlags translateNvcc(ArrayRef<std::string> Args, StringRef File,
   return Out;
 }
 
+// @file arguments of a clang or gcc command (CMake's response files for
+// include directories, for one) are read as the driver reads them: relative to
+// the command's directory, GNU quoting, nested ones too. One that cannot be
+// read stays, to be reported as dropped.
+static std::vector<std::string> expandResponseFiles(ArrayRef<std::string> Args,
+                                                    StringRef Directory,
+                                                    unsigned Depth) {
+  std::vector<std::string> Out;
+  for (const std::string &A : Args) {
+    StringRef Arg = A;
+    if (Arg.size() < 2 || !Arg.starts_with("@") || Depth > 8) {
+      Out.push_back(A);
+      continue;
+    }
+    SmallString<256> Path(Arg.drop_front());
+    if (!sys::path::is_absolute(Path))
+      sys::path::make_absolute(Directory, Path);
+    auto Buf = MemoryBuffer::getFile(Path);
+    if (!Buf) {
+      Out.push_back(A);
+      continue;
+    }
+    BumpPtrAllocator Alloc;
+    StringSaver Saver(Alloc);
+    SmallVector<const char *, 32> Tokens;
+    cl::TokenizeGNUCommandLine((*Buf)->getBuffer(), Saver, Tokens);
+    std::vector<std::string> Inner(Tokens.begin(), Tokens.end());
+    for (std::string &E : expandResponseFiles(Inner, Directory, Depth + 1))
+      Out.push_back(std::move(E));
+  }
+  return Out;
+}
+
 CompileFlags translateCommand(ArrayRef<std::string> Command, StringRef File,
                               StringRef Directory) {
   if (Command.empty())
@@ -492,7 +525,9 @@ CompileFlags translateCommand(ArrayRef<std::string> Command, StringRef File,
   // A clang (or gcc) command: keep its flags, take out the targets, inputs,
   // outputs and dependency-file flags.
   CompileFlags Out;
-  ArrayRef<std::string> Args = Command.drop_front();
+  std::vector<std::string> Expanded =
+      expandResponseFiles(Command.drop_front(), Directory, 0);
+  ArrayRef<std::string> Args = Expanded;
   for (size_t I = 0; I < Args.size(); ++I) {
     StringRef Arg = Args[I];
     if (!Arg.starts_with("-")) {

@@ -159,3 +159,20 @@ TEST(NvccFlags, OptionsFile) {
                             D.Path);
   EXPECT_TRUE(has(G.Dropped, "-optf=gone.rsp gone.rsp"));
 }
+
+// The same with clang as CMake's CUDA compiler: @file, relative to the
+// command's directory.
+TEST(NvccFlags, ClangResponseFile) {
+  ScratchDir D;
+  D.write("includes_CUDA.rsp", "-I\"/src/my include\" @nested.rsp\n");
+  D.write("nested.rsp", "--cuda-gpu-arch=sm_86 -DNESTED\n");
+  auto F = translateCommand({"clang++", "@includes_CUDA.rsp", "-x", "cuda",
+                             "-c", "k.cu", "-o", "k.o"},
+                            "k.cu", D.Path);
+  EXPECT_EQ(F.Args, (std::vector<std::string>{"-I/src/my include", "-DNESTED"}));
+  EXPECT_EQ(F.Archs, std::vector<std::string>{"sm_86"});
+  EXPECT_TRUE(F.Dropped.empty());
+
+  auto G = translateCommand({"clang++", "@gone.rsp", "k.cu"}, "k.cu", D.Path);
+  EXPECT_TRUE(has(G.Dropped, "@gone.rsp"));
+}
