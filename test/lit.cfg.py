@@ -44,3 +44,10 @@ except ImportError:
 # The pre-commit hook's test runs the real pre-commit (Debian: pre-commit).
 if shutil.which("pre-commit") and shutil.which("git"):
     config.available_features.add("pre-commit")
+# The CMake integration tests configure a project with the toolkit's nvcc, or
+# with clang as the CUDA compiler, with the Ninja and Makefile generators.
+if os.access(os.path.join(config.cuda_path, "bin", "nvcc"), os.X_OK):
+    config.available_features.add("nvcc")
+for tool in ("ninja", "make"):
+    if shutil.which(tool):
+        config.available_features.add(tool)
