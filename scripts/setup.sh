@@ -7,7 +7,7 @@ cd "$(dirname "$0")/.."
 
 packages=(cmake ninja-build g++ ccache llvm-22-dev libclang-22-dev clang-22
           llvm-22-tools libclang-cpp22-dev nlohmann-json3-dev libgtest-dev
-          python3 python3-jsonschema)
+          python3 python3-jsonschema pre-commit)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" ||

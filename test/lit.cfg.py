@@ -1,7 +1,9 @@
 # lit configuration: the checks' tests (test/checks), the command line
-# (test/cli), the plugin (test/plugin) and the IR layer (test/ir: .ll files
-# through opt's printer, .cu files through the CLI).
+# (test/cli), the plugin (test/plugin), the IR layer (test/ir: .ll files
+# through opt's printer, .cu files through the CLI) and the build and CI
+# integrations (test/integration: pre-commit, CMake with nvcc and clang).
 import os
+import shutil
 import sys
 import lit.formats
 
@@ -42,3 +44,13 @@ try:
     config.available_features.add("jsonschema")
 except ImportError:
     pass
+# The pre-commit hook's test runs the real pre-commit (Debian: pre-commit).
+if shutil.which("pre-commit") and shutil.which("git"):
+    config.available_features.add("pre-commit")
+# The CMake integration tests configure a project with the toolkit's nvcc, or
+# with clang as the CUDA compiler, with the Ninja and Makefile generators.
+if os.access(os.path.join(config.cuda_path, "bin", "nvcc"), os.X_OK):
+    config.available_features.add("nvcc")
+for tool in ("ninja", "make"):
+    if shutil.which(tool):
+        config.available_features.add(tool)

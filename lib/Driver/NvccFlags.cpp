@@ -28,7 +28,10 @@ enum class Action {
   FastMath,   // --use_fast_math
   DefaultStream,
   OptionsFile,
-  Drop, // known, irrelevant to analysis
+  NoExceptions,  // --no-exceptions
+  TemplateDepth, // --ftemplate-depth / --ftemplate-backtrace-limit
+  Forward,       // -forward-unknown-to-host-compiler / -forward-unknown-opts
+  Drop,          // known, irrelevant to analysis
 };
 
 struct NvccOption {
@@ -38,8 +41,12 @@ struct NvccOption {
   StringRef ClangSpelling = {}; // for Keep/KeepJoined
 };
 
-// nvcc's options (CUDA 13 `nvcc --help`) that matter or that are known to be
-// irrelevant. Everything else is dropped with one warning.
+// Every option of CUDA 13's `nvcc --help`: those that matter are translated,
+// the rest are known to be irrelevant. What is not here nvcc itself does not
+// know: with -forward-unknown-to-host-compiler (CMake passes it on every nvcc
+// command) nvcc hands it to the host compiler, and so do we (clang's driver
+// then drops what it does not know, with one warning); without it, it is
+// dropped with one warning.
 const NvccOption Options[] = {
     {"-arch", "--gpu-architecture", true, Action::Arch},
     {"-code", "--gpu-code", true, Action::Code},
@@ -57,6 +64,14 @@ const NvccOption Options[] = {
     {"-use_fast_math", "--use_fast_math", false, Action::FastMath},
     {"", "--default-stream", true, Action::DefaultStream},
     {"-optf", "--options-file", true, Action::OptionsFile},
+    {"-noeh", "--no-exceptions", false, Action::NoExceptions},
+    {"-ftemplate-depth", "--ftemplate-depth", true, Action::TemplateDepth},
+    {"-ftemplate-backtrace-limit", "--ftemplate-backtrace-limit", true,
+     Action::TemplateDepth},
+    {"-forward-unknown-to-host-compiler", "--forward-unknown-to-host-compiler",
+     false, Action::Forward},
+    {"-forward-unknown-opts", "--forward-unknown-opts", false,
+     Action::Forward},
     {"-g", "--debug", false, Action::Keep, "-g"},
     {"-w", "--disable-warnings", false, Action::Keep, "-w"},
     // Known and irrelevant to a syntax-level analysis.
@@ -101,8 +116,6 @@ const NvccOption Options[] = {
     {"-restrict", "--restrict", false, Action::Drop},
     {"-allow-unsupported-compiler", "--allow-unsupported-compiler", false,
      Action::Drop},
-    {"-forward-unknown-to-host-compiler", "--forward-unknown-to-host-compiler",
-     false, Action::Drop},
     {"-forward-unknown-to-host-linker", "--forward-unknown-to-host-linker",
      false, Action::Drop},
     {"-odir", "--output-directory", true, Action::Drop},
@@ -133,6 +146,73 @@ const NvccOption Options[] = {
      Action::Drop},
     {"-split-compile", "--split-compile", true, Action::Drop},
     {"-jump-table-density", "--jump-table-density", true, Action::Drop},
+    {"-jtd", "", true, Action::Drop},
+    // The rest of CUDA 13's options: nvcc's own, so never the host's.
+    {"-cuda", "--cuda", false, Action::Drop},
+    {"-ltoir", "--ltoir", false, Action::Drop},
+    {"-E", "--preprocess", false, Action::Drop},
+    {"-MP", "--generate-dependency-targets", false, Action::Drop},
+    {"-dw", "--device-w", false, Action::Drop},
+    {"-dlink", "--device-link", false, Action::Drop},
+    {"-link", "--link", false, Action::Drop},
+    {"-lib", "--lib", false, Action::Drop},
+    {"-run", "--run", false, Action::Drop},
+    {"-objtemp", "--objdir-as-tempdir", false, Action::Drop},
+    {"-arbin", "--archiver-binary", true, Action::Drop},
+    {"-ldir", "--libdevice-directory", true, Action::Drop},
+    {"-target-dir", "--target-directory", true, Action::Drop},
+    {"-use-local-env", "--use-local-env", false, Action::Drop},
+    {"-force-cl-env-setup", "--force-cl-env-setup", false, Action::Drop},
+    {"-pg", "--profile", false, Action::Drop},
+    {"-opt-info", "--optimization-info", true, Action::Drop},
+    {"-dopt", "--dopt", true, Action::Drop},
+    {"-dlto", "--dlink-time-opt", false, Action::Drop},
+    {"-lto", "--lto", false, Action::Drop},
+    {"-gen-opt-lto", "--gen-opt-lto", false, Action::Drop},
+    {"-shared", "--shared", false, Action::Drop},
+    {"-nohdinitlist", "--no-host-device-initializer-list", false,
+     Action::Drop},
+    {"-nohdmoveforward", "--no-host-device-move-forward", false, Action::Drop},
+    {"-m64", "--m64", false, Action::Drop},
+    {"-device-entity-has-hidden-visibility",
+     "--device-entity-has-hidden-visibility", true, Action::Drop},
+    {"-noprof", "--dont-use-profile", false, Action::Drop},
+    {"-split-compile-extended", "--split-compile-extended", true,
+     Action::Drop},
+    {"-fdevice-syntax-only", "--fdevice-syntax-only", false, Action::Drop},
+    {"-fdevice-time-trace", "--fdevice-time-trace", true, Action::Drop},
+    {"-save-temps", "--save-temps", false, Action::Drop},
+    {"-clean", "--clean-targets", false, Action::Drop},
+    {"-run-args", "--run-args", true, Action::Drop},
+    {"-idp", "--input-drive-prefix", true, Action::Drop},
+    {"-ddp", "--dependency-drive-prefix", true, Action::Drop},
+    {"-dp", "--drive-prefix", true, Action::Drop},
+    {"", "--no-align-double", false, Action::Drop},
+    {"-nodlink", "--no-device-link", false, Action::Drop},
+    {"-e", "--entries", true, Action::Drop},
+    {"-extra-device-vectorization", "--extra-device-vectorization", false,
+     Action::Drop},
+    {"-keep-device-functions", "--keep-device-functions", false,
+     Action::Drop},
+    {"-ewp", "--extensible-whole-program", false, Action::Drop},
+    {"-no-compress", "--no-compress", false, Action::Drop},
+    {"-qpp-config", "--qpp-config", true, Action::Drop},
+    {"-astoolspatch", "--compile-as-tools-patch", false, Action::Drop},
+    {"-code-ls", "--list-gpu-code", false, Action::Drop},
+    {"-arch-ls", "--list-gpu-arch", false, Action::Drop},
+    {"-hls", "--host-linker-script", true, Action::Drop},
+    {"-aug-hls", "--augment-host-linker-script", false, Action::Drop},
+    {"-r", "--relocatable-link", false, Action::Drop},
+    {"-brief-diag", "--brief-diagnostics", true, Action::Drop},
+    {"-reloc-ptx", "--relocatable-ptx", false, Action::Drop},
+    {"-device-stack-protector", "--device-stack-protector", true,
+     Action::Drop},
+    {"-compress-mode", "--compress-mode", true, Action::Drop},
+    {"-frandom-seed", "--frandom-seed", true, Action::Drop},
+    {"-sanitize", "--sanitize", true, Action::Drop},
+    {"-jobserver", "--jobserver", false, Action::Drop},
+    {"-h", "--help", false, Action::Drop},
+    {"-V", "--version", false, Action::Drop},
 };
 
 // Finds Arg in the table. Value receives an attached value (-arch=sm_80,
@@ -250,11 +330,14 @@ static bool isCudaSource(StringRef File) {
 }
 
 static CompileFlags translateNvcc(ArrayRef<std::string> Args, StringRef File,
-                                  StringRef Directory, unsigned Depth);
+                                  StringRef Directory, unsigned Depth,
+                                  bool ForwardUnknown);
 
 static void translateInto(CompileFlags &Out, ArrayRef<std::string> Args,
-                          StringRef File, StringRef Directory, unsigned Depth) {
-  CompileFlags Sub = translateNvcc(Args, File, Directory, Depth);
+                          StringRef File, StringRef Directory, unsigned Depth,
+                          bool ForwardUnknown) {
+  CompileFlags Sub =
+      translateNvcc(Args, File, Directory, Depth, ForwardUnknown);
   Out.Args.insert(Out.Args.end(), Sub.Args.begin(), Sub.Args.end());
   for (auto &A : Sub.Archs)
     if (!is_contained(Out.Archs, A))
@@ -264,8 +347,16 @@ static void translateInto(CompileFlags &Out, ArrayRef<std::string> Args,
 }
 
 static CompileFlags translateNvcc(ArrayRef<std::string> Args, StringRef File,
-                                  StringRef Directory, unsigned Depth) {
+                                  StringRef Directory, unsigned Depth,
+                                  bool ForwardUnknown) {
   CompileFlags Out;
+  // nvcc reads the whole command before it forwards anything, so the flag
+  // counts wherever it stands.
+  for (StringRef Arg : Args) {
+    std::optional<std::string> Ignored;
+    if (const NvccOption *O = lookup(Arg, Ignored))
+      ForwardUnknown |= O->A == Action::Forward;
+  }
   for (size_t I = 0; I < Args.size(); ++I) {
     StringRef Arg = Args[I];
     if (Arg.empty())
@@ -290,7 +381,12 @@ static CompileFlags translateNvcc(ArrayRef<std::string> Args, StringRef File,
     std::optional<std::string> Value;
     const NvccOption *O = lookup(Arg, Value);
     if (!O) {
-      Out.Dropped.push_back(Arg.str());
+      // Not nvcc's: the host compiler's when nvcc forwards it (clang's
+      // driver judges it later), else nobody's.
+      if (ForwardUnknown)
+        Out.Args.push_back(Arg.str());
+      else
+        Out.Dropped.push_back(Arg.str());
       continue;
     }
     if (O->TakesValue && !Value) {
@@ -344,6 +440,15 @@ static CompileFlags translateNvcc(ArrayRef<std::string> Args, StringRef File,
     case Action::FastMath:
       Out.Args.push_back("-ffast-math");
       break;
+    case Action::NoExceptions:
+      Out.Args.push_back("-fno-exceptions");
+      break;
+    case Action::TemplateDepth:
+      Out.Args.push_back(
+          (O->Long.drop_front(1) + "=" + StringRef(*Value)).str());
+      break;
+    case Action::Forward:
+      break;
     case Action::DefaultStream:
       if (*Value == "per-thread")
         Out.Args.push_back("-DCUDA_API_PER_THREAD_DEFAULT_STREAM=1");
@@ -364,7 +469,7 @@ static CompileFlags translateNvcc(ArrayRef<std::string> Args, StringRef File,
       SmallVector<const char *, 32> Tokens;
       cl::TokenizeGNUCommandLine((*Buf)->getBuffer(), Saver, Tokens);
       std::vector<std::string> Inner(Tokens.begin(), Tokens.end());
-      translateInto(Out, Inner, File, Directory, Depth + 1);
+      translateInto(Out, Inner, File, Directory, Depth + 1, ForwardUnknown);
       break;
     }
     case Action::Drop:
@@ -374,19 +479,55 @@ static CompileFlags translateNvcc(ArrayRef<std::string> Args, StringRef File,
   return Out;
 }
 
+// @file arguments of a clang or gcc command (CMake's response files for
+// include directories, for one) are read as the driver reads them: relative to
+// the command's directory, GNU quoting, nested ones too. One that cannot be
+// read stays, to be reported as dropped.
+static std::vector<std::string> expandResponseFiles(ArrayRef<std::string> Args,
+                                                    StringRef Directory,
+                                                    unsigned Depth) {
+  std::vector<std::string> Out;
+  for (const std::string &A : Args) {
+    StringRef Arg = A;
+    if (Arg.size() < 2 || !Arg.starts_with("@") || Depth > 8) {
+      Out.push_back(A);
+      continue;
+    }
+    SmallString<256> Path(Arg.drop_front());
+    if (!sys::path::is_absolute(Path))
+      sys::path::make_absolute(Directory, Path);
+    auto Buf = MemoryBuffer::getFile(Path);
+    if (!Buf) {
+      Out.push_back(A);
+      continue;
+    }
+    BumpPtrAllocator Alloc;
+    StringSaver Saver(Alloc);
+    SmallVector<const char *, 32> Tokens;
+    cl::TokenizeGNUCommandLine((*Buf)->getBuffer(), Saver, Tokens);
+    std::vector<std::string> Inner(Tokens.begin(), Tokens.end());
+    for (std::string &E : expandResponseFiles(Inner, Directory, Depth + 1))
+      Out.push_back(std::move(E));
+  }
+  return Out;
+}
+
 CompileFlags translateCommand(ArrayRef<std::string> Command, StringRef File,
                               StringRef Directory) {
   if (Command.empty())
     return {};
   if (isNvccCommand(Command.front())) {
-    CompileFlags F = translateNvcc(Command.drop_front(), File, Directory, 0);
+    CompileFlags F =
+        translateNvcc(Command.drop_front(), File, Directory, 0, false);
     F.IsCuda |= isCudaSource(File);
     return F;
   }
   // A clang (or gcc) command: keep its flags, take out the targets, inputs,
   // outputs and dependency-file flags.
   CompileFlags Out;
-  ArrayRef<std::string> Args = Command.drop_front();
+  std::vector<std::string> Expanded =
+      expandResponseFiles(Command.drop_front(), Directory, 0);
+  ArrayRef<std::string> Args = Expanded;
   for (size_t I = 0; I < Args.size(); ++I) {
     StringRef Arg = Args[I];
     if (!Arg.starts_with("-")) {

@@ -1,5 +1,8 @@
 #include "Driver/NvccFlags.h"
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/raw_ostream.h"
 #include <gtest/gtest.h>
 
 using namespace warplint;
@@ -80,4 +83,96 @@ TEST(NvccFlags, NormaliseArch) {
   EXPECT_EQ(normaliseArch("sm_90a"), "sm_90");
   EXPECT_EQ(normaliseArch("compute_100f"), "sm_100");
   EXPECT_EQ(normaliseArch("native"), "");
+}
+
+// CMake puts -forward-unknown-to-host-compiler on every nvcc command, and
+// target_compile_options(-Wall) then reaches the host compiler through nvcc:
+// such flags are the host's, not untranslatable.
+TEST(NvccFlags, ForwardUnknownToHostCompiler) {
+  auto F = translateCommand({"nvcc", "-Wall", "-fno-strict-aliasing",
+                             "-forward-unknown-to-host-compiler",
+                             "--extra-device-vectorization", "-dlto",
+                             "--ftemplate-depth", "64", "-noeh", "k.cu"},
+                            "k.cu", "/b");
+  EXPECT_TRUE(has(F.Args, "-Wall"));
+  EXPECT_TRUE(has(F.Args, "-fno-strict-aliasing"));
+  EXPECT_TRUE(has(F.Args, "-ftemplate-depth=64"));
+  EXPECT_TRUE(has(F.Args, "-fno-exceptions"));
+  // nvcc's own options are never forwarded.
+  EXPECT_FALSE(has(F.Args, "--extra-device-vectorization"));
+  EXPECT_FALSE(has(F.Args, "-dlto"));
+  EXPECT_TRUE(F.Dropped.empty());
+
+  // Without it nvcc would refuse them: dropped, with the warning.
+  auto G = translateCommand({"nvcc", "-Wall", "k.cu"}, "k.cu", "/b");
+  EXPECT_TRUE(has(G.Dropped, "-Wall"));
+  EXPECT_FALSE(has(G.Args, "-Wall"));
+
+  // A forwarded flag clang's driver does not know is still dropped there.
+  auto H = translateCommand({"nvcc", "--forward-unknown-opts",
+                             "-fno-such-flag-anywhere", "k.cu"},
+                            "k.cu", "/b");
+  dropUnknownDriverFlags(H);
+  EXPECT_TRUE(has(H.Dropped, "-fno-such-flag-anywhere"));
+}
+
+// A scratch directory with files, removed at the end.
+namespace {
+struct ScratchDir {
+  llvm::SmallString<128> Path;
+  ScratchDir() {
+    EXPECT_FALSE(llvm::sys::fs::createUniqueDirectory("nvccflags", Path));
+  }
+  ~ScratchDir() { llvm::sys::fs::remove_directories(Path); }
+  void write(llvm::StringRef Name, llvm::StringRef Text) {
+    llvm::SmallString<128> P(Path);
+    llvm::sys::path::append(P, Name);
+    std::error_code EC;
+    llvm::raw_fd_ostream OS(P, EC);
+    EXPECT_FALSE(EC);
+    OS << Text;
+  }
+};
+} // namespace
+
+// CMake's CMAKE_CUDA_USE_RESPONSE_FILE_FOR_INCLUDES: nvcc reads the include
+// directories from --options-file, relative to the command's directory;
+// nested, quoted, and with nvcc's own flags inside.
+TEST(NvccFlags, OptionsFile) {
+  ScratchDir D;
+  D.write("includes_CUDA.rsp",
+          "-I\"/src/my include\" -isystem /sys -optf more.rsp\n");
+  D.write("more.rsp", "-DFROM_FILE=1 -arch=sm_75 -Xcompiler=-fPIC\n");
+  auto F = translateCommand({"nvcc", "--options-file", "includes_CUDA.rsp",
+                             "-c", "k.cu"},
+                            "k.cu", D.Path);
+  EXPECT_TRUE(has(F.Args, "-I/src/my include"));
+  EXPECT_TRUE(has(F.Args, "-isystem"));
+  EXPECT_TRUE(has(F.Args, "/sys"));
+  EXPECT_TRUE(has(F.Args, "-DFROM_FILE=1"));
+  EXPECT_TRUE(has(F.Args, "-fPIC"));
+  EXPECT_EQ(F.Archs, std::vector<std::string>{"sm_75"});
+  EXPECT_TRUE(F.Dropped.empty());
+
+  // A missing file is reported, not fatal.
+  auto G = translateCommand({"nvcc", "-optf=gone.rsp", "k.cu"}, "k.cu",
+                            D.Path);
+  EXPECT_TRUE(has(G.Dropped, "-optf=gone.rsp gone.rsp"));
+}
+
+// The same with clang as CMake's CUDA compiler: @file, relative to the
+// command's directory.
+TEST(NvccFlags, ClangResponseFile) {
+  ScratchDir D;
+  D.write("includes_CUDA.rsp", "-I\"/src/my include\" @nested.rsp\n");
+  D.write("nested.rsp", "--cuda-gpu-arch=sm_86 -DNESTED\n");
+  auto F = translateCommand({"clang++", "@includes_CUDA.rsp", "-x", "cuda",
+                             "-c", "k.cu", "-o", "k.o"},
+                            "k.cu", D.Path);
+  EXPECT_EQ(F.Args, (std::vector<std::string>{"-I/src/my include", "-DNESTED"}));
+  EXPECT_EQ(F.Archs, std::vector<std::string>{"sm_86"});
+  EXPECT_TRUE(F.Dropped.empty());
+
+  auto G = translateCommand({"clang++", "@gone.rsp", "k.cu"}, "k.cu", D.Path);
+  EXPECT_TRUE(has(G.Dropped, "@gone.rsp"));
 }
