@@ -31,7 +31,8 @@ enum class Action {
   NoExceptions,  // --no-exceptions
   TemplateDepth, // --ftemplate-depth / --ftemplate-backtrace-limit
   Forward,       // -forward-unknown-to-host-compiler / -forward-unknown-opts
-  Drop,          // known, irrelevant to analysis
+  Drop,          // known, the build's mechanics (outputs, linking, tools): silent
+  Untranslated,  // changes the device code, no clang counterpart: one warning
 };
 
 struct NvccOption {
@@ -75,29 +76,29 @@ const NvccOption Options[] = {
     {"-g", "--debug", false, Action::Keep, "-g"},
     {"-w", "--disable-warnings", false, Action::Keep, "-w"},
     // Known and irrelevant to a syntax-level analysis.
-    {"-Xptxas", "--ptxas-options", true, Action::Drop},
+    {"-Xptxas", "--ptxas-options", true, Action::Untranslated},
     {"-Xnvlink", "--nvlink-options", true, Action::Drop},
     {"-Xlinker", "--linker-options", true, Action::Drop},
     {"-Xarchive", "--archive-options", true, Action::Drop},
     {"-Xfatbin", "--fatbin-options", true, Action::Drop},
-    {"-Xcudafe", "", true, Action::Drop},
+    {"-Xcudafe", "", true, Action::Untranslated},
     {"-expt-relaxed-constexpr", "--expt-relaxed-constexpr", false,
      Action::Drop},
     {"-expt-extended-lambda", "--expt-extended-lambda", false, Action::Drop},
     {"-extended-lambda", "--extended-lambda", false, Action::Drop},
     {"-ccbin", "--compiler-bindir", true, Action::Drop},
     {"-lineinfo", "--generate-line-info", false, Action::Drop},
-    {"-G", "--device-debug", false, Action::Drop},
+    {"-G", "--device-debug", false, Action::Untranslated},
     {"-c", "--compile", false, Action::Drop},
     {"-o", "--output-file", true, Action::Drop},
     {"-L", "--library-path", true, Action::Drop},
     {"-l", "--library", true, Action::Drop},
     {"-m", "--machine", true, Action::Drop},
-    {"-maxrregcount", "--maxrregcount", true, Action::Drop},
-    {"-ftz", "--ftz", true, Action::Drop},
-    {"-prec-div", "--prec-div", true, Action::Drop},
-    {"-prec-sqrt", "--prec-sqrt", true, Action::Drop},
-    {"-fmad", "--fmad", true, Action::Drop},
+    {"-maxrregcount", "--maxrregcount", true, Action::Untranslated},
+    {"-ftz", "--ftz", true, Action::Untranslated},
+    {"-prec-div", "--prec-div", true, Action::Untranslated},
+    {"-prec-sqrt", "--prec-sqrt", true, Action::Untranslated},
+    {"-fmad", "--fmad", true, Action::Untranslated},
     {"-t", "--threads", true, Action::Drop},
     {"-keep", "--keep", false, Action::Drop},
     {"-keep-dir", "--keep-dir", true, Action::Drop},
@@ -113,7 +114,7 @@ const NvccOption Options[] = {
     {"-diag-error", "--diag-error", true, Action::Drop},
     {"-err-no", "--display-error-number", false, Action::Drop},
     {"-no-err-no", "--no-display-error-number", false, Action::Drop},
-    {"-restrict", "--restrict", false, Action::Drop},
+    {"-restrict", "--restrict", false, Action::Untranslated},
     {"-allow-unsupported-compiler", "--allow-unsupported-compiler", false,
      Action::Drop},
     {"-forward-unknown-to-host-linker", "--forward-unknown-to-host-linker",
@@ -165,7 +166,7 @@ const NvccOption Options[] = {
     {"-force-cl-env-setup", "--force-cl-env-setup", false, Action::Drop},
     {"-pg", "--profile", false, Action::Drop},
     {"-opt-info", "--optimization-info", true, Action::Drop},
-    {"-dopt", "--dopt", true, Action::Drop},
+    {"-dopt", "--dopt", true, Action::Untranslated},
     {"-dlto", "--dlink-time-opt", false, Action::Drop},
     {"-lto", "--lto", false, Action::Drop},
     {"-gen-opt-lto", "--gen-opt-lto", false, Action::Drop},
@@ -191,7 +192,7 @@ const NvccOption Options[] = {
     {"-nodlink", "--no-device-link", false, Action::Drop},
     {"-e", "--entries", true, Action::Drop},
     {"-extra-device-vectorization", "--extra-device-vectorization", false,
-     Action::Drop},
+     Action::Untranslated},
     {"-keep-device-functions", "--keep-device-functions", false,
      Action::Drop},
     {"-ewp", "--extensible-whole-program", false, Action::Drop},
@@ -344,6 +345,8 @@ static void translateInto(CompileFlags &Out, ArrayRef<std::string> Args,
       Out.Archs.push_back(A);
   Out.IsCuda |= Sub.IsCuda;
   Out.Dropped.insert(Out.Dropped.end(), Sub.Dropped.begin(), Sub.Dropped.end());
+  Out.IgnoredNvcc.insert(Out.IgnoredNvcc.end(), Sub.IgnoredNvcc.begin(),
+                         Sub.IgnoredNvcc.end());
 }
 
 static CompileFlags translateNvcc(ArrayRef<std::string> Args, StringRef File,
@@ -472,6 +475,9 @@ static CompileFlags translateNvcc(ArrayRef<std::string> Args, StringRef File,
       translateInto(Out, Inner, File, Directory, Depth + 1, ForwardUnknown);
       break;
     }
+    case Action::Untranslated:
+      Out.IgnoredNvcc.push_back(Arg.split('=').first.str());
+      break;
     case Action::Drop:
       break;
     }

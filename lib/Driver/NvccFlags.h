@@ -16,6 +16,9 @@ struct CompileFlags {
   std::vector<std::string> Archs;   // sm_XX the command targets, in order
   bool IsCuda = false;              // -x cu / -x cuda / a .cu input
   std::vector<std::string> Dropped; // flags we could not translate
+  // nvcc's own options with no clang counterpart (-lineinfo, -Xptxas, ...),
+  // as spelt: left out of the parse, reported once per run each.
+  std::vector<std::string> IgnoredNvcc;
 };
 
 bool isNvccCommand(llvm::StringRef Program);

@@ -84,6 +84,14 @@ cl::opt<std::string> HelpBaseUrlOpt(
     cl::desc("URL of the directory of check docs: SARIF's helpUri is "
              "<url>/<check-id>.md (default: none)"),
     cl::value_desc("url"), cl::cat(Category));
+cl::list<std::string> ExtraArgs(
+    "extra-arg",
+    cl::desc("Additional argument to append to the compiler command line"),
+    cl::cat(Category));
+cl::list<std::string> ExtraArgsBefore(
+    "extra-arg-before",
+    cl::desc("Additional argument to prepend to the compiler command line"),
+    cl::cat(Category));
 cl::opt<std::string> CacheDirOpt(
     "cache-dir",
     cl::desc("Keep each file's results here and reuse them while the file, "
@@ -403,6 +411,10 @@ int Main(int Argc, const char **Argv) {
     if (Command.empty())
       Command = {"clang++"};
     T.Flags = translateCommand(Command, Abs, T.Directory);
+    // As clang-tidy: around the compile command's own flags.
+    T.Flags.Args.insert(T.Flags.Args.begin(), ExtraArgsBefore.begin(),
+                        ExtraArgsBefore.end());
+    T.Flags.Args.insert(T.Flags.Args.end(), ExtraArgs.begin(), ExtraArgs.end());
     dropUnknownDriverFlags(T.Flags);
     T.Flags.IsCuda |=
         StringRef(File).ends_with(".cu") || StringRef(File).ends_with(".cuh");
@@ -457,6 +469,17 @@ int Main(int Argc, const char **Argv) {
     if (BadArch)
       return 2;
     Tasks.push_back(std::move(T));
+  }
+
+  // nvcc's own options that mean nothing to clang: said once per run each,
+  // whatever number of files carry them.
+  if (!Quiet) {
+    std::set<std::string> Ignored;
+    for (const FileTask &T : Tasks)
+      Ignored.insert(T.Flags.IgnoredNvcc.begin(), T.Flags.IgnoredNvcc.end());
+    for (const std::string &Flag : Ignored)
+      errs() << "warplint: warning: nvcc option '" << Flag
+             << "' has no clang counterpart; ignored\n";
   }
 
   std::unique_ptr<ResultCache> Cache;
