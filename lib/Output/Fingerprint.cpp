@@ -37,18 +37,9 @@ std::string pathBelow(llvm::StringRef File, llvm::StringRef Root) {
 // The line's text with runs of blanks made one space: re-indenting or
 // re-spacing a line keeps its findings.
 static std::string normalised(llvm::StringRef Text) {
-  std::string Out;
-  for (llvm::StringRef Word : llvm::split(Text, ' ')) {
-    for (llvm::StringRef Piece : llvm::split(Word, '\t')) {
-      Piece = Piece.trim();
-      if (Piece.empty())
-        continue;
-      if (!Out.empty())
-        Out += ' ';
-      Out += Piece.str();
-    }
-  }
-  return Out;
+  llvm::SmallVector<llvm::StringRef, 16> Words;
+  llvm::SplitString(Text, Words); // at any blank
+  return llvm::join(Words, " ");
 }
 
 std::vector<std::string> fingerprints(llvm::ArrayRef<Finding> Findings,

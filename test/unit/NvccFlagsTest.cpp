@@ -52,6 +52,10 @@ TEST(NvccFlags, HostFlagsAndKnownExtensions) {
   EXPECT_TRUE(has(F.Args, "-ffast-math"));
   EXPECT_FALSE(has(F.Args, "-v"));
   EXPECT_TRUE(F.Dropped.empty());
+  // -Xptxas changes the device code: named once; -lineinfo is the build's.
+  EXPECT_TRUE(has(F.IgnoredNvcc, "-Xptxas"));
+  EXPECT_FALSE(has(F.IgnoredNvcc, "-lineinfo"));
+  EXPECT_FALSE(has(F.IgnoredNvcc, "-c"));
 }
 
 TEST(NvccFlags, UnknownNvccFlagIsDroppedNotFatal) {
