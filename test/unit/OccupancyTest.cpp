@@ -5,6 +5,8 @@
 #include "Arch/Occupancy.h"
 #include "gtest/gtest.h"
 #include <climits>
+#include <fstream>
+#include <sstream>
 #ifdef WARPLINT_CUDA_OCCUPANCY_H
 #include WARPLINT_CUDA_OCCUPANCY_H
 #endif
@@ -167,6 +169,51 @@ TEST(Occupancy, NextBlock) {
   EXPECT_EQ(sharedBytesForNextBlock(A80, R), 40960u);
   R.StaticSharedBytes = 40960;
   EXPECT_EQ(computeOccupancy(A80, R).BlocksPerSM, 4u);
+}
+
+
+// The H100's own answers (bench/gpu/occupancy-h100-sm90.csv, recorded by
+// bench/gpu/run_occupancy.sh): the runtime's blocks per SM and Nsight
+// Compute's per-resource limits and theoretical occupancy, for the registers
+// and shared memory each compiled kernel really has.
+TEST(Occupancy, AgreesWithTheH100) {
+  std::ifstream In(WARPLINT_SOURCE_DIR "/bench/gpu/occupancy-h100-sm90.csv");
+  ASSERT_TRUE(In.good());
+  const ArchInfo &A = *tables().find("sm_90");
+  std::string Line;
+  unsigned Rows = 0;
+  while (std::getline(In, Line)) {
+    if (Line.empty() || Line[0] == '#' || Line.rfind("kernel,", 0) == 0)
+      continue;
+    std::vector<std::string> F;
+    std::stringstream SS(Line);
+    for (std::string Cell; std::getline(SS, Cell, ',');)
+      F.push_back(Cell);
+    ASSERT_EQ(F.size(), 11u) << Line;
+    LaunchResources R;
+    R.ThreadsPerBlock = std::stoul(F[1]);
+    R.RegistersPerThread = std::stoul(F[2]);
+    R.StaticSharedBytes = std::stoul(F[3]);
+    R.DynamicSharedBytes = std::stoul(F[4]);
+    if (R.DynamicSharedBytes > 48 * 1024) // the program opts in to exactly it
+      R.MaxDynamicSharedOptIn = R.DynamicSharedBytes;
+    Occupancy O = computeOccupancy(A, R);
+    EXPECT_EQ(O.BlocksPerSM, std::stoul(F[5])) << F[0];
+    EXPECT_EQ(O.ByBlocks, std::stoul(F[6])) << F[0];
+    EXPECT_EQ(O.ByRegisters, std::stoul(F[7])) << F[0];
+    EXPECT_EQ(O.ByWarps, std::stoul(F[9])) << F[0];
+    EXPECT_NEAR(O.fraction() * 100, std::stod(F[10]), 0.01) << F[0];
+    // Nsight Compute reports shared memory's limit under the carveout the
+    // driver chose for the launch: the largest when shared memory limits,
+    // and then equal to ours; a smaller one otherwise.
+    unsigned NcuShared = std::stoul(F[8]);
+    if (O.Limiter == OccupancyLimiter::SharedMemory)
+      EXPECT_EQ(O.BySharedMemory, NcuShared) << F[0];
+    else
+      EXPECT_LE(O.BlocksPerSM, NcuShared) << F[0];
+    ++Rows;
+  }
+  EXPECT_GE(Rows, 20u);
 }
 
 #ifdef WARPLINT_CUDA_OCCUPANCY_H
