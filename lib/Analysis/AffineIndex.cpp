@@ -934,6 +934,32 @@ literalShape(const Expr *E, const ASTContext &Ctx,
   return std::nullopt;
 }
 
+std::optional<BlockShape> AffineAnalysis::literalShapeOf(const Expr *E) {
+  auto NeverReassigned = [&](const VarDecl *V) {
+    const auto *Owner = dyn_cast<FunctionDecl>(V->getDeclContext());
+    if (!Owner)
+      return false;
+    auto It = definitions(Owner).find(V);
+    return It != definitions(Owner).end() && !It->second.Escaped &&
+           It->second.List.size() == 1;
+  };
+  return literalShape(E, Ctx, NeverReassigned);
+}
+
+std::optional<uint64_t> AffineAnalysis::literalValueOf(const Expr *E) {
+  if (!E)
+    return std::nullopt;
+  Expr::EvalResult R;
+  const Expr *Plain = E->IgnoreImplicit();
+  if (!Plain->isValueDependent() &&
+      Plain->getType()->isIntegralOrEnumerationType() &&
+      Plain->EvaluateAsInt(R, Ctx) && R.Val.getInt().isZero())
+    return 0;
+  if (auto S = literalShapeOf(E); S && S->Y == 1 && S->Z == 1)
+    return S->X;
+  return std::nullopt;
+}
+
 void AffineAnalysis::recordLaunch(const CUDAKernelCallExpr *Launch) {
   if (!SeenLaunches.insert(Launch).second)
     return;
@@ -944,16 +970,7 @@ void AffineAnalysis::recordLaunch(const CUDAKernelCallExpr *Launch) {
   Kernel = Kernel->getCanonicalDecl();
   if (Unpinned.count(Kernel))
     return;
-  auto NeverReassigned = [&](const VarDecl *V) {
-    const auto *Owner = dyn_cast<FunctionDecl>(V->getDeclContext());
-    if (!Owner)
-      return false;
-    auto It = definitions(Owner).find(V);
-    return It != definitions(Owner).end() && !It->second.Escaped &&
-           It->second.List.size() == 1;
-  };
-  std::optional<BlockShape> S =
-      literalShape(Config->getArg(1), Ctx, NeverReassigned);
+  std::optional<BlockShape> S = literalShapeOf(Config->getArg(1));
   auto It = Shapes.find(Kernel);
   if (!S ||
       (It != Shapes.end() && (It->second.X != S->X || It->second.Y != S->Y ||

@@ -150,6 +150,13 @@ public:
   // Records the block shape of a <<<grid, block>>> launch; a kernel launched
   // with different or non-literal shapes keeps the default model.
   void recordLaunch(const clang::CUDAKernelCallExpr *Launch);
+  // The value of a launch argument written with constants: a literal, a
+  // constexpr, a macro, dim3(x, y, z), or a local (dim3 or integer) that is
+  // initialised so and never assigned again. For an integer the shape is
+  // {value, 1, 1}.
+  std::optional<BlockShape> literalShapeOf(const clang::Expr *E);
+  // The same for an integer argument that may be 0 (shared memory bytes).
+  std::optional<uint64_t> literalValueOf(const clang::Expr *E);
   BlockShape blockShape(const clang::FunctionDecl *Kernel) const {
     return Shapes.lookup(Kernel->getCanonicalDecl());
   }

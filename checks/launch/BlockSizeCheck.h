@@ -1,0 +1,21 @@
+// launch-block-size: launches whose block size, written with constants, is
+// not a multiple of the warp size, exceeds the per-block thread limit, or is
+// too small for an SM to reach full occupancy before its block limit
+// (Pascal deep dive; Maxwell tuning guide 1.4.1.1, occupancy).
+#pragma once
+#include "Core/Check.h"
+
+namespace warplint::launch {
+
+class BlockSizeCheck : public Check {
+public:
+  using Check::Check;
+  void registerMatchers(clang::ast_matchers::MatchFinder *Finder) override;
+  void check(const clang::ast_matchers::MatchFinder::MatchResult &R) override;
+
+private:
+  void judge(const clang::Expr *Grid, const clang::Expr *Block,
+             const clang::FunctionDecl *Kernel);
+};
+
+} // namespace warplint::launch
