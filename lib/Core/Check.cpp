@@ -188,7 +188,7 @@ void CheckContext::emit(FindingBuilder &B) {
   F.Message = std::move(Message);
   F.Function = enclosingFunction(FileLoc);
   if (Arch)
-    F.Arch = Arch->Name;
+    F.Archs = {Arch->Name};
   F.Metrics = std::move(B.Metrics);
   F.PromotedToError =
       F.Level == Severity::Warning && WarningsAsErrors.contains(F.Check);

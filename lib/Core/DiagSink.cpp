@@ -1,4 +1,8 @@
 #include "Core/DiagSink.h"
+#include "llvm/ADT/StringExtras.h"
+#include <algorithm>
+#include <map>
+#include <optional>
 
 namespace warplint {
 
@@ -16,7 +20,7 @@ llvm::StringRef severityName(Severity S) {
 
 DiagSink::Key DiagSink::keyOf(const Finding &F) {
   return {F.Check,      F.Loc.File, F.Loc.Line,
-          F.Loc.Column, F.Message,  F.Arch.value_or("")};
+          F.Loc.Column, F.Message,  F.archList()};
 }
 
 std::optional<size_t> DiagSink::report(Finding F) {
@@ -37,6 +41,127 @@ void DiagSink::reportError(ToolError E) {
   if (!SeenErrors.insert(std::move(K)).second)
     return;
   Errors.push_back(std::move(E));
+}
+
+// Where the target's name stands in Text, as a whole word.
+static std::vector<size_t> occurrences(llvm::StringRef Text,
+                                       llvm::StringRef Arch) {
+  std::vector<size_t> Out;
+  for (size_t At = Text.find(Arch); At != llvm::StringRef::npos;
+       At = Text.find(Arch, At + 1)) {
+    size_t End = At + Arch.size();
+    if ((At == 0 || !llvm::isAlnum(Text[At - 1])) &&
+        (End == Text.size() || !llvm::isAlnum(Text[End])))
+      Out.push_back(At);
+  }
+  return Out;
+}
+
+// Text with the target's name made a placeholder: at one place (Only), or
+// everywhere.
+static std::string withoutTarget(llvm::StringRef Text, llvm::StringRef Arch,
+                                 std::optional<size_t> Only = std::nullopt) {
+  std::string Out;
+  size_t From = 0;
+  for (size_t At : occurrences(Text, Arch)) {
+    if (Only && At != *Only)
+      continue;
+    Out += Text.substr(From, At - From).str() + '\x01';
+    From = At + Arch.size();
+  }
+  return Out + Text.substr(From).str();
+}
+
+static std::string listOf(llvm::ArrayRef<std::string> Archs) {
+  std::string Out;
+  for (size_t I = 0; I < Archs.size(); ++I)
+    Out += (I == 0 ? "" : I + 1 == Archs.size() ? " and " : ", ") + Archs[I];
+  return Out;
+}
+
+void DiagSink::mergeTargets() {
+  // A message may name its target more than once, or name a fixed
+  // architecture that happens to be the target ("removed on sm_70 and later
+  // (target sm_70)"): each place the name stands is a candidate for the
+  // target's, and two targets merge on the candidate they share.
+  struct Group {
+    Finding F;
+    std::string Chosen;                      // the key it merged on
+    std::map<std::string, std::string> Text; // candidate key -> message
+  };
+  std::vector<Group> Groups;
+  std::map<std::string, size_t> ByKey;
+  for (Finding &F : Findings) {
+    if (F.Archs.size() != 1) {
+      Groups.push_back({std::move(F), "", {}});
+      continue;
+    }
+    const std::string &Arch = F.Archs.front();
+    std::string Rest = '\0' + F.Check + '\0' + F.Loc.File + '\0' +
+                       std::to_string(F.Loc.Line) + ':' +
+                       std::to_string(F.Loc.Column) + '\0' +
+                       severityName(F.effectiveLevel()).str();
+    for (const FindingNote &N : F.Notes)
+      Rest += '\0' + N.Loc.File + ':' + std::to_string(N.Loc.Line) + ':' +
+              std::to_string(N.Loc.Column) + withoutTarget(N.Message, Arch);
+    for (const FixEdit &E : F.Fixes)
+      Rest += '\0' + E.File + ':' + std::to_string(E.Offset) + '+' +
+              std::to_string(E.Length) + E.Replacement;
+    std::map<std::string, std::string> Candidates;
+    for (size_t At : occurrences(F.Message, Arch)) {
+      std::string Template = withoutTarget(F.Message, Arch, At);
+      Candidates[Template + Rest] = Template;
+    }
+    if (Candidates.empty()) // the message does not name it: as it is
+      Candidates[F.Message + Rest] = F.Message;
+    bool Merged = false;
+    for (const auto &[Key, Template] : Candidates) {
+      auto It = ByKey.find(Key);
+      if (It == ByKey.end())
+        continue;
+      Group &G = Groups[It->second];
+      if (!G.Chosen.empty() && G.Chosen != Key)
+        continue;
+      G.Chosen = Key;
+      G.F.Archs.push_back(Arch);
+      Merged = true;
+      break;
+    }
+    if (Merged)
+      continue;
+    for (const auto &[Key, Template] : Candidates)
+      ByKey.try_emplace(Key, Groups.size());
+    Groups.push_back({std::move(F), "", std::move(Candidates)});
+  }
+  Findings.clear();
+  Seen.clear();
+  for (Group &G : Groups) {
+    Finding &F = G.F;
+    if (F.Archs.size() > 1) {
+      std::string First = F.Archs.front(); // whose words the group keeps
+      // Oldest first, whatever order the command gave the targets in.
+      auto Number = [](const std::string &A) {
+        unsigned N = 0;
+        llvm::StringRef(A).drop_front(3).consumeInteger(10, N);
+        return N;
+      };
+      std::stable_sort(F.Archs.begin(), F.Archs.end(),
+                       [&](const std::string &X, const std::string &Y) {
+                         return Number(X) < Number(Y);
+                       });
+      std::string List = listOf(F.Archs);
+      auto Fill = [&](std::string Text) {
+        for (size_t At; (At = Text.find('\x01')) != std::string::npos;)
+          Text.replace(At, 1, List);
+        return Text;
+      };
+      F.Message = Fill(G.Text[G.Chosen]);
+      for (FindingNote &N : F.Notes)
+        N.Message = Fill(withoutTarget(N.Message, First));
+    }
+    Seen.insert(keyOf(F));
+    Findings.push_back(std::move(F));
+  }
 }
 
 void DiagSink::append(DiagSink &&Other) {

@@ -24,6 +24,12 @@ public:
   std::vector<Finding> &findings() { return Findings; }
   const std::vector<ToolError> &errors() const { return Errors; }
 
+  // Findings of several targets' parses that say the same thing at the same
+  // place, but for the target's name, become one naming every target ("on
+  // sm_60, sm_80 and sm_90"), oldest target first; a verdict that differs
+  // (another severity, other numbers) stays a finding of its own.
+  void mergeTargets();
+
   // Moves everything of Other behind what is here, keeping Other's order.
   void append(DiagSink &&Other);
 

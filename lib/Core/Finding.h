@@ -37,7 +37,15 @@ struct Finding {
   Severity Level = Severity::Warning;
   Location Loc;
   std::string Message;
-  std::optional<std::string> Arch; // the sm_XX it was judged for
+  // The targets it was judged for with this verdict, in --arch order: one
+  // per parse, merged across targets when the verdict is the same.
+  std::vector<std::string> Archs;
+  std::string archList(llvm::StringRef Sep = ",") const {
+    std::string Out;
+    for (const std::string &A : Archs)
+      Out += (Out.empty() ? "" : Sep.str()) + A;
+    return Out;
+  }
   // The qualified name of the function the finding lies in (empty outside
   // one): part of its fingerprint, which must survive lines moving.
   std::string Function;

@@ -15,7 +15,7 @@ namespace warplint {
 
 namespace {
 
-constexpr int Format = 1; // of an entry; a change makes old entries misses
+constexpr int Format = 2; // of an entry; a change makes old entries misses
 
 std::string hex(uint64_t H) { return llvm::utohexstr(H, true, 16); }
 
@@ -62,7 +62,7 @@ json toJson(const FileResult &R) {
                         {"level", int(F.Level)},
                         {"loc", locationJson(F.Loc)},
                         {"message", F.Message},
-                        {"arch", F.Arch ? json(*F.Arch) : json(nullptr)},
+                        {"arch", F.Archs},
                         {"function", F.Function},
                         {"notes", Notes},
                         {"fixes", Fixes},
@@ -95,8 +95,7 @@ FileResult fromJson(const json &J) {
     F.Level = Severity(Level);
     F.Loc = locationOf(FJ.at("loc"));
     F.Message = FJ.at("message").get<std::string>();
-    if (!FJ.at("arch").is_null())
-      F.Arch = FJ.at("arch").get<std::string>();
+    F.Archs = FJ.at("arch").get<std::vector<std::string>>();
     F.Function = FJ.at("function").get<std::string>();
     for (const json &N : FJ.at("notes"))
       F.Notes.push_back({locationOf(N.at(0)), N.at(1).get<std::string>()});

@@ -219,6 +219,7 @@ FileResult runFile(const FileTask &T, const RunEnvironment &Env) {
       return R;
     }
   }
+  R.Sink.mergeTargets();
   llvm::SmallVector<OptionalFileEntryRef, 64> Read;
   Files->GetUniqueIDMapping(Read);
   for (OptionalFileEntryRef F : Read) {

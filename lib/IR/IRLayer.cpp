@@ -137,12 +137,12 @@ private:
   // line of this parse says the same thing.
   bool reportedByAST(SourceLocation Loc) const {
     auto [File, Line] = fileLine(Loc);
-    std::optional<std::string> Arch;
+    std::vector<std::string> Arch;
     if (Ctx.arch())
-      Arch = Ctx.arch()->Name;
+      Arch = {Ctx.arch()->Name};
     for (const Finding &F : Sink.findings())
       if (F.Check == IRLayerCheckId && F.Loc.File == File &&
-          F.Loc.Line == Line && F.Arch == Arch)
+          F.Loc.Line == Line && F.Archs == Arch)
         return true;
     return false;
   }

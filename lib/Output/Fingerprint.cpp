@@ -53,7 +53,7 @@ std::vector<std::string> fingerprints(llvm::ArrayRef<Finding> Findings,
     llvm::StringRef Line = Src.line(F.Loc.File, F.Loc.Line);
     std::string Key = "warplint-fingerprint-1";
     for (const std::string &Part :
-         {F.Check, Path, F.Function, F.Arch.value_or(""),
+         {F.Check, Path, F.Function,
           Line.empty() ? F.Message : normalised(Line)})
       Key += '\0' + Part;
     Key += '\0' + std::to_string(Seen[Key]++);

@@ -1,7 +1,8 @@
 // What identifies a finding across runs, so that code scanning can track it
-// and a baseline can leave it out: its check, file, function, target and the
-// text of its line, never the line number, so inserting lines above it keeps
-// it the same finding.
+// and a baseline can leave it out: its check, file, function and the text of
+// its line, never the line number (inserting lines above it keeps it the same
+// finding) nor the targets (judging for one more GPU does not make the
+// recorded findings new).
 #pragma once
 #include "Core/Finding.h"
 #include "Output/SourceLines.h"

@@ -88,7 +88,7 @@ void writeJson(const Report &R, llvm::raw_ostream &OS) {
               {"line", F.Loc.Line},
               {"column", F.Loc.Column},
               {"message", F.Message},
-              {"arch", F.Arch ? json(*F.Arch) : json(nullptr)}};
+              {"arch", F.Archs}};
     json Notes = json::array();
     for (const FindingNote &N : F.Notes) {
       json NJ = locationJson(N.Loc);
@@ -251,8 +251,8 @@ void writeSarif(const Report &R, llvm::raw_ostream &OS) {
                         {"artifactChanges", Changes}}});
     }
     json Props = json::object();
-    if (F.Arch)
-      Props["arch"] = *F.Arch;
+    if (!F.Archs.empty())
+      Props["arch"] = F.Archs;
     for (const auto &[Name, Value] : F.Metrics)
       Props[Name] = Value;
     if (!Props.empty())

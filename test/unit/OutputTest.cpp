@@ -11,7 +11,7 @@ static Finding sample() {
   F.Level = Severity::Warning;
   F.Loc = {"k.cu", 3, 8};
   F.Message = "msg, with: 100% \"quotes\"\nand a newline";
-  F.Arch = "sm_60";
+  F.Archs = {"sm_60"};
   F.Fixes.push_back({"/abs/k.cu", 10, 4, "x"});
   F.Metrics.push_back({"sectors_per_request", 4});
   return F;
@@ -22,7 +22,7 @@ TEST(DiagSink, MergesDuplicates) {
   EXPECT_TRUE(S.report(sample()).has_value());
   EXPECT_FALSE(S.report(sample()).has_value());
   Finding Other = sample();
-  Other.Arch = "sm_80";
+  Other.Archs = {"sm_80"};
   EXPECT_TRUE(S.report(Other).has_value());
   EXPECT_EQ(S.findings().size(), 2u);
 }
@@ -44,7 +44,7 @@ TEST(Output, JsonDocumentShape) {
   ASSERT_EQ(J["findings"].size(), 1u);
   EXPECT_EQ(J["findings"][0]["check"], "warp-legacy-intrinsic");
   EXPECT_EQ(J["findings"][0]["line"], 3);
-  EXPECT_EQ(J["findings"][0]["arch"], "sm_60");
+  EXPECT_EQ(J["findings"][0]["arch"], std::vector<std::string>{"sm_60"});
   EXPECT_EQ(J["findings"][0]["fixes"][0]["offset"], 10);
   EXPECT_EQ(J["findings"][0]["metrics"]["sectors_per_request"], 4);
   EXPECT_EQ(J["errors"][0]["message"], "boom");
@@ -75,4 +75,41 @@ TEST(Output, PromotedWarningIsAnError) {
   EXPECT_NE(Out.find("k.cu:3:8: error: "), std::string::npos) << Out;
   EXPECT_NE(Out.find("[warp-legacy-intrinsic,-warnings-as-errors]"),
             std::string::npos);
+}
+
+// One finding per site and verdict across the targets of a run.
+TEST(DiagSink, MergesTargetsWithTheSameVerdict) {
+  DiagSink S;
+  auto At = [](const char *Arch, std::string Message, Severity L) {
+    Finding F;
+    F.Check = "warp-legacy-intrinsic";
+    F.Level = L;
+    F.Loc = {"k.cu", 3, 8};
+    F.Message = std::move(Message);
+    F.Archs = {Arch};
+    FindingNote N;
+    N.Loc.File = "k.cu";
+    N.Loc.Line = 2;
+    N.Message = std::string("judged for ") + Arch;
+    F.Notes.push_back(N);
+    return F;
+  };
+  // The target's name also stands for a fixed architecture on sm_70.
+  S.report(At("sm_90", "removed on sm_70 and later (target sm_90)",
+              Severity::Error));
+  S.report(At("sm_70", "removed on sm_70 and later (target sm_70)",
+              Severity::Error));
+  S.report(At("sm_60", "deprecated (target sm_60)", Severity::Warning));
+  S.report(At("sm_80", "removed on sm_70 and later (target sm_80)",
+              Severity::Error));
+  S.mergeTargets();
+  ASSERT_EQ(S.findings().size(), 2u);
+  const Finding &Merged = S.findings()[0];
+  EXPECT_EQ(Merged.Archs, (std::vector<std::string>{"sm_70", "sm_80", "sm_90"}));
+  EXPECT_EQ(Merged.Message,
+            "removed on sm_70 and later (target sm_70, sm_80 and sm_90)");
+  EXPECT_EQ(Merged.Notes.front().Message,
+            "judged for sm_70, sm_80 and sm_90");
+  EXPECT_EQ(S.findings()[1].Message, "deprecated (target sm_60)");
+  EXPECT_EQ(S.findings()[1].Archs, std::vector<std::string>{"sm_60"});
 }

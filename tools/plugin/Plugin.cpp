@@ -137,7 +137,7 @@ private:
                         std::to_string(F.Loc.Column) + "|" + F.Message;
       if (F.Check == IRLayerCheckId)
         astBarrierLines().insert(
-            barrierLineKey(F.Arch.value_or(""), F.Loc.File, F.Loc.Line));
+            barrierLineKey(F.archList(), F.Loc.File, F.Loc.Line));
       if (!seen().insert(Key).second)
         continue;
       DiagnosticsEngine::Level L = F.effectiveLevel() == Severity::Error

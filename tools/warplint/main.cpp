@@ -555,7 +555,7 @@ int Main(int Argc, const char **Argv) {
                          return !Shown
                                      .insert({File, F.Loc.Line, F.Loc.Column,
                                               F.Check, F.Message,
-                                              F.Arch.value_or("")})
+                                              F.archList()})
                                      .second;
                        }),
         Found.end());

@@ -11,7 +11,7 @@ for f in doc["findings"]:
     assert set(f) >= {"check", "severity", "file", "line", "column", "message",
                       "arch", "notes", "fixes", "metrics"}, f.keys()
     print(f"{f['check']} {f['severity']} {f['file']}:{f['line']}:{f['column']} "
-          f"arch={f['arch']} fixes={len(f['fixes'])}")
+          f"arch={','.join(f['arch'])} fixes={len(f['fixes'])}")
 print(f"errors={len(doc['errors'])}")
 for e in doc["errors"]:
     print(f"error {e['file']}:{e['line']}:{e['column']} {e['message']}")
