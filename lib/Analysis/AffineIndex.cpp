@@ -925,7 +925,9 @@ literalShape(const Expr *E, const ASTContext &Ctx,
     const auto *V = dyn_cast<VarDecl>(DRE->getDecl());
     if (V && V->isLocalVarDecl() && V->getInit() && NeverReassigned(V))
       return literalShape(V->getInit(), Ctx, NeverReassigned, Depth + 1);
-    return std::nullopt;
+    // A constexpr or const global: its constant value, below.
+    if (!V || V->isLocalVarDecl() || !V->getType().isConstQualified())
+      return std::nullopt;
   }
   Expr::EvalResult R;
   if (!E->isValueDependent() && E->getType()->isIntegralOrEnumerationType() &&
@@ -953,8 +955,8 @@ std::optional<uint64_t> AffineAnalysis::literalValueOf(const Expr *E) {
   const Expr *Plain = E->IgnoreImplicit();
   if (!Plain->isValueDependent() &&
       Plain->getType()->isIntegralOrEnumerationType() &&
-      Plain->EvaluateAsInt(R, Ctx) && R.Val.getInt().isZero())
-    return 0;
+      Plain->EvaluateAsInt(R, Ctx) && !R.Val.getInt().isNegative())
+    return R.Val.getInt().getZExtValue(); // literals, constexpr, macros
   if (auto S = literalShapeOf(E); S && S->Y == 1 && S->Z == 1)
     return S->X;
   return std::nullopt;
