@@ -1,11 +1,11 @@
 #include "checks/memory/DynamicSharedOptinCheck.h"
 #include "Analysis/AffineIndex.h"
+#include "Analysis/SharedMemory.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Attr.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/ASTMatchers/ASTMatchers.h"
 #include "clang/Basic/SourceManager.h"
-#include <functional>
 
 using namespace clang;
 using namespace clang::ast_matchers;
@@ -69,39 +69,6 @@ void DynamicSharedOptinCheck::check(const MatchFinder::MatchResult &R) {
   }
 }
 
-uint64_t DynamicSharedOptinCheck::staticSharedBytes(const FunctionDecl *F,
-                                                    unsigned Depth) {
-  const FunctionDecl *Def = F->getDefinition();
-  if (!Def || !Def->getBody() || Depth > 8)
-    return 0;
-  auto It = StaticMemo.find(Def);
-  if (It != StaticMemo.end())
-    return It->second;
-  StaticMemo[Def] = 0; // recursion
-  const ASTContext &Ctx = Def->getASTContext();
-  uint64_t Bytes = 0;
-  std::function<void(const Stmt *)> Walk = [&](const Stmt *S) {
-    if (!S)
-      return;
-    if (const auto *DS = dyn_cast<DeclStmt>(S))
-      for (const Decl *D : DS->decls())
-        if (const auto *V = dyn_cast<VarDecl>(D))
-          if (V->hasAttr<CUDASharedAttr>() && !V->hasExternalStorage() &&
-              V->getType()->isConstantSizeType() &&
-              !V->getType()->isDependentType())
-            Bytes += Ctx.getTypeSizeInChars(V->getType()).getQuantity();
-    if (const auto *Call = dyn_cast<CallExpr>(S))
-      if (const FunctionDecl *Callee = Call->getDirectCallee())
-        if (!Ctx.getSourceManager().isInSystemHeader(Callee->getLocation()))
-          Bytes += staticSharedBytes(Callee, Depth + 1);
-    for (const Stmt *C : S->children())
-      Walk(C);
-  };
-  Walk(Def->getBody());
-  StaticMemo[Def] = Bytes;
-  return Bytes;
-}
-
 void DynamicSharedOptinCheck::onEndOfTranslationUnit() {
   const ArchInfo &A = arch();
   const SourceManager &SM = context().sourceManager();
@@ -110,7 +77,7 @@ void DynamicSharedOptinCheck::onEndOfTranslationUnit() {
         context().affine().literalValueOf(L.Dynamic);
     if (!Dynamic)
       continue; // a size known at run time
-    uint64_t Static = staticSharedBytes(L.Kernel);
+    uint64_t Static = StaticShared.bytes(L.Kernel);
     uint64_t Total = Static + *Dynamic;
     if (Total <= A.max_shared_memory_per_block)
       continue;

@@ -4,6 +4,7 @@
 // cudaFuncAttributeMaxDynamicSharedMemorySize, n) for that kernel, or passes
 // the target's opt-in maximum (Volta tuning guide 1.4.3.2).
 #pragma once
+#include "Analysis/SharedMemory.h"
 #include "Core/Check.h"
 #include "llvm/ADT/DenseMap.h"
 
@@ -26,12 +27,10 @@ private:
     const clang::CallExpr *Call;
     const clang::FunctionDecl *Caller;
   };
-  // The bytes of non-extern __shared__ variables of F and its callees.
-  uint64_t staticSharedBytes(const clang::FunctionDecl *F, unsigned Depth = 0);
 
   std::vector<Launch> Launches;
   llvm::DenseMap<const clang::FunctionDecl *, std::vector<OptIn>> OptIns;
-  llvm::DenseMap<const clang::FunctionDecl *, uint64_t> StaticMemo;
+  StaticSharedMemory StaticShared;
 };
 
 } // namespace warplint::memory
