@@ -1,5 +1,6 @@
 #include "checks/launch/BlockSizeCheck.h"
 #include "Analysis/AffineIndex.h"
+#include "Analysis/Launches.h"
 #include "Arch/Occupancy.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/ASTMatchers/ASTMatchers.h"
@@ -10,37 +11,13 @@ using namespace clang::ast_matchers;
 namespace warplint::launch {
 
 void BlockSizeCheck::registerMatchers(MatchFinder *Finder) {
-  Finder->addMatcher(
-      cudaKernelCallExpr(unless(isExpansionInSystemHeader())).bind("launch"),
-      this);
-  // cudaLaunchKernel(func, grid, block, args, smem, stream) and the
-  // cooperative launch, in both their C and template forms.
-  Finder->addMatcher(
-      callExpr(callee(functionDecl(hasAnyName("::cudaLaunchKernel",
-                                              "::cudaLaunchCooperativeKernel"))),
-               argumentCountAtLeast(3), unless(isExpansionInSystemHeader()))
-          .bind("api"),
-      this);
+  Finder->addMatcher(launchMatcher(), this);
 }
 
 void BlockSizeCheck::check(const MatchFinder::MatchResult &R) {
-  if (const auto *Launch = R.Nodes.getNodeAs<CUDAKernelCallExpr>("launch")) {
-    const CallExpr *Config = Launch->getConfig();
-    if (Config && Config->getNumArgs() >= 2)
-      judge(Config->getArg(0), Config->getArg(1), Launch->getDirectCallee());
-    return;
-  }
-  if (const auto *Api = R.Nodes.getNodeAs<CallExpr>("api")) {
-    const FunctionDecl *Kernel = nullptr;
-    const Expr *Func = Api->getArg(0)->IgnoreParenImpCasts();
-    if (const auto *Cast = dyn_cast<ExplicitCastExpr>(Func))
-      Func = Cast->getSubExpr()->IgnoreParenImpCasts();
-    if (const auto *Addr = dyn_cast<UnaryOperator>(Func))
-      Func = Addr->getSubExpr()->IgnoreParenImpCasts();
-    if (const auto *Ref = dyn_cast<DeclRefExpr>(Func))
-      Kernel = dyn_cast<FunctionDecl>(Ref->getDecl());
-    judge(Api->getArg(1), Api->getArg(2), Kernel);
-  }
+  LaunchSite L = launchSite(R.Nodes.getNodeAs<CallExpr>("launch"));
+  if (L.Block)
+    judge(L.Grid, L.Block, L.Kernel);
 }
 
 void BlockSizeCheck::judge(const Expr *Grid, const Expr *Block,

@@ -1,5 +1,6 @@
 #include "checks/memory/DynamicSharedOptinCheck.h"
 #include "Analysis/AffineIndex.h"
+#include "Analysis/Launches.h"
 #include "Analysis/SharedMemory.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Attr.h"
@@ -12,35 +13,10 @@ using namespace clang::ast_matchers;
 
 namespace warplint::memory {
 
-namespace {
-
-// The kernel a launch API's function argument names: k, &k, (void *)k.
-const FunctionDecl *kernelOf(const Expr *E) {
-  E = E->IgnoreParenImpCasts();
-  if (const auto *Cast = dyn_cast<ExplicitCastExpr>(E))
-    E = Cast->getSubExpr()->IgnoreParenImpCasts();
-  if (const auto *Addr = dyn_cast<UnaryOperator>(E))
-    E = Addr->getSubExpr()->IgnoreParenImpCasts();
-  if (const auto *Ref = dyn_cast<DeclRefExpr>(E))
-    if (const auto *F = dyn_cast<FunctionDecl>(Ref->getDecl()))
-      return F->getCanonicalDecl();
-  return nullptr;
-}
-
-} // namespace
-
 void DynamicSharedOptinCheck::registerMatchers(MatchFinder *Finder) {
   auto InUserCode = unless(isExpansionInSystemHeader());
   Finder->addMatcher(
-      cudaKernelCallExpr(InUserCode, forFunction(functionDecl().bind("caller")))
-          .bind("launch"),
-      this);
-  Finder->addMatcher(
-      callExpr(callee(functionDecl(hasAnyName("::cudaLaunchKernel",
-                                              "::cudaLaunchCooperativeKernel"))),
-               argumentCountAtLeast(5), InUserCode,
-               forFunction(functionDecl().bind("caller")))
-          .bind("api"),
+      callExpr(launchMatcher(), forFunction(functionDecl().bind("caller"))),
       this);
   Finder->addMatcher(
       callExpr(callee(functionDecl(hasName("::cudaFuncSetAttribute"))),
@@ -54,17 +30,12 @@ void DynamicSharedOptinCheck::registerMatchers(MatchFinder *Finder) {
 
 void DynamicSharedOptinCheck::check(const MatchFinder::MatchResult &R) {
   const auto *Caller = R.Nodes.getNodeAs<FunctionDecl>("caller");
-  if (const auto *L = R.Nodes.getNodeAs<CUDAKernelCallExpr>("launch")) {
-    const CallExpr *Config = L->getConfig();
-    const FunctionDecl *K = L->getDirectCallee();
-    if (K && Config && Config->getNumArgs() >= 3 &&
-        !isa<CXXDefaultArgExpr>(Config->getArg(2)))
-      Launches.push_back({K->getCanonicalDecl(), Config->getArg(2), Caller});
-  } else if (const auto *Api = R.Nodes.getNodeAs<CallExpr>("api")) {
-    if (const FunctionDecl *K = kernelOf(Api->getArg(0)))
-      Launches.push_back({K, Api->getArg(4), Caller});
+  if (const auto *Call = R.Nodes.getNodeAs<CallExpr>("launch")) {
+    LaunchSite L = launchSite(Call);
+    if (L.Kernel && L.SharedBytes)
+      Launches.push_back({L.Kernel, L.SharedBytes, Caller});
   } else if (const auto *Set = R.Nodes.getNodeAs<CallExpr>("optin")) {
-    if (const FunctionDecl *K = kernelOf(Set->getArg(0)))
+    if (const FunctionDecl *K = kernelNamedBy(Set->getArg(0)))
       OptIns[K].push_back({Set, Caller});
   }
 }

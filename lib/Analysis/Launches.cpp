@@ -1,0 +1,56 @@
+#include "Analysis/Launches.h"
+#include "clang/AST/ExprCXX.h"
+
+using namespace clang;
+using namespace clang::ast_matchers;
+
+namespace warplint {
+
+StatementMatcher launchMatcher() {
+  return callExpr(
+             anyOf(cudaKernelCallExpr(),
+                   callExpr(callee(functionDecl(hasAnyName(
+                                "::cudaLaunchKernel",
+                                "::cudaLaunchCooperativeKernel"))),
+                            argumentCountAtLeast(3))),
+             unless(isExpansionInSystemHeader()))
+      .bind("launch");
+}
+
+const FunctionDecl *kernelNamedBy(const Expr *E) {
+  E = E->IgnoreParenImpCasts();
+  if (const auto *Cast = dyn_cast<ExplicitCastExpr>(E))
+    E = Cast->getSubExpr()->IgnoreParenImpCasts();
+  if (const auto *Addr = dyn_cast<UnaryOperator>(E))
+    E = Addr->getSubExpr()->IgnoreParenImpCasts();
+  if (const auto *Ref = dyn_cast<DeclRefExpr>(E))
+    if (const auto *F = dyn_cast<FunctionDecl>(Ref->getDecl()))
+      return F->getCanonicalDecl();
+  return nullptr;
+}
+
+LaunchSite launchSite(const CallExpr *Call) {
+  LaunchSite S;
+  if (const auto *L = dyn_cast<CUDAKernelCallExpr>(Call)) {
+    const CallExpr *Config = L->getConfig();
+    S.Kernel = L->getDirectCallee();
+    if (Config && Config->getNumArgs() >= 2) {
+      S.Grid = Config->getArg(0);
+      S.Block = Config->getArg(1);
+      if (Config->getNumArgs() >= 3 &&
+          !isa<CXXDefaultArgExpr>(Config->getArg(2)))
+        S.SharedBytes = Config->getArg(2);
+    }
+  } else if (Call->getNumArgs() >= 3) {
+    S.Kernel = kernelNamedBy(Call->getArg(0));
+    S.Grid = Call->getArg(1);
+    S.Block = Call->getArg(2);
+    if (Call->getNumArgs() >= 5 && !isa<CXXDefaultArgExpr>(Call->getArg(4)))
+      S.SharedBytes = Call->getArg(4);
+  }
+  if (S.Kernel)
+    S.Kernel = S.Kernel->getCanonicalDecl();
+  return S;
+}
+
+} // namespace warplint

@@ -1,0 +1,26 @@
+// Kernel launches in host code, in their three spellings: k<<<g, b, s>>>(...),
+// cudaLaunchKernel(k, g, b, args, s, stream) and cudaLaunchCooperativeKernel
+// with the same arguments.
+#pragma once
+#include "clang/AST/Expr.h"
+#include "clang/ASTMatchers/ASTMatchers.h"
+
+namespace warplint {
+
+struct LaunchSite {
+  const clang::FunctionDecl *Kernel = nullptr; // canonical; null if unknown
+  const clang::Expr *Grid = nullptr;
+  const clang::Expr *Block = nullptr;
+  const clang::Expr *SharedBytes = nullptr; // null: none given (0)
+};
+
+// Matches every launch outside system headers, bound to "launch".
+clang::ast_matchers::StatementMatcher launchMatcher();
+
+// The kernel a function argument names: k, &k, (void *)k; null otherwise.
+const clang::FunctionDecl *kernelNamedBy(const clang::Expr *E);
+
+// The parts of a call matched by launchMatcher().
+LaunchSite launchSite(const clang::CallExpr *Call);
+
+} // namespace warplint
