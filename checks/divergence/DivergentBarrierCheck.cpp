@@ -1,6 +1,6 @@
 #include "checks/divergence/DivergentBarrierCheck.h"
 #include "clang/AST/ExprCXX.h"
-#include "clang/ASTMatchers/ASTMatchers.h"
+#include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Basic/SourceManager.h"
 #include <functional>
 
@@ -30,20 +30,62 @@ std::string barrierName(const Stmt *Site) {
 
 } // namespace
 
+namespace {
+
+// Every call in user code with the function it is in, found by walking the
+// user's function bodies: a matcher with forFunction() would build the whole
+// TU's parent map (every CUDA header's), which costs more than the check.
+class CallIndexer : public RecursiveASTVisitor<CallIndexer> {
+public:
+  CallIndexer(const SourceManager &SM,
+              llvm::function_ref<void(const CallExpr *, const FunctionDecl *)>
+                  Add)
+      : SM(SM), Add(Add) {}
+  bool shouldVisitTemplateInstantiations() const { return true; }
+  bool shouldVisitLambdaBodies() const { return true; }
+  bool TraverseDecl(Decl *D) {
+    if (D && !isa<TranslationUnitDecl>(D) && D->getLocation().isValid() &&
+        SM.isInSystemHeader(SM.getFileLoc(D->getLocation())))
+      return true;
+    return RecursiveASTVisitor::TraverseDecl(D);
+  }
+  bool TraverseFunctionDecl(FunctionDecl *F) {
+    const FunctionDecl *Outer = Current;
+    Current = F;
+    bool Result = RecursiveASTVisitor::TraverseFunctionDecl(F);
+    Current = Outer;
+    return Result;
+  }
+  bool TraverseCXXMethodDecl(CXXMethodDecl *F) {
+    const FunctionDecl *Outer = Current;
+    Current = F;
+    bool Result = RecursiveASTVisitor::TraverseCXXMethodDecl(F);
+    Current = Outer;
+    return Result;
+  }
+  bool VisitCallExpr(CallExpr *Call) {
+    if (Current)
+      Add(Call, Current);
+    return true;
+  }
+
+private:
+  const SourceManager &SM;
+  llvm::function_ref<void(const CallExpr *, const FunctionDecl *)> Add;
+  const FunctionDecl *Current = nullptr;
+};
+
+} // namespace
+
 void DivergentBarrierCheck::indexCalls() {
   CallsIndexed = true;
-  using namespace clang::ast_matchers;
-  auto Matches =
-      match(callExpr(unless(isExpansionInSystemHeader()),
-                     forFunction(functionDecl().bind("caller")))
-                .bind("call"),
-            context().astContext());
-  for (const auto &M : Matches) {
-    const auto *Call = M.getNodeAs<CallExpr>("call");
-    if (const FunctionDecl *Callee = Call->getDirectCallee())
-      Callers[Callee->getCanonicalDecl()].push_back(
-          {Call, M.getNodeAs<FunctionDecl>("caller")});
-  }
+  ASTContext &Ctx = context().astContext();
+  CallIndexer(Ctx.getSourceManager(),
+              [&](const CallExpr *Call, const FunctionDecl *Caller) {
+                if (const FunctionDecl *Callee = Call->getDirectCallee())
+                  Callers[Callee->getCanonicalDecl()].push_back({Call, Caller});
+              })
+      .TraverseDecl(Ctx.getTranslationUnitDecl());
 }
 
 // A statement that runs nothing: `;`, `{}`, `return;`.

@@ -5,42 +5,39 @@
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Attr.h"
 #include "clang/AST/ExprCXX.h"
-#include "clang/ASTMatchers/ASTMatchers.h"
 #include "clang/Basic/SourceManager.h"
+#include <functional>
 
 using namespace clang;
-using namespace clang::ast_matchers;
 
 namespace warplint::memory {
 
-void DynamicSharedOptinCheck::registerMatchers(MatchFinder *Finder) {
-  auto InUserCode = unless(isExpansionInSystemHeader());
-  Finder->addMatcher(
-      callExpr(launchMatcher(), forFunction(functionDecl().bind("caller"))),
-      this);
-  Finder->addMatcher(
-      callExpr(callee(functionDecl(hasName("::cudaFuncSetAttribute"))),
-               argumentCountIs(3),
-               hasArgument(1, ignoringParenImpCasts(declRefExpr(to(enumConstantDecl(
-                                  hasName("cudaFuncAttributeMaxDynamicSharedMemorySize")))))),
-               InUserCode, forFunction(functionDecl().bind("caller")))
-          .bind("optin"),
-      this);
+void DynamicSharedOptinCheck::checkFunction(const FunctionDecl *F) {
+  std::function<void(const Stmt *)> Walk = [&](const Stmt *S) {
+    if (!S)
+      return;
+    if (const auto *Call = dyn_cast<CallExpr>(S)) {
+      LaunchSite L = launchSite(Call);
+      if (isLaunch(Call) && L.Kernel && L.SharedBytes)
+        Launches.push_back({L.Kernel, L.SharedBytes, F});
+      const FunctionDecl *Callee = Call->getDirectCallee();
+      if (Callee && Callee->getNameAsString() == "cudaFuncSetAttribute" &&
+          Call->getNumArgs() == 3) {
+        const auto *Attr = dyn_cast<DeclRefExpr>(
+            Call->getArg(1)->IgnoreParenImpCasts());
+        if (Attr && Attr->getDecl()->getNameAsString() ==
+                        "cudaFuncAttributeMaxDynamicSharedMemorySize")
+          if (const FunctionDecl *K = kernelNamedBy(Call->getArg(0)))
+            OptIns[K].push_back({Call, F});
+      }
+    }
+    for (const Stmt *C : S->children())
+      Walk(C);
+  };
+  Walk(F->getBody());
 }
 
-void DynamicSharedOptinCheck::check(const MatchFinder::MatchResult &R) {
-  const auto *Caller = R.Nodes.getNodeAs<FunctionDecl>("caller");
-  if (const auto *Call = R.Nodes.getNodeAs<CallExpr>("launch")) {
-    LaunchSite L = launchSite(Call);
-    if (L.Kernel && L.SharedBytes)
-      Launches.push_back({L.Kernel, L.SharedBytes, Caller});
-  } else if (const auto *Set = R.Nodes.getNodeAs<CallExpr>("optin")) {
-    if (const FunctionDecl *K = kernelNamedBy(Set->getArg(0)))
-      OptIns[K].push_back({Set, Caller});
-  }
-}
-
-void DynamicSharedOptinCheck::onEndOfTranslationUnit() {
+void DynamicSharedOptinCheck::finishTranslationUnit() {
   const ArchInfo &A = arch();
   const SourceManager &SM = context().sourceManager();
   for (const Launch &L : Launches) {

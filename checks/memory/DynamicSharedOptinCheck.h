@@ -10,14 +10,18 @@
 
 namespace warplint::memory {
 
-class DynamicSharedOptinCheck : public Check {
+// Launches and opt-ins are collected by walking each host function (which
+// gives the enclosing function without a TU-wide parent map), and judged
+// once the whole TU has been seen.
+class DynamicSharedOptinCheck : public FunctionCheck {
 public:
-  using Check::Check;
-  void registerMatchers(clang::ast_matchers::MatchFinder *Finder) override;
-  void check(const clang::ast_matchers::MatchFinder::MatchResult &R) override;
-  void onEndOfTranslationUnit() override;
+  using FunctionCheck::FunctionCheck;
 
 private:
+  void checkFunction(const clang::FunctionDecl *F) override;
+  void finishTranslationUnit() override;
+  bool wantsHostFunctions() const override { return true; }
+
   struct Launch {
     const clang::FunctionDecl *Kernel;
     const clang::Expr *Dynamic;

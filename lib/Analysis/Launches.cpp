@@ -8,12 +8,12 @@ namespace warplint {
 
 StatementMatcher launchMatcher() {
   return callExpr(
+             unless(isExpansionInSystemHeader()),
              anyOf(cudaKernelCallExpr(),
                    callExpr(callee(functionDecl(hasAnyName(
                                 "::cudaLaunchKernel",
                                 "::cudaLaunchCooperativeKernel"))),
-                            argumentCountAtLeast(3))),
-             unless(isExpansionInSystemHeader()))
+                            argumentCountAtLeast(3))))
       .bind("launch");
 }
 
@@ -27,6 +27,17 @@ const FunctionDecl *kernelNamedBy(const Expr *E) {
     if (const auto *F = dyn_cast<FunctionDecl>(Ref->getDecl()))
       return F->getCanonicalDecl();
   return nullptr;
+}
+
+bool isLaunch(const CallExpr *Call) {
+  if (isa<CUDAKernelCallExpr>(Call))
+    return true;
+  const FunctionDecl *F = Call->getDirectCallee();
+  if (!F || Call->getNumArgs() < 3 || !F->getDeclName().isIdentifier())
+    return false;
+  StringRef Name = F->getName();
+  return (Name == "cudaLaunchKernel" || Name == "cudaLaunchCooperativeKernel") &&
+         F->getDeclContext()->getRedeclContext()->isTranslationUnit();
 }
 
 LaunchSite launchSite(const CallExpr *Call) {

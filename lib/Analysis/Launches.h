@@ -20,6 +20,9 @@ clang::ast_matchers::StatementMatcher launchMatcher();
 // The kernel a function argument names: k, &k, (void *)k; null otherwise.
 const clang::FunctionDecl *kernelNamedBy(const clang::Expr *E);
 
+// Whether Call is a launch in one of the three spellings.
+bool isLaunch(const clang::CallExpr *Call);
+
 // The parts of a call matched by launchMatcher().
 LaunchSite launchSite(const clang::CallExpr *Call);
 

@@ -297,6 +297,7 @@ void FunctionCheck::onEndOfTranslationUnit() {
   for (const FunctionDecl *F : Functions)
     checkFunction(F);
   Functions.clear();
+  finishTranslationUnit();
 }
 
 // ---------------------------------------------------------------- runner

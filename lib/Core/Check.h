@@ -184,6 +184,9 @@ protected:
   virtual bool wantsInstantiations() const { return false; }
   // Host-only functions too (the default is kernels and __device__ code).
   virtual bool wantsHostFunctions() const { return false; }
+  // After every function has been checked: for verdicts that need the whole
+  // TU (a launch and a set-up call in another function).
+  virtual void finishTranslationUnit() {}
 
 private:
   std::vector<const clang::FunctionDecl *> Functions;
