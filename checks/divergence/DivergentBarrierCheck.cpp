@@ -47,19 +47,11 @@ public:
     if (D && !isa<TranslationUnitDecl>(D) && D->getLocation().isValid() &&
         SM.isInSystemHeader(SM.getFileLoc(D->getLocation())))
       return true;
-    return RecursiveASTVisitor::TraverseDecl(D);
-  }
-  bool TraverseFunctionDecl(FunctionDecl *F) {
+    // Calls inside a function (or method, constructor...) belong to it.
     const FunctionDecl *Outer = Current;
-    Current = F;
-    bool Result = RecursiveASTVisitor::TraverseFunctionDecl(F);
-    Current = Outer;
-    return Result;
-  }
-  bool TraverseCXXMethodDecl(CXXMethodDecl *F) {
-    const FunctionDecl *Outer = Current;
-    Current = F;
-    bool Result = RecursiveASTVisitor::TraverseCXXMethodDecl(F);
+    if (const auto *F = dyn_cast_or_null<FunctionDecl>(D))
+      Current = F;
+    bool Result = RecursiveASTVisitor::TraverseDecl(D);
     Current = Outer;
     return Result;
   }
