@@ -6,14 +6,12 @@ using namespace clang::ast_matchers;
 
 namespace warplint {
 
+namespace {
+AST_MATCHER(CallExpr, isKernelLaunch) { return isLaunch(&Node); }
+} // namespace
+
 StatementMatcher launchMatcher() {
-  return callExpr(
-             unless(isExpansionInSystemHeader()),
-             anyOf(cudaKernelCallExpr(),
-                   callExpr(callee(functionDecl(hasAnyName(
-                                "::cudaLaunchKernel",
-                                "::cudaLaunchCooperativeKernel"))),
-                            argumentCountAtLeast(3))))
+  return callExpr(unless(isExpansionInSystemHeader()), isKernelLaunch())
       .bind("launch");
 }
 
