@@ -11,8 +11,7 @@ using namespace clang;
 
 namespace warplint {
 
-StaticSharedMemory::Size StaticSharedMemory::measure(const FunctionDecl *F,
-                                                     unsigned) {
+StaticSharedMemory::Size StaticSharedMemory::measure(const FunctionDecl *F) {
   const FunctionDecl *Root = F->getDefinition();
   if (!Root || !Root->getBody())
     return {};

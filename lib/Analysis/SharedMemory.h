@@ -11,10 +11,10 @@ namespace warplint {
 
 class StaticSharedMemory {
 public:
-  uint64_t bytes(const clang::FunctionDecl *F) { return measure(F, 0).Bytes; }
+  uint64_t bytes(const clang::FunctionDecl *F) { return measure(F).Bytes; }
   // The largest variable counted, for a note; null when there is none.
   const clang::VarDecl *largest(const clang::FunctionDecl *F) {
-    return measure(F, 0).Largest;
+    return measure(F).Largest;
   }
 
 private:
@@ -23,7 +23,7 @@ private:
     const clang::VarDecl *Largest = nullptr;
     uint64_t LargestBytes = 0;
   };
-  Size measure(const clang::FunctionDecl *F, unsigned Depth);
+  Size measure(const clang::FunctionDecl *F);
   // Memoised per kernel.
   llvm::DenseMap<const clang::FunctionDecl *, Size> Memo;
 };
