@@ -220,6 +220,8 @@ FileResult runFile(const FileTask &T, const RunEnvironment &Env) {
     }
   }
   R.Sink.mergeTargets();
+  if (!T.RecordDependencies)
+    return R;
   llvm::SmallVector<OptionalFileEntryRef, 64> Read;
   Files->GetUniqueIDMapping(Read);
   for (OptionalFileEntryRef F : Read) {

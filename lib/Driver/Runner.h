@@ -29,6 +29,9 @@ struct FileTask {
   // Run the IR layer (divergence-barrier on the device IR, in process):
   // that check is enabled and --ir-layer is not false.
   bool IRLayer = false;
+  // List the files the parses read in FileResult::Dependencies (for the
+  // result cache).
+  bool RecordDependencies = false;
 };
 
 struct FileResult {

@@ -498,6 +498,8 @@ int Main(int Argc, const char **Argv) {
       return 2;
     }
     Cache = std::move(*C);
+    for (FileTask &T : Tasks)
+      T.RecordDependencies = true;
   }
 
   std::vector<FileResult> Results(Tasks.size());
@@ -603,7 +605,10 @@ int Main(int Argc, const char **Argv) {
     KeptPrints.push_back(Prints[I]);
   }
 
-  std::vector<RuleInfo> Rules = ruleList(Share);
+  // Only SARIF lists the rules (with their doc pages, read from disk).
+  std::vector<RuleInfo> Rules;
+  if (FormatOpt == OutputFormat::Sarif)
+    Rules = ruleList(Share);
   Report Out{Kept, All.errors(), Rules, KeptPrints, Root, SarifCategoryOpt};
   writeReport(FormatOpt, Out, outs());
   outs().flush();
