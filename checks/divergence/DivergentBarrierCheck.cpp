@@ -322,17 +322,16 @@ void DivergentBarrierCheck::report(const Stmt *Site,
        "tuning guide 1.4.1.2): %2",
        Severity::Error)
       << barrierName(Site) << Why << Effect;
-  diag(NoteLoc, NoteText, Severity::Note);
+  note(NoteLoc, NoteText);
   // Innermost call first, as a backtrace reads.
   for (auto It = Chain.rbegin(); It != Chain.rend(); ++It) {
     const FunctionDecl *Callee = It->Call->getDirectCallee();
     std::string Name =
         Callee ? "'" + Callee->getQualifiedNameAsString() + "'" : "the helper";
-    diag(It->Call->getBeginLoc(),
+    note(It->Call->getBeginLoc(),
          It->ViaArguments ? Name + " is called here with a thread-dependent "
                                "argument"
-                      : Name + " is called here",
-         Severity::Note);
+                      : Name + " is called here");
   }
 }
 

@@ -230,7 +230,7 @@ void SubwarpBranchCheck::judge(const Stmt *Branch, const Expr *Cond,
                   std::to_string(NTrue + NFalse) +
                   " lanes idle while the others run the " +
                   std::to_string(Then) + " statement(s) of the branch";
-    diag(If->getThen()->getBeginLoc(), Cost, Severity::Note);
+    note(If->getThen()->getBeginLoc(), Cost);
   }
 }
 

@@ -192,16 +192,14 @@ void SharedBankConflictCheck::checkFunction(const FunctionDecl *F) {
         B << *Pad;
     }
     if (Pad)
-      diag(V->getLocation(),
+      note(V->getLocation(),
            "padding each row of '%0' by one element ([%1 + 1]) puts "
-           "consecutive rows in different banks",
-           Severity::Note)
+           "consecutive rows in different banks")
           << V->getName() << PadText;
     else if (V)
-      diag(V->getLocation(),
+      note(V->getLocation(),
            "pad the rows of '%0' or permute (swizzle) its index so that the "
-           "lanes of a warp fall in different banks",
-           Severity::Note)
+           "lanes of a warp fall in different banks")
           << V->getName();
   }
 }

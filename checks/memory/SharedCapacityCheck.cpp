@@ -27,8 +27,7 @@ void SharedCapacityCheck::checkFunction(const FunctionDecl *F) {
         << F->getNameAsString() << int64_t(Bytes)
         << int64_t(A.max_shared_memory_per_block) << A.Name;
     if (Largest)
-      diag(Largest->getLocation(), "'%0' alone takes %1 bytes",
-           Severity::Note)
+      note(Largest->getLocation(), "'%0' alone takes %1 bytes")
           << Largest->getNameAsString()
           << int64_t(Largest->getASTContext()
                          .getTypeSizeInChars(Largest->getType())

@@ -145,18 +145,16 @@ void UncoalescedAccessCheck::checkFunction(const FunctionDecl *F) {
     const SourceManager &SM = context().sourceManager();
     if (FieldOf && SM.isInSystemHeader(FieldOf->getLocation())) {
       // A CUDA vector type read one component at a time.
-      diag(A.E->getBeginLoc(),
+      note(A.E->getBeginLoc(),
            "load the whole '%0' once (one %1-byte load per lane) and use its "
-           "components",
-           Severity::Note)
+           "components")
           << FieldOf->getName() << RecordSize;
     } else if (RD) {
-      diag(
+      note(
           RD->getLocation(),
           "'%0' is %1 bytes and is moved %2 bytes at a time: as a structure of "
           "arrays (one array per field) a warp would read %3 contiguous bytes "
-          "per request (Pascal deep dive, 'Structures of Non-Native Size')",
-          Severity::Note)
+          "per request (Pascal deep dive, 'Structures of Non-Native Size')")
           << RD->getName()
           << unsigned(context()
                           .astContext()
@@ -165,22 +163,20 @@ void UncoalescedAccessCheck::checkFunction(const FunctionDecl *F) {
                           .getQuantity())
           << A.Size << A.Size * Target.warp_size;
     } else {
-      diag(
+      note(
           A.E->getBeginLoc(),
           "stage the data through shared memory: let consecutive lanes %0 "
           "consecutive addresses of a __shared__ tile, then do the strided "
-          "access in shared memory (slides, 'Coalesce global memory accesses')",
-          Severity::Note)
+          "access in shared memory (slides, 'Coalesce global memory accesses')")
           << (A.IsStore ? "write" : "read");
     }
     if (!A.IsStore && !Target.l1_caches_global_loads &&
         !isConstRestrict(A.Addr.Root))
-      diag(A.Addr.Root->getLocation(),
+      note(A.Addr.Root->getLocation(),
            "on %0 global loads are cached in L2 only; if '%1' is read-only in "
            "the kernel, 'const __restrict__' or __ldg() routes these loads "
            "through the read-only data cache (Pascal deep dive, 'Read-only "
-           "Data Cache')",
-           Severity::Note)
+           "Data Cache')")
           << Target.Name << A.Addr.Root->getName();
   }
 }

@@ -272,14 +272,13 @@ void ImplicitSyncCheck::checkFunction(const FunctionDecl *Fn) {
                           " happens to do, but sm_70 and later do not "
                           "guarantee");
         if (!Same)
-          diag(Store.Access.E->getBeginLoc(), "written here", Severity::Note);
+          note(Store.Access.E->getBeginLoc(), "written here");
         if (Load.Via)
-          diag(Load.Via->getBeginLoc(), "through this call", Severity::Note);
-        diag(Load.Access.E->getBeginLoc(),
+          note(Load.Via->getBeginLoc(), "through this call");
+        note(Load.Access.E->getBeginLoc(),
              "synchronise the lanes between the write and the read with "
              "__syncwarp(), or exchange the values with __shfl_down_sync / "
-             "cooperative_groups::reduce; 'volatile' does not order lanes",
-             Severity::Note);
+             "cooperative_groups::reduce; 'volatile' does not order lanes");
         ReportedRoots.insert(Load.Access.Addr.Root);
         break;
       }

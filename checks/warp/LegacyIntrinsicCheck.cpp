@@ -154,7 +154,7 @@ void LegacyIntrinsicCheck::report(const CallExpr *Call, const FunctionDecl *Fn,
     }
   }
   if (!NoFix.empty())
-    diag(NoteLoc, NoFix, Severity::Note);
+    note(NoteLoc, NoFix);
 }
 
 WARPLINT_CHECK_FACTORY(LegacyIntrinsicCheck)

@@ -168,24 +168,22 @@ void MaskDivergentCheck::judge(const CallExpr *Site, const FunctionDecl *Fn,
     for (const auto &G : FD.guardSites(Site))
       if (G.Kind == FunctionDependence::GuardKind::Branch) {
         const Expr *Cond = FunctionDependence::conditionOf(G.Where);
-        diag(Cond ? Cond->getBeginLoc() : G.Where->getBeginLoc(),
-             "only some lanes pass this condition", Severity::Note);
+        note(Cond ? Cond->getBeginLoc() : G.Where->getBeginLoc(),
+             "only some lanes pass this condition");
         Noted = true;
         break;
       }
     if (!Noted)
       if (const Stmt *Ret = earlierReturn(Site, Fn, FD, LE, W))
-        diag(Ret->getBeginLoc(), "the other lanes have returned here",
-             Severity::Note);
+        note(Ret->getBeginLoc(), "the other lanes have returned here");
     for (auto It = Chain.rbegin(); It != Chain.rend(); ++It)
-      diag((*It)->getBeginLoc(), "reached through this call", Severity::Note);
-    diag(Target->getBeginLoc(),
+      note((*It)->getBeginLoc(), "reached through this call");
+    note(Target->getBeginLoc(),
          "take the mask before the branch (unsigned m = __ballot_sync("
          "0xffffffff, cond); then pass m), or let the whole warp make the "
          "call and use its result conditionally; __activemask() only says "
          "which lanes happen to be converged, it is not a synchronisation "
-         "point",
-         Severity::Note);
+         "point");
     return;
   }
 }

@@ -18,13 +18,14 @@ namespace warplint {
 
 FindingBuilder::FindingBuilder(CheckContext &Ctx, llvm::StringRef CheckId,
                                SourceLocation Loc, llvm::StringRef Format,
-                               Severity Level)
+                               Severity Level, bool Attached)
     : Ctx(&Ctx), CheckId(CheckId.str()), Loc(Loc), Format(Format.str()),
-      Level(Level) {}
+      Level(Level), Attached(Attached) {}
 
 FindingBuilder::FindingBuilder(FindingBuilder &&O)
     : Ctx(O.Ctx), CheckId(std::move(O.CheckId)), Loc(O.Loc),
-      Format(std::move(O.Format)), Level(O.Level), Args(std::move(O.Args)),
+      Format(std::move(O.Format)), Level(O.Level), Attached(O.Attached),
+      Args(std::move(O.Args)),
       Fixes(std::move(O.Fixes)), Metrics(std::move(O.Metrics)) {
   O.Ctx = nullptr;
 }
@@ -163,7 +164,7 @@ void CheckContext::emit(FindingBuilder &B) {
   std::string Message = formatMessage(B.Format, B.Args);
   const SourceManager &SM = sourceManager();
 
-  if (B.Level == Severity::Note) {
+  if (B.Attached) {
     auto It = LastFinding.find(B.CheckId);
     if (It != LastFinding.end() && It->second)
       Sink.addNote(*It->second, {toLocation(B.Loc), Message});

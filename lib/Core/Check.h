@@ -32,7 +32,7 @@ class FindingBuilder {
 public:
   FindingBuilder(CheckContext &Ctx, llvm::StringRef CheckId,
                  clang::SourceLocation Loc, llvm::StringRef Format,
-                 Severity Level);
+                 Severity Level, bool Attached = false);
   FindingBuilder(FindingBuilder &&Other);
   FindingBuilder(const FindingBuilder &) = delete;
   ~FindingBuilder();
@@ -59,6 +59,8 @@ private:
   clang::SourceLocation Loc;
   std::string Format;
   Severity Level;
+  // A note of the last finding its check reported, not a finding itself.
+  bool Attached;
   std::vector<std::string> Args;
   std::vector<clang::FixItHint> Fixes;
   std::vector<std::pair<std::string, double>> Metrics;
@@ -103,8 +105,8 @@ public:
   std::string sourceText(const clang::Stmt *S, size_t MaxLen = 60) const;
 
   // Converts a builder into a Finding and reports it, unless it lies in a
-  // system header or is suppressed by NOLINT. A note attaches to the last
-  // finding its check reported.
+  // system header or is suppressed by NOLINT. An attached note goes to the
+  // last finding its check reported (and is dropped with it).
   void emit(FindingBuilder &B);
   // Reports malformed NOLINT comments of every file seen in this TU.
   void reportNoLintProblems();
@@ -147,9 +149,17 @@ public:
   llvm::StringRef name() const { return Name; }
 
 protected:
+  // A finding; Severity::Note makes a finding of note level (advice that
+  // never fails the run), not a note of another finding.
   FindingBuilder diag(clang::SourceLocation Loc, llvm::StringRef Format,
                       Severity Level = Severity::Warning) {
     return FindingBuilder(Ctx, Name, Loc, Format, Level);
+  }
+  // A note of the finding this check reported last: where, through which
+  // call, what it costs.
+  FindingBuilder note(clang::SourceLocation Loc, llvm::StringRef Format) {
+    return FindingBuilder(Ctx, Name, Loc, Format, Severity::Note,
+                          /*Attached=*/true);
   }
   CheckContext &context() const { return Ctx; }
   // The target; device-side checks always have one.

@@ -97,7 +97,9 @@ public:
 private:
   void note(SourceLocation Loc, llvm::StringRef Text) {
     if (Loc.isValid())
-      FindingBuilder(Ctx, IRLayerCheckId, Loc, "%0", Severity::Note) << Text;
+      FindingBuilder(Ctx, IRLayerCheckId, Loc, "%0", Severity::Note,
+                     /*Attached=*/true)
+          << Text;
   }
 
   std::vector<SourceLocation> locate(const std::vector<ir::Frame> &Frames) {

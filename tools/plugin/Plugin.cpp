@@ -140,9 +140,12 @@ private:
             barrierLineKey(F.archList(), F.Loc.File, F.Loc.Line));
       if (!seen().insert(Key).second)
         continue;
-      DiagnosticsEngine::Level L = F.effectiveLevel() == Severity::Error
-                                       ? DiagnosticsEngine::Error
-                                       : DiagnosticsEngine::Warning;
+      // A note-level finding stands alone: a remark, as clang's own
+      // advice is (a clang note would attach to the diagnostic before it).
+      DiagnosticsEngine::Level L =
+          F.effectiveLevel() == Severity::Error     ? DiagnosticsEngine::Error
+          : F.effectiveLevel() == Severity::Warning ? DiagnosticsEngine::Warning
+                                                    : DiagnosticsEngine::Remark;
       Diags.Report(LocOf(F.Loc), Diags.getCustomDiagID(L, "%0 [%1]"))
           << F.Message << F.Check;
       for (const FindingNote &N : F.Notes)

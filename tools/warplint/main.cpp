@@ -618,8 +618,9 @@ int Main(int Argc, const char **Argv) {
            << BaselineOpt << "\n";
 
   unsigned Errors = 0, Warnings = 0;
-  for (const Finding &F : Kept)
-    (F.effectiveLevel() == Severity::Error ? Errors : Warnings) += 1;
+  for (const Finding &F : Kept) // notes are advice: counted as clang does
+    if (F.effectiveLevel() != Severity::Note)
+      (F.effectiveLevel() == Severity::Error ? Errors : Warnings) += 1;
 
   if (!ExportFixes.empty())
     if (Error E = exportFixes(Kept,
