@@ -25,7 +25,7 @@ FindingBuilder::FindingBuilder(CheckContext &Ctx, llvm::StringRef CheckId,
 FindingBuilder::FindingBuilder(FindingBuilder &&O)
     : Ctx(O.Ctx), CheckId(std::move(O.CheckId)), Loc(O.Loc),
       Format(std::move(O.Format)), Level(O.Level), Attached(O.Attached),
-      Args(std::move(O.Args)),
+      Args(std::move(O.Args)), ArgIsPerTarget(std::move(O.ArgIsPerTarget)),
       Fixes(std::move(O.Fixes)), Metrics(std::move(O.Metrics)) {
   O.Ctx = nullptr;
 }
@@ -37,15 +37,19 @@ FindingBuilder::~FindingBuilder() {
 
 FindingBuilder &FindingBuilder::operator<<(llvm::StringRef S) {
   Args.push_back(S.str());
+  ArgIsPerTarget.push_back(false);
   return *this;
 }
 FindingBuilder &FindingBuilder::operator<<(int64_t V) {
-  Args.push_back(llvm::itostr(V));
+  return *this << llvm::StringRef(llvm::itostr(V));
+}
+FindingBuilder &FindingBuilder::operator<<(const PerTarget &V) {
+  *this << llvm::StringRef(V.Text);
+  ArgIsPerTarget.back() = true;
   return *this;
 }
 FindingBuilder &FindingBuilder::operator<<(const NamedDecl *D) {
-  Args.push_back("'" + D->getQualifiedNameAsString() + "'");
-  return *this;
+  return *this << llvm::StringRef("'" + D->getQualifiedNameAsString() + "'");
 }
 FindingBuilder &FindingBuilder::operator<<(const FixItHint &Fix) {
   Fixes.push_back(Fix);
@@ -56,14 +60,19 @@ FindingBuilder &FindingBuilder::metric(llvm::StringRef Name, double Value) {
   return *this;
 }
 
-static std::string formatMessage(llvm::StringRef Format,
-                                 const std::vector<std::string> &Args) {
+// The message, and where the per-target values stand in it.
+static std::string
+formatMessage(llvm::StringRef Format, const std::vector<std::string> &Args,
+              const std::vector<bool> &PerTargetArg,
+              std::vector<std::pair<size_t, size_t>> &Spans) {
   std::string Out;
   for (size_t I = 0; I < Format.size(); ++I) {
     char C = Format[I];
     if (C == '%' && I + 1 < Format.size() &&
         isdigit((unsigned char)Format[I + 1])) {
       unsigned N = Format[++I] - '0';
+      if (N < Args.size() && PerTargetArg[N])
+        Spans.emplace_back(Out.size(), Args[N].size());
       Out += N < Args.size() ? Args[N] : std::string("<?>");
       continue;
     }
@@ -161,7 +170,9 @@ bool CheckContext::isSuppressed(SourceLocation Loc, llvm::StringRef CheckId) {
 }
 
 void CheckContext::emit(FindingBuilder &B) {
-  std::string Message = formatMessage(B.Format, B.Args);
+  std::vector<std::pair<size_t, size_t>> Spans;
+  std::string Message =
+      formatMessage(B.Format, B.Args, B.ArgIsPerTarget, Spans);
   const SourceManager &SM = sourceManager();
 
   if (B.Attached) {
@@ -191,6 +202,7 @@ void CheckContext::emit(FindingBuilder &B) {
   if (Arch)
     F.Archs = {Arch->Name};
   F.Metrics = std::move(B.Metrics);
+  F.TargetSpans = std::move(Spans);
   F.PromotedToError =
       F.Level == Severity::Warning && WarningsAsErrors.contains(F.Check);
 

@@ -20,6 +20,13 @@ namespace warplint {
 class Check;
 class CheckContext;
 
+// A value of the target a message is judged for ("1:32", "50%"): when the
+// same verdict holds on several targets, the merged message lists each
+// target's value in its place ("on sm_61 and sm_75 (FP64 at 1:32 and 1:64)").
+struct PerTarget {
+  std::string Text;
+};
+
 // Which parse a check needs: device code (kernels, __device__ functions), host
 // code, or both.
 enum class CheckSide { Device, Host, Both };
@@ -49,6 +56,7 @@ public:
   FindingBuilder &operator<<(unsigned V) { return *this << int64_t(V); }
   FindingBuilder &operator<<(const clang::NamedDecl *D);
   FindingBuilder &operator<<(const clang::FixItHint &Fix);
+  FindingBuilder &operator<<(const PerTarget &V);
   // A number behind the message, for JSON/SARIF consumers.
   FindingBuilder &metric(llvm::StringRef Name, double Value);
 
@@ -62,6 +70,7 @@ private:
   // A note of the last finding its check reported, not a finding itself.
   bool Attached;
   std::vector<std::string> Args;
+  std::vector<bool> ArgIsPerTarget;
   std::vector<clang::FixItHint> Fixes;
   std::vector<std::pair<std::string, double>> Metrics;
 };

@@ -79,24 +79,47 @@ static std::string listOf(llvm::ArrayRef<std::string> Archs) {
   return Out;
 }
 
+// Message with its per-target values made placeholders ('\x02'), and the
+// values in order.
+static std::string withoutValues(const Finding &F,
+                                 std::vector<std::string> &Values) {
+  std::string Out;
+  size_t From = 0;
+  for (auto [At, Len] : F.TargetSpans) {
+    Out += F.Message.substr(From, At - From) + '\x02';
+    Values.push_back(F.Message.substr(At, Len));
+    From = At + Len;
+  }
+  return Out + F.Message.substr(From);
+}
+
 void DiagSink::mergeTargets() {
   // A message may name its target more than once, or name a fixed
   // architecture that happens to be the target ("removed on sm_70 and later
   // (target sm_70)"): each place the name stands is a candidate for the
-  // target's, and two targets merge on the candidate they share.
+  // target's, and two targets merge on the candidate they share. Values
+  // marked per target may differ between the targets of one group.
+  struct Member {
+    std::string Arch;
+    std::vector<std::string> Values;
+    std::vector<std::pair<std::string, double>> Metrics;
+  };
   struct Group {
     Finding F;
     std::string Chosen;                      // the key it merged on
     std::map<std::string, std::string> Text; // candidate key -> message
+    std::vector<Member> Members;
   };
   std::vector<Group> Groups;
   std::map<std::string, size_t> ByKey;
   for (Finding &F : Findings) {
     if (F.Archs.size() != 1) {
-      Groups.push_back({std::move(F), "", {}});
+      Groups.push_back({std::move(F), "", {}, {}});
       continue;
     }
     const std::string &Arch = F.Archs.front();
+    std::vector<std::string> Values;
+    std::string Message = withoutValues(F, Values);
     std::string Rest = '\0' + F.Check + '\0' + F.Loc.File + '\0' +
                        std::to_string(F.Loc.Line) + ':' +
                        std::to_string(F.Loc.Column) + '\0' +
@@ -108,12 +131,13 @@ void DiagSink::mergeTargets() {
       Rest += '\0' + E.File + ':' + std::to_string(E.Offset) + '+' +
               std::to_string(E.Length) + E.Replacement;
     std::map<std::string, std::string> Candidates;
-    for (size_t At : occurrences(F.Message, Arch)) {
-      std::string Template = withoutTarget(F.Message, Arch, At);
+    for (size_t At : occurrences(Message, Arch)) {
+      std::string Template = withoutTarget(Message, Arch, At);
       Candidates[Template + Rest] = Template;
     }
     if (Candidates.empty()) // the message does not name it: as it is
-      Candidates[F.Message + Rest] = F.Message;
+      Candidates[Message + Rest] = Message;
+    Member Me{Arch, std::move(Values), F.Metrics};
     bool Merged = false;
     for (const auto &[Key, Template] : Candidates) {
       auto It = ByKey.find(Key);
@@ -123,7 +147,7 @@ void DiagSink::mergeTargets() {
       if (!G.Chosen.empty() && G.Chosen != Key)
         continue;
       G.Chosen = Key;
-      G.F.Archs.push_back(Arch);
+      G.Members.push_back(std::move(Me));
       Merged = true;
       break;
     }
@@ -131,33 +155,56 @@ void DiagSink::mergeTargets() {
       continue;
     for (const auto &[Key, Template] : Candidates)
       ByKey.try_emplace(Key, Groups.size());
-    Groups.push_back({std::move(F), "", std::move(Candidates)});
+    Groups.push_back({std::move(F), "", std::move(Candidates), {}});
+    Groups.back().Members.push_back(std::move(Me));
   }
   Findings.clear();
   Seen.clear();
   for (Group &G : Groups) {
     Finding &F = G.F;
-    if (F.Archs.size() > 1) {
-      std::string First = F.Archs.front(); // whose words the group keeps
+    if (G.Members.size() > 1) {
+      std::string First = G.Members.front().Arch; // whose words it keeps
       // Oldest first, whatever order the command gave the targets in.
       auto Number = [](const std::string &A) {
         unsigned N = 0;
         llvm::StringRef(A).drop_front(3).consumeInteger(10, N);
         return N;
       };
-      std::stable_sort(F.Archs.begin(), F.Archs.end(),
-                       [&](const std::string &X, const std::string &Y) {
-                         return Number(X) < Number(Y);
+      std::stable_sort(G.Members.begin(), G.Members.end(),
+                       [&](const Member &X, const Member &Y) {
+                         return Number(X.Arch) < Number(Y.Arch);
                        });
+      F.Archs.clear();
+      for (const Member &M : G.Members)
+        F.Archs.push_back(M.Arch);
       std::string List = listOf(F.Archs);
       auto Fill = [&](std::string Text) {
         for (size_t At; (At = Text.find('\x01')) != std::string::npos;)
           Text.replace(At, 1, List);
         return Text;
       };
-      F.Message = Fill(G.Text[G.Chosen]);
+      std::string Text = Fill(G.Text[G.Chosen]);
+      // Each value slot: one value when the targets agree, else theirs in
+      // target order.
+      for (size_t Slot = 0, At; (At = Text.find('\x02')) != std::string::npos;
+           ++Slot) {
+        std::vector<std::string> Vals;
+        for (const Member &M : G.Members)
+          Vals.push_back(Slot < M.Values.size() ? M.Values[Slot] : "");
+        bool Same = llvm::all_equal(Vals);
+        Text.replace(At, 1, Same ? Vals.front() : listOf(Vals));
+      }
+      F.Message = std::move(Text);
+      F.TargetSpans.clear();
       for (FindingNote &N : F.Notes)
         N.Message = Fill(withoutTarget(N.Message, First));
+      bool MetricsDiffer = llvm::any_of(G.Members, [&](const Member &M) {
+        return M.Metrics != G.Members.front().Metrics;
+      });
+      F.Metrics = G.Members.front().Metrics;
+      if (MetricsDiffer)
+        for (const Member &M : G.Members)
+          F.MetricsByArch[M.Arch] = M.Metrics;
     }
     Seen.insert(keyOf(F));
     Findings.push_back(std::move(F));

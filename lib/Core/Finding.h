@@ -2,6 +2,7 @@
 // LSP).
 #pragma once
 #include "llvm/ADT/StringRef.h"
+#include <map>
 #include <optional>
 #include <string>
 #include <utility>
@@ -52,6 +53,13 @@ struct Finding {
   std::vector<FindingNote> Notes;
   std::vector<FixEdit> Fixes;
   std::vector<std::pair<std::string, double>> Metrics;
+  // Where Message holds a number of its target (offset, length): a finding
+  // merged across targets lists each target's ("1:32 and 1:64").
+  std::vector<std::pair<size_t, size_t>> TargetSpans;
+  // After a merge, each target's metrics where they differ ("metrics" keeps
+  // the first target's).
+  std::map<std::string, std::vector<std::pair<std::string, double>>>
+      MetricsByArch;
   // Set by --warnings-as-errors: reported as an error and fails the run.
   bool PromotedToError = false;
 

@@ -15,7 +15,7 @@ namespace warplint {
 
 namespace {
 
-constexpr int Format = 2; // of an entry; a change makes old entries misses
+constexpr int Format = 3; // of an entry; a change makes old entries misses
 
 std::string hex(uint64_t H) { return llvm::utohexstr(H, true, 16); }
 
@@ -58,6 +58,9 @@ json toJson(const FileResult &R) {
     json Metrics = json::array();
     for (const auto &[Name, Value] : F.Metrics)
       Metrics.push_back({Name, Value});
+    json ByArch = json::object();
+    for (const auto &[Arch, Ms] : F.MetricsByArch)
+      ByArch[Arch] = Ms;
     Findings.push_back({{"check", F.Check},
                         {"level", int(F.Level)},
                         {"loc", locationJson(F.Loc)},
@@ -67,6 +70,7 @@ json toJson(const FileResult &R) {
                         {"notes", Notes},
                         {"fixes", Fixes},
                         {"metrics", Metrics},
+                        {"metrics_by_arch", ByArch},
                         {"promoted", F.PromotedToError}});
   }
   json Errors = json::array();
@@ -104,6 +108,9 @@ FileResult fromJson(const json &J) {
                          E.at(2).get<unsigned>(), E.at(3).get<std::string>()});
     for (const json &M : FJ.at("metrics"))
       F.Metrics.push_back({M.at(0).get<std::string>(), M.at(1).get<double>()});
+    for (const auto &[Arch, Ms] : FJ.at("metrics_by_arch").items())
+      F.MetricsByArch[Arch] =
+          Ms.get<std::vector<std::pair<std::string, double>>>();
     F.PromotedToError = FJ.at("promoted").get<bool>();
     R.Sink.report(std::move(F));
   }

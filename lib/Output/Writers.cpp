@@ -107,6 +107,14 @@ void writeJson(const Report &R, llvm::raw_ostream &OS) {
     for (const auto &[Name, Value] : F.Metrics)
       Metrics[Name] = Value;
     J["metrics"] = Metrics;
+    // A finding merged across targets whose numbers differ: each target's.
+    if (!F.MetricsByArch.empty()) {
+      json ByArch = json::object();
+      for (const auto &[Arch, Ms] : F.MetricsByArch)
+        for (const auto &[Name, Value] : Ms)
+          ByArch[Arch][Name] = Value;
+      J["metrics_by_arch"] = ByArch;
+    }
     Findings.push_back(J);
   }
   json Errors = json::array();
@@ -255,6 +263,9 @@ void writeSarif(const Report &R, llvm::raw_ostream &OS) {
       Props["arch"] = F.Archs;
     for (const auto &[Name, Value] : F.Metrics)
       Props[Name] = Value;
+    for (const auto &[Arch, Ms] : F.MetricsByArch)
+      for (const auto &[Name, Value] : Ms)
+        Props["metricsByArch"][Arch][Name] = Value;
     if (!Props.empty())
       J["properties"] = Props;
     Results.push_back(J);

@@ -113,3 +113,51 @@ TEST(DiagSink, MergesTargetsWithTheSameVerdict) {
   EXPECT_EQ(S.findings()[1].Message, "deprecated (target sm_60)");
   EXPECT_EQ(S.findings()[1].Archs, std::vector<std::string>{"sm_60"});
 }
+
+TEST(DiagSink, MergesTargetsWhoseNumbersDiffer) {
+  DiagSink S;
+  // "FP64 at 1:%0 on %1", the ratio marked per target.
+  auto At = [](const char *Arch, const char *Ratio, double Metric) {
+    Finding F;
+    F.Check = "arith-fp64-promotion";
+    F.Loc = {"k.cu", 4, 2};
+    std::string Head = "double math on ";
+    F.Message = Head + Arch + " (FP64 at " + Ratio + ")";
+    F.TargetSpans = {{Head.size() + strlen(Arch) + 10, strlen(Ratio)}};
+    F.Archs = {Arch};
+    F.Metrics = {{"fp64_ratio", Metric}};
+    return F;
+  };
+  S.report(At("sm_75", "1:64", 1.0 / 64));
+  S.report(At("sm_61", "1:32", 1.0 / 32));
+  S.report(At("sm_86", "1:64", 1.0 / 64));
+  S.mergeTargets();
+  ASSERT_EQ(S.findings().size(), 1u);
+  const Finding &F = S.findings().front();
+  EXPECT_EQ(F.Message,
+            "double math on sm_61, sm_75 and sm_86 (FP64 at 1:32, 1:64 and "
+            "1:64)");
+  EXPECT_EQ(F.Archs, (std::vector<std::string>{"sm_61", "sm_75", "sm_86"}));
+  ASSERT_EQ(F.MetricsByArch.size(), 3u);
+  EXPECT_EQ(F.MetricsByArch.at("sm_61").front().second, 1.0 / 32);
+  EXPECT_EQ(F.Metrics.front().second, 1.0 / 32); // the oldest target's
+
+  // The same values everywhere: said once, no per-target metrics.
+  DiagSink T;
+  T.report(At("sm_75", "1:64", 1.0 / 64));
+  T.report(At("sm_86", "1:64", 1.0 / 64));
+  T.mergeTargets();
+  ASSERT_EQ(T.findings().size(), 1u);
+  EXPECT_EQ(T.findings().front().Message,
+            "double math on sm_75 and sm_86 (FP64 at 1:64)");
+  EXPECT_TRUE(T.findings().front().MetricsByArch.empty());
+
+  // JSON keeps each target's numbers.
+  std::string Out;
+  llvm::raw_string_ostream OS(Out);
+  Report R{S.findings(), {}, {}};
+  writeReport(OutputFormat::Json, R, OS);
+  auto J = nlohmann::json::parse(Out);
+  EXPECT_EQ(J["findings"][0]["metrics_by_arch"]["sm_86"]["fp64_ratio"],
+            1.0 / 64);
+}
