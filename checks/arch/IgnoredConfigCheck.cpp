@@ -2,10 +2,11 @@
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Decl.h"
 #include "clang/AST/Expr.h"
+#include "clang/ASTMatchers/ASTMatchers.h"
 #include "llvm/ADT/STLExtras.h"
-#include <functional>
 
 using namespace clang;
+using namespace clang::ast_matchers;
 
 namespace warplint::arch {
 
@@ -33,21 +34,11 @@ constexpr ConfigCall ConfigCalls[] = {
     {"cuFuncSetAttribute", 1, Setting::Attribute},
 };
 
-// The CUDA API function Callee is, if it is one of ConfigCalls: declared by
-// the toolkit (a system header) in the global namespace.
-const ConfigCall *configCall(const FunctionDecl *Callee) {
-  if (!Callee->getDeclName().isIdentifier() ||
-      !Callee->getDeclContext()->getRedeclContext()->isTranslationUnit())
-    return nullptr;
-  const ConfigCall *C = llvm::find_if(ConfigCalls, [&](const ConfigCall &C) {
+// The entry of ConfigCalls for a callee the matcher found by its name.
+const ConfigCall &configCall(const FunctionDecl *Callee) {
+  return *llvm::find_if(ConfigCalls, [&](const ConfigCall &C) {
     return C.Name == Callee->getName();
   });
-  if (C == std::end(ConfigCalls) || Callee->getNumParams() <= C->Arg)
-    return nullptr;
-  const SourceManager &SM = Callee->getASTContext().getSourceManager();
-  return SM.isInSystemHeader(SM.getExpansionLoc(Callee->getLocation()))
-             ? C
-             : nullptr;
 }
 
 // The enumerator an argument of enumeration type evaluates to
@@ -69,29 +60,34 @@ llvm::StringRef enumeratorOf(const Expr *Arg, QualType Param,
 
 } // namespace
 
-void IgnoredConfigCheck::checkFunction(const FunctionDecl *F) {
-  std::function<void(const Stmt *)> Walk = [&](const Stmt *S) {
-    if (!S)
-      return;
-    if (const auto *Call = dyn_cast<CallExpr>(S))
-      checkCall(Call);
-    for (const Stmt *Child : S->children())
-      Walk(Child);
-  };
-  Walk(F->getBody());
+void IgnoredConfigCheck::registerMatchers(MatchFinder *Finder) {
+  std::vector<llvm::StringRef> Names;
+  for (const ConfigCall &C : ConfigCalls)
+    Names.push_back(C.Name);
+  // The toolkit's functions (a system header), called from the user's code.
+  Finder->addMatcher(callExpr(unless(isExpansionInSystemHeader()),
+                              callee(functionDecl(hasAnyName(Names),
+                                                  isExpansionInSystemHeader())
+                                         .bind("callee")))
+                         .bind("call"),
+                     this);
 }
 
-void IgnoredConfigCheck::checkCall(const CallExpr *Call) {
-  const FunctionDecl *Callee = Call->getDirectCallee();
-  const ConfigCall *C = Callee ? configCall(Callee) : nullptr;
-  if (!C || Call->getNumArgs() <= C->Arg)
+void IgnoredConfigCheck::check(const MatchFinder::MatchResult &R) {
+  const auto *Call = R.Nodes.getNodeAs<CallExpr>("call");
+  const auto *Callee = R.Nodes.getNodeAs<FunctionDecl>("callee");
+  // In the global namespace (or extern "C" there), as the toolkit declares
+  // them.
+  if (!Callee->getDeclContext()->getRedeclContext()->isTranslationUnit())
     return;
-  llvm::StringRef Value = enumeratorOf(Call->getArg(C->Arg),
-                                       Callee->getParamDecl(C->Arg)->getType(),
-                                       context().astContext());
+  const ConfigCall &C = configCall(Callee);
+  if (Call->getNumArgs() <= C.Arg || Callee->getNumParams() <= C.Arg)
+    return;
+  llvm::StringRef Value = enumeratorOf(
+      Call->getArg(C.Arg), Callee->getParamDecl(C.Arg)->getType(), *R.Context);
   if (Value.empty())
     return;
-  switch (C->What) {
+  switch (C.What) {
   case Setting::CacheConfig:
     return cacheConfig(Call, Value);
   case Setting::BankSize:

@@ -14,15 +14,13 @@ namespace warplint::arch {
 // shared_memory_carveouts_kb). It runs in the device parse, which sees the
 // host code and knows the target; a plain C++ file has no target to judge
 // for.
-class IgnoredConfigCheck : public FunctionCheck {
+class IgnoredConfigCheck : public Check {
 public:
-  using FunctionCheck::FunctionCheck;
+  using Check::Check;
+  void registerMatchers(clang::ast_matchers::MatchFinder *Finder) override;
+  void check(const clang::ast_matchers::MatchFinder::MatchResult &R) override;
 
 private:
-  void checkFunction(const clang::FunctionDecl *F) override;
-  bool wantsHostFunctions() const override { return true; }
-
-  void checkCall(const clang::CallExpr *Call);
   void cacheConfig(const clang::CallExpr *Call, llvm::StringRef Value);
   void bankSize(const clang::CallExpr *Call, llvm::StringRef Value);
   void carveout(const clang::CallExpr *Call);
