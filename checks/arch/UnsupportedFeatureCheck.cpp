@@ -167,31 +167,37 @@ void UnsupportedFeatureCheck::checkFunction(const FunctionDecl *F) {
     report(Written, ("'" + Spelling + "'").str(), featureOf(Mark));
   }
 
-  // Lambdas are functions of their own: their bodies are checked there.
-  std::function<void(const Stmt *)> Walk = [&](const Stmt *S) {
-    if (!S || isa<LambdaExpr>(S))
-      return;
-    if (const auto *If = dyn_cast<IfStmt>(S); If && If->isConstexpr()) {
-      if (std::optional<const Stmt *> Taken =
-              If->getNondiscardedCase(context().astContext())) {
-        Walk(If->getInit());
-        Walk(If->getConditionVariableDeclStmt());
-        Walk(If->getCond());
-        Walk(*Taken);
-        return;
-      }
-    }
-    if (const auto *Call = dyn_cast<CallExpr>(S))
-      checkCall(Call);
-    else if (const auto *Asm = dyn_cast<GCCAsmStmt>(S))
-      checkAsm(Asm);
-    for (const Stmt *Child : S->children())
-      Walk(Child);
-  };
-  Walk(F->getBody());
+  // Lambdas are functions of their own: their bodies are checked there. The
+  // branch an if constexpr discards is not built, but its names must still
+  // be declared: only what the headers leave out is reported there.
+  std::function<void(const Stmt *, const IfStmt *)> Walk =
+      [&](const Stmt *S, const IfStmt *DiscardedBy) {
+        if (!S || isa<LambdaExpr>(S))
+          return;
+        if (const auto *If = dyn_cast<IfStmt>(S); If && If->isConstexpr()) {
+          if (std::optional<const Stmt *> Taken =
+                  If->getNondiscardedCase(context().astContext())) {
+            Walk(If->getInit(), DiscardedBy);
+            Walk(If->getConditionVariableDeclStmt(), DiscardedBy);
+            Walk(If->getCond(), DiscardedBy);
+            Walk(*Taken, DiscardedBy);
+            Walk(*Taken == If->getThen() ? If->getElse() : If->getThen(),
+                 DiscardedBy ? DiscardedBy : If);
+            return;
+          }
+        }
+        if (const auto *Call = dyn_cast<CallExpr>(S))
+          checkCall(Call, DiscardedBy);
+        else if (const auto *Asm = dyn_cast<GCCAsmStmt>(S); Asm && !DiscardedBy)
+          checkAsm(Asm);
+        for (const Stmt *Child : S->children())
+          Walk(Child, DiscardedBy);
+      };
+  Walk(F->getBody(), nullptr);
 }
 
-void UnsupportedFeatureCheck::checkCall(const CallExpr *Call) {
+void UnsupportedFeatureCheck::checkCall(const CallExpr *Call,
+                                        const IfStmt *DiscardedBy) {
   const FunctionDecl *Callee = Call->getDirectCallee();
   if (!Callee)
     return;
@@ -199,10 +205,18 @@ void UnsupportedFeatureCheck::checkCall(const CallExpr *Call) {
   if (const FunctionTemplateDecl *T = Callee->getPrimaryTemplate(); !Mark && T)
     Mark = requiresMark(T->getTemplatedDecl());
   if (Mark && inSystemHeader(Callee)) {
-    report(Call->getBeginLoc(), "'" + Callee->getQualifiedNameAsString() + "'",
-           featureOf(Mark));
+    std::string Name = Callee->getQualifiedNameAsString();
+    if (report(Call->getBeginLoc(), "'" + Name + "'", featureOf(Mark)) &&
+        DiscardedBy)
+      note(DiscardedBy->getBeginLoc(),
+           "this 'if constexpr' does not hide it: the CUDA headers do not "
+           "declare '%0' for the target, so the branch it discards still "
+           "fails to build; use #if")
+          << Name;
     return;
   }
+  if (DiscardedBy)
+    return; // declared, and not built
   if (isDoubleAtomicAdd(Callee))
     report(Call->getBeginLoc(), "'" + Callee->getNameAsString() + "' on double",
            "atomic_add_fp64");
@@ -217,23 +231,24 @@ void UnsupportedFeatureCheck::checkAsm(const GCCAsmStmt *Asm) {
            ("inline PTX '" + *Mnemonic + "'").str(), "tensor_memory_access");
 }
 
-void UnsupportedFeatureCheck::report(SourceLocation Loc, llvm::StringRef What,
+bool UnsupportedFeatureCheck::report(SourceLocation Loc, llvm::StringRef What,
                                      llvm::StringRef Feature) {
   std::optional<bool> Has = arch().hasFeature(Feature);
   const FeatureText *Text = llvm::find_if(
       Features, [&](const FeatureText &T) { return T.Field == Feature; });
   if (!Has || *Has || Text == std::end(Features))
-    return;
+    return false;
   const ArchInfo *First = context().tables().firstWhere(
       [&](const ArchInfo &A) { return A.hasFeature(Feature).value_or(false); });
   if (!First)
-    return; // no target has it: nothing to guard for
+    return false; // no target has it: nothing to guard for
   diag(Loc,
        "%0 uses %1 (%2 or later); building it for %3 fails (%4): guard it "
        "with '#if __CUDA_ARCH__ >= %5'%6",
        Severity::Error)
       << What << Text->Uses << First->Name << arch().Name << Text->Section
       << int64_t(First->SM * 10) << Text->Otherwise;
+  return true;
 }
 
 WARPLINT_CHECK_FACTORY(UnsupportedFeatureCheck)

@@ -17,7 +17,8 @@ namespace warplint::arch {
 // is found by what it is: atomicAdd on double (clang declares it for every
 // target), inline PTX cp.async.bulk and libcu++'s TMA wrappers (both parse
 // for every target; ptxas or the linker rejects them). Instantiations are
-// checked, with their types; the branch an if constexpr discards is not.
+// checked, with their types; in the branch an if constexpr discards only
+// what the headers do not declare is reported (it still fails to build).
 class UnsupportedFeatureCheck : public FunctionCheck {
 public:
   using FunctionCheck::FunctionCheck;
@@ -26,10 +27,12 @@ private:
   void checkFunction(const clang::FunctionDecl *F) override;
   bool wantsInstantiations() const override { return true; }
 
-  void checkCall(const clang::CallExpr *Call);
+  // DiscardedBy: the if constexpr whose discarded branch holds the call.
+  void checkCall(const clang::CallExpr *Call, const clang::IfStmt *DiscardedBy);
   void checkAsm(const clang::GCCAsmStmt *Asm);
   // What names the use ("'__nanosleep'"); Feature is its Feature field.
-  void report(clang::SourceLocation Loc, llvm::StringRef What,
+  // Whether the target lacks it, so that there is a finding.
+  bool report(clang::SourceLocation Loc, llvm::StringRef What,
               llvm::StringRef Feature);
 };
 

@@ -123,11 +123,25 @@ __global__ void guarded(unsigned *u, double *d, const float *g, unsigned dst) {
 #if __CUDA_ARCH__ >= 800
   asm volatile("cp.async.ca.shared.global [%0], [%1], 4;" :: "r"(dst), "l"(g));
 #endif
-  // The branch if constexpr discards is not built.
+}
+
+// The branch an if constexpr discards is not built: what the headers declare
+// may stand there. What they leave out for the target still fails the build.
+__global__ void constexpr_guards(unsigned *u, double *d, const float *g) {
+  if constexpr (__CUDA_ARCH__ >= 600)
+    atomicAdd(d, 1.0);
+  if constexpr (__CUDA_ARCH__ >= 900)
+    asm volatile("cp.async.bulk.prefetch.L2.global [%0], 256;" :: "l"(g));
   if constexpr (__CUDA_ARCH__ >= 700)
     __nanosleep(10);
   else
     u[2] = 0;
+  // SM52: :[[@LINE-3]]:5: error: '__nanosleep' uses the nanosleep instruction (sm_70 or later); building it for sm_52 fails
+  // SM52: :[[@LINE-5]]:3: note: this 'if constexpr' does not hide it: the CUDA headers do not declare '__nanosleep' for the target, so the branch it discards still fails to build; use #if
+  // SM61: :[[@LINE-5]]:5: error: '__nanosleep' uses the nanosleep instruction (sm_70 or later); building it for sm_61 fails
+  // SM61: :[[@LINE-7]]:3: note: this 'if constexpr' does not hide it
+  // MERGED: :[[@LINE-7]]:5: error: '__nanosleep' uses the nanosleep instruction (sm_70 or later); building it for sm_52 fails
+  // MERGED: :[[@LINE-9]]:3: note: this 'if constexpr' does not hide it
 }
 
 namespace mine {
