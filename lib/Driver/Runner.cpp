@@ -85,8 +85,12 @@ public:
                                                  llvm::StringRef) override {
     auto Ctx = std::make_unique<CheckContext>(Tables, Arch, T.Options,
                                               T.WarningsAsErrors, Sink);
+    // The device parse sees host code too; a plain C++ parse has no
+    // device code.
     auto Runner = std::make_unique<CheckRunner>(
-        T.Checks, bool(CI.getLangOpts().CUDAIsDevice), *Ctx);
+        T.Checks,
+        CI.getLangOpts().CUDAIsDevice ? CheckSide::Both : CheckSide::Host,
+        *Ctx);
     CheckContext &Checks = *Ctx;
     auto AST = std::make_unique<AnalysisConsumer>(std::move(Ctx),
                                                   std::move(Runner), Dump);
