@@ -62,4 +62,20 @@ LaunchSite launchSite(const CallExpr *Call) {
   return S;
 }
 
+std::optional<SharedOptIn> sharedOptIn(const CallExpr *Call) {
+  const FunctionDecl *Callee = Call->getDirectCallee();
+  if (!Callee || !Callee->getDeclName().isIdentifier() ||
+      Callee->getName() != "cudaFuncSetAttribute" || Call->getNumArgs() != 3)
+    return std::nullopt;
+  const auto *Attr =
+      dyn_cast<DeclRefExpr>(Call->getArg(1)->IgnoreParenImpCasts());
+  if (!Attr || Attr->getDecl()->getName() !=
+                   "cudaFuncAttributeMaxDynamicSharedMemorySize")
+    return std::nullopt;
+  const FunctionDecl *K = kernelNamedBy(Call->getArg(0));
+  if (!K)
+    return std::nullopt;
+  return SharedOptIn{K, Call->getArg(2)};
+}
+
 } // namespace warplint

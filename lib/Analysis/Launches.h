@@ -3,6 +3,7 @@
 // with the same arguments.
 #pragma once
 #include "clang/AST/Expr.h"
+#include <optional>
 #include "clang/ASTMatchers/ASTMatchers.h"
 
 namespace warplint {
@@ -25,5 +26,13 @@ bool isLaunch(const clang::CallExpr *Call);
 
 // The parts of a call matched by launchMatcher().
 LaunchSite launchSite(const clang::CallExpr *Call);
+
+// cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, n):
+// the kernel it opts in (canonical) and n; nullopt for any other call.
+struct SharedOptIn {
+  const clang::FunctionDecl *Kernel;
+  const clang::Expr *Bytes;
+};
+std::optional<SharedOptIn> sharedOptIn(const clang::CallExpr *Call);
 
 } // namespace warplint
