@@ -214,15 +214,20 @@ void OccupancyCheck::judge(const Launch &L) {
     if (!Regs.PerThread)
       Cause += " (" + Regs.NotCounted + ")";
   }
-  diag(Loc,
-       "%0 reaches %1% occupancy on %2: %3 block%4 of %5 threads (%6 of the "
-       "%7 warps an SM holds) fit at once, limited by %8: %9")
-      << Name << PerTarget{std::to_string(percent(O.fraction()))} << A.Name
+  FindingBuilder B =
+      diag(Loc, "%0 reaches %1% occupancy on %2: %3 block%4 of %5 threads (%6 "
+                "of the %7 warps an SM holds) fit at once, limited by %8: %9");
+  B << Name << PerTarget{std::to_string(percent(O.fraction()))} << A.Name
       << PerTarget{std::to_string(O.BlocksPerSM)}
       << (O.BlocksPerSM == 1 ? "" : "s") << unsigned(Threads)
       << PerTarget{std::to_string(O.ActiveWarps)}
       << PerTarget{std::to_string(O.MaxWarps)} << limiterName(O.Limiter)
       << Cause + (Next.empty() ? "" : "; " + Next);
+  B.metric("blocks_per_sm", O.BlocksPerSM)
+      .metric("occupancy", O.fraction())
+      .metric("shared_bytes_per_block", O.SharedBytesPerBlock);
+  if (Regs.PerThread)
+    B.metric("registers_per_thread", *Regs.PerThread);
 }
 
 WARPLINT_CHECK_FACTORY(OccupancyCheck)
