@@ -1,6 +1,7 @@
-// Kernel launches in host code, in their three spellings: k<<<g, b, s>>>(...),
-// cudaLaunchKernel(k, g, b, args, s, stream) and cudaLaunchCooperativeKernel
-// with the same arguments.
+// Kernel launches in host code, in their four spellings: k<<<g, b, s>>>(...),
+// cudaLaunchKernel(k, g, b, args, s, stream), cudaLaunchCooperativeKernel
+// with the same arguments, and cudaLaunchKernelEx(&config, k, args...) whose
+// shape is the fields of a local cudaLaunchConfig_t set once in the function.
 #pragma once
 #include "clang/AST/Expr.h"
 #include <optional>
