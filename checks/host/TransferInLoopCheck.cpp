@@ -315,20 +315,8 @@ bool steers(const ValueDecl *Dst, const Stmt *Scope, const CallExpr *Copy) {
     });
   bool Found = false;
   forEachNode(Scope, [&](const Stmt *N) {
-    const Stmt *Cond = nullptr;
-    if (const auto *If = dyn_cast<IfStmt>(N))
-      Cond = If->getCond();
-    else if (const auto *W = dyn_cast<WhileStmt>(N))
-      Cond = W->getCond();
-    else if (const auto *D = dyn_cast<DoStmt>(N))
-      Cond = D->getCond();
-    else if (const auto *F = dyn_cast<ForStmt>(N))
-      Cond = F->getCond();
-    else if (const auto *C = dyn_cast<ConditionalOperator>(N))
-      Cond = C->getCond();
-    else if (const auto *Sw = dyn_cast<SwitchStmt>(N))
-      Cond = Sw->getCond();
-    else if (const auto *L = dyn_cast<CUDAKernelCallExpr>(N))
+    const Stmt *Cond = FunctionDependence::conditionOf(N);
+    if (const auto *L = dyn_cast<CUDAKernelCallExpr>(N))
       Cond = L->getConfig();
     else if (const auto *R = dyn_cast<ReturnStmt>(N))
       Cond = R->getRetValue();
@@ -602,14 +590,8 @@ bool TransferInLoopCheck::steersThroughCall(const CallExpr *Site,
                                             const Stmt *Scope) {
   bool Found = false;
   forEachNode(Scope, [&](const Stmt *N) {
-    if (const auto *If = dyn_cast<IfStmt>(N))
-      Found |= contains(If->getCond(), Site);
-    else if (const auto *W = dyn_cast<WhileStmt>(N))
-      Found |= contains(W->getCond(), Site);
-    else if (const auto *D = dyn_cast<DoStmt>(N))
-      Found |= contains(D->getCond(), Site);
-    else if (const auto *F = dyn_cast<ForStmt>(N))
-      Found |= contains(F->getCond(), Site);
+    if (const Expr *Cond = FunctionDependence::conditionOf(N))
+      Found |= contains(Cond, Site);
   });
   if (Found)
     return true;
