@@ -240,6 +240,14 @@ void harnesses(float *h, float *d, int n, int reps, int gpus) {
   }
 }
 
+// A macro's do { ... } while (0) is not a loop.
+#define LAUNCH_CHECKED(grid, block, arg)                                      \
+  do {                                                                         \
+    k<<<grid, block>>>(arg);                                                   \
+    cudaDeviceSynchronize();                                                   \
+  } while (0)
+void macro(float *d, int n) { LAUNCH_CHECKED(n / 256, 256, d); }
+
 // Device code, and a NOLINT.
 __global__ void device_loop(float *a, int n) {
   for (int i = 0; i < n; ++i)
