@@ -198,7 +198,7 @@ __global__ void accumulates(float *out, const float *in, int n) {
   for (int i = 0; i < n; ++i) {
   // PTX: f64 on line [[@LINE-1]]
     sum += in[i] * 0.1;
-  // PTX: f64 on line [[@LINE-1]]
+    // PTX: f64 on line [[@LINE-1]]
   }
   out[0] = sum * 0.5;
 }
