@@ -542,46 +542,53 @@ void Fp64PromotionCheck::checkFunction(const FunctionDecl *F) {
   Walk(F->getBody());
 }
 
+void Fp64PromotionCheck::emit(const Expr *Shown, const Cause &C) {
+  if (!Reported.insert(C.Loc.getRawEncoding()).second)
+    return;
+  {
+    FindingBuilder B =
+        diag(C.Loc,
+             "'%0' is computed in double precision: %1; FP64 runs at %2 of the "
+             "FP32 rate on %3; %4 (CUDA C++ Best Practices Guide, 'Other "
+             "Arithmetic Instructions')",
+             severity());
+    B << context().sourceText(Shown) << C.Why << PerTarget{ratioText()}
+      << arch().Name << C.Advice;
+    B.metric("fp64_to_fp32_ratio", arch().fp64_to_fp32_ratio);
+    for (const FixItHint &H : C.Fixes)
+      B << H;
+  }
+  if (C.AtDeclaration)
+    note(Shown->getBeginLoc(), "computed in double precision here");
+}
+
 void Fp64PromotionCheck::report(const Site &S, const FunctionDecl *F) {
   ASTContext &Ctx = F->getASTContext();
   const SourceManager &SM = Ctx.getSourceManager();
   const LangOptions &LO = Ctx.getLangOpts();
-  std::string Shown = context().sourceText(S.Shown);
   std::string Operand = S.Parts.has(Leaf::Float) ? "float" : "integer";
-  const char *Citation =
-      " (CUDA C++ Best Practices Guide, 'Other Arithmetic Instructions')";
 
   // A double local: the declaration is the cause and the place to fix.
   if (const Leaf *L = S.Parts.first(Leaf::Local)) {
-    if (!Reported.insert(L->Var->getLocation().getRawEncoding()).second)
-      return;
-    diag(L->Var->getLocation(),
-         std::string("'%0' is declared double, so '%1' is computed in double "
-                     "precision: FP64 runs at %2 of the FP32 rate on %3; "
-                     "declare '%0' float") +
-             Citation,
-         severity())
-            .metric("fp64_to_fp32_ratio", arch().fp64_to_fp32_ratio)
-        << L->Var->getName() << Shown << PerTarget{ratioText()} << arch().Name;
-    note(S.Shown->getBeginLoc(), "computed in double precision here");
-    return;
+    std::string Name = L->Var->getName().str();
+    return emit(S.Shown, {L->Var->getLocation(),
+                          "'" + Name + "' is declared double",
+                          "declare '" + Name + "' float",
+                          {},
+                          /*AtDeclaration=*/true});
   }
 
   if (const Leaf *L = S.Parts.first(Leaf::Literal)) {
     SourceLocation Loc = L->Lit->getLocation();
-    if (!Reported.insert(Loc.getRawEncoding()).second)
-      return;
-    std::string Text = spelling(Loc, Ctx);
-    std::string Cause = "the literal " + Text;
+    Cause C{Loc, "the literal " + spelling(Loc, Ctx), "", {}};
     if (Loc.isMacroID())
-      Cause += " (from macro '" +
+      C.Why += " (from macro '" +
                Lexer::getImmediateMacroName(Loc, SM, LO).str() + "')";
-    Cause += " promotes the " + Operand + " operand to double";
+    C.Why += " promotes the " + Operand + " operand to double";
 
     // Every literal gets its suffix when the rest of the expression is float,
     // the result goes back to float, and the source is not shared with other
     // instantiations.
-    std::vector<FixItHint> Fixes;
     bool Fixable = S.Kind != RootKind::ToInteger &&
                    S.Kind != RootKind::CompoundToInteger &&
                    !F->getTemplateInstantiationPattern() &&
@@ -596,58 +603,36 @@ void Fp64PromotionCheck::report(const Site &S, const FunctionDecl *F) {
       Written.push_back(spelling(At, Ctx) + "f");
       if (At.isMacroID() || !fitsFloat(X.Lit->getValue()))
         Fixable = false;
-      Fixes.push_back(FixItHint::CreateInsertion(
+      C.Fixes.push_back(FixItHint::CreateInsertion(
           Lexer::getLocForEndOfToken(At, 0, SM, LO), "f"));
     }
-    std::string Advice = "write " + Written.front();
+    if (!Fixable)
+      C.Fixes.clear();
+    C.Advice = "write " + Written.front();
     for (size_t I = 1; I < Written.size(); ++I)
-      Advice += (I + 1 == Written.size() ? " and " : ", ") + Written[I];
+      C.Advice += (I + 1 == Written.size() ? " and " : ", ") + Written[I];
     if (Loc.isMacroID())
-      Advice += " in the macro";
-    FindingBuilder B = diag(Loc,
-                            std::string("'%0' is computed in double precision: "
-                                        "%1; FP64 runs at %2 of the FP32 rate "
-                                        "on %3; %4") +
-                                Citation,
-                            severity());
-    B << Shown << Cause << PerTarget{ratioText()} << arch().Name << Advice;
-    B.metric("fp64_to_fp32_ratio", arch().fp64_to_fp32_ratio);
-    if (Fixable)
-      for (const FixItHint &H : Fixes)
-        B << H;
-    return;
+      C.Advice += " in the macro";
+    return emit(S.Shown, C);
   }
 
   if (const Leaf *L = S.Parts.first(Leaf::Constant)) {
-    SourceLocation Loc = L->E->getExprLoc();
-    if (!Reported.insert(Loc.getRawEncoding()).second)
-      return;
-    diag(Loc,
-         std::string("'%0' is computed in double precision: the double "
-                     "constant '%1' promotes the %2 operand to double; FP64 "
-                     "runs at %3 of the FP32 rate on %4; declare '%1' float") +
-             Citation,
-         severity())
-            .metric("fp64_to_fp32_ratio", arch().fp64_to_fp32_ratio)
-        << Shown << L->Var->getName() << Operand << PerTarget{ratioText()}
-        << arch().Name;
-    return;
+    std::string Name = L->Var->getName().str();
+    return emit(S.Shown, {L->E->getExprLoc(),
+                          "the double constant '" + Name + "' promotes the " +
+                              Operand + " operand to double",
+                          "declare '" + Name + "' float",
+                          {}});
   }
 
   if (!S.Parts.Calls.empty()) {
     const CallExpr *Call = S.Parts.Calls.front();
-    SourceLocation Loc = Call->getExprLoc();
-    if (!Reported.insert(Loc.getRawEncoding()).second)
-      return;
-    diag(Loc,
-         std::string("'%0' is computed in double precision: '%1' is the "
-                     "double-precision overload for %2 arguments; FP64 runs "
-                     "at %3 of the FP32 rate on %4; pass float arguments") +
-             Citation,
-         severity())
-            .metric("fp64_to_fp32_ratio", arch().fp64_to_fp32_ratio)
-        << Shown << Call->getDirectCallee()->getName() << Operand
-        << PerTarget{ratioText()} << arch().Name;
+    emit(S.Shown, {Call->getExprLoc(),
+                   "'" + Call->getDirectCallee()->getName().str() +
+                       "' is the double-precision overload for " + Operand +
+                       " arguments",
+                   "pass float arguments",
+                   {}});
   }
 }
 
@@ -672,25 +657,18 @@ void Fp64PromotionCheck::reportPowFloatInt(const CallExpr *Call,
     return;
   if (Call->isValueDependent() || Call->isEvaluatable(F->getASTContext()))
     return;
-  SourceLocation Loc = Call->getBeginLoc();
-  if (!Reported.insert(Loc.getRawEncoding()).second)
-    return;
-  std::string Shown = context().sourceText(Call);
-  FindingBuilder B = diag(
-      Loc,
-      "'%0' is computed in double precision by nvcc: its headers follow "
-      "C++11, which has no pow(float, int), so both arguments are promoted "
-      "to double; FP64 runs at %1 of the FP32 rate on %2; call powf (CUDA "
-      "C++ Best Practices Guide, 'Other Arithmetic Instructions')",
-      severity());
-  B << Shown << PerTarget{ratioText()} << arch().Name;
-  B.metric("fp64_to_fp32_ratio", arch().fp64_to_fp32_ratio);
+  Cause C{Call->getBeginLoc(),
+          "nvcc's headers follow C++11, which has no pow(float, int), so "
+          "both arguments are promoted to double",
+          "call powf",
+          {}};
   const Expr *CalleeExpr = Call->getCallee()->IgnoreParenImpCasts();
   SourceRange R = CalleeExpr->getSourceRange();
   if (isa<DeclRefExpr>(CalleeExpr) && R.getBegin().isFileID() &&
       R.getEnd().isFileID() && !F->getTemplateInstantiationPattern())
-    B << FixItHint::CreateReplacement(CharSourceRange::getTokenRange(R),
-                                      "powf");
+    C.Fixes.push_back(FixItHint::CreateReplacement(
+        CharSourceRange::getTokenRange(R), "powf"));
+  emit(Call, C);
 }
 
 WARPLINT_CHECK_FACTORY(Fp64PromotionCheck)

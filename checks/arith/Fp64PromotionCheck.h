@@ -20,7 +20,19 @@ private:
   bool wantsInstantiations() const override { return true; }
 
   struct Site;
+  // What made an expression double, where to report it, and what to do.
+  struct Cause {
+    clang::SourceLocation Loc;
+    std::string Why;
+    std::string Advice;
+    std::vector<clang::FixItHint> Fixes;
+    // Loc is a declaration, not part of the expression: a note points at
+    // the expression.
+    bool AtDeclaration = false;
+  };
   void report(const Site &S, const clang::FunctionDecl *F);
+  // One finding per cause.
+  void emit(const clang::Expr *Shown, const Cause &C);
   void reportPowFloatInt(const clang::CallExpr *Call,
                          const clang::FunctionDecl *F);
   Severity severity() const;

@@ -101,17 +101,17 @@ __global__ void calls(float *out, const float *in) {
   // PTX: f64 on line [[@LINE-5]]
   // FIXED: {{^}}  out[1] = fmax(x, 0.0f);{{$}}
   out[2] = pow(x, 2);
-  // CHECK: :[[@LINE-1]]:12: warning: 'pow(x, 2)' is computed in double precision by nvcc: its headers follow C++11, which has no pow(float, int), so both arguments are promoted to double; FP64 runs at 1:32 of the FP32 rate on sm_61; call powf (CUDA C++ Best Practices Guide, 'Other Arithmetic Instructions') [arith-fp64-promotion]
-  // SM80: :[[@LINE-2]]:12: note: 'pow(x, 2)' is computed in double precision by nvcc: {{.*}}FP64 runs at 1:2 of the FP32 rate on sm_{{[89]0}};
-  // MERGED: :[[@LINE-3]]:12: warning: 'pow(x, 2)' is computed in double precision by nvcc: {{.*}}FP64 runs at 1:32 of the FP32 rate on sm_61 and sm_75;
-  // MERGED: :[[@LINE-4]]:12: note: 'pow(x, 2)' is computed in double precision by nvcc: {{.*}}FP64 runs at 1:2 of the FP32 rate on sm_80;
+  // CHECK: :[[@LINE-1]]:12: warning: 'pow(x, 2)' is computed in double precision: nvcc's headers follow C++11, which has no pow(float, int), so both arguments are promoted to double; FP64 runs at 1:32 of the FP32 rate on sm_61; call powf (CUDA C++ Best Practices Guide, 'Other Arithmetic Instructions') [arith-fp64-promotion]
+  // SM80: :[[@LINE-2]]:12: note: 'pow(x, 2)' is computed in double precision: {{.*}}FP64 runs at 1:2 of the FP32 rate on sm_{{[89]0}};
+  // MERGED: :[[@LINE-3]]:12: warning: 'pow(x, 2)' is computed in double precision: {{.*}}FP64 runs at 1:32 of the FP32 rate on sm_61 and sm_75;
+  // MERGED: :[[@LINE-4]]:12: note: 'pow(x, 2)' is computed in double precision: {{.*}}FP64 runs at 1:2 of the FP32 rate on sm_80;
   // PTX: f64 on line [[@LINE-5]]
   // FIXED: {{^}}  out[2] = powf(x, 2);{{$}}
   out[3] = std::pow(x, 3);
-  // CHECK: :[[@LINE-1]]:12: warning: 'std::pow(x, 3)' is computed in double precision by nvcc: its headers follow C++11, which has no pow(float, int), so both arguments are promoted to double; FP64 runs at 1:32 of the FP32 rate on sm_61; call powf (CUDA C++ Best Practices Guide, 'Other Arithmetic Instructions') [arith-fp64-promotion]
-  // SM80: :[[@LINE-2]]:12: note: 'std::pow(x, 3)' is computed in double precision by nvcc: {{.*}}FP64 runs at 1:2 of the FP32 rate on sm_{{[89]0}};
-  // MERGED: :[[@LINE-3]]:12: warning: 'std::pow(x, 3)' is computed in double precision by nvcc: {{.*}}FP64 runs at 1:32 of the FP32 rate on sm_61 and sm_75;
-  // MERGED: :[[@LINE-4]]:12: note: 'std::pow(x, 3)' is computed in double precision by nvcc: {{.*}}FP64 runs at 1:2 of the FP32 rate on sm_80;
+  // CHECK: :[[@LINE-1]]:12: warning: 'std::pow(x, 3)' is computed in double precision: nvcc's headers follow C++11, which has no pow(float, int), so both arguments are promoted to double; FP64 runs at 1:32 of the FP32 rate on sm_61; call powf (CUDA C++ Best Practices Guide, 'Other Arithmetic Instructions') [arith-fp64-promotion]
+  // SM80: :[[@LINE-2]]:12: note: 'std::pow(x, 3)' is computed in double precision: {{.*}}FP64 runs at 1:2 of the FP32 rate on sm_{{[89]0}};
+  // MERGED: :[[@LINE-3]]:12: warning: 'std::pow(x, 3)' is computed in double precision: {{.*}}FP64 runs at 1:32 of the FP32 rate on sm_61 and sm_75;
+  // MERGED: :[[@LINE-4]]:12: note: 'std::pow(x, 3)' is computed in double precision: {{.*}}FP64 runs at 1:2 of the FP32 rate on sm_80;
   // PTX: f64 on line [[@LINE-5]]
   // FIXED: {{^}}  out[3] = powf(x, 3);{{$}}
   out[4] = fmax(x, 1);
@@ -131,13 +131,13 @@ __global__ void constants(float *out, const float *in) {
   // MERGED: :[[@LINE-4]]:16: note: 'x * kScale' is computed in double precision: {{.*}}FP64 runs at 1:2 of the FP32 rate on sm_80;
   // PTX: f64 on line [[@LINE-5]]
   double s = 0.7;
-  // CHECK: :[[@LINE-1]]:10: warning: 's' is declared double, so 'x * s' is computed in double precision: FP64 runs at 1:32 of the FP32 rate on sm_61; declare 's' float (CUDA C++ Best Practices Guide, 'Other Arithmetic Instructions') [arith-fp64-promotion]
+  // CHECK: :[[@LINE-1]]:10: warning: 'x * s' is computed in double precision: 's' is declared double; FP64 runs at 1:32 of the FP32 rate on sm_61; declare 's' float (CUDA C++ Best Practices Guide, 'Other Arithmetic Instructions') [arith-fp64-promotion]
   // CHECK: :[[@LINE+7]]:12: note: computed in double precision here
-  // SM80: :[[@LINE-3]]:10: note: 's' is declared double, so 'x * s' is computed in double precision: {{.*}}FP64 runs at 1:2 of the FP32 rate on sm_{{[89]0}};
+  // SM80: :[[@LINE-3]]:10: note: 'x * s' is computed in double precision: {{.*}}FP64 runs at 1:2 of the FP32 rate on sm_{{[89]0}};
   // SM80: :[[@LINE+5]]:12: note: computed in double precision here
-  // MERGED: :[[@LINE-5]]:10: warning: 's' is declared double, so 'x * s' is computed in double precision: {{.*}}FP64 runs at 1:32 of the FP32 rate on sm_61 and sm_75;
+  // MERGED: :[[@LINE-5]]:10: warning: 'x * s' is computed in double precision: {{.*}}FP64 runs at 1:32 of the FP32 rate on sm_61 and sm_75;
   // MERGED: :[[@LINE+3]]:12: note: computed in double precision here
-  // MERGED: :[[@LINE-7]]:10: note: 's' is declared double, so 'x * s' is computed in double precision: {{.*}}FP64 runs at 1:2 of the FP32 rate on sm_80;
+  // MERGED: :[[@LINE-7]]:10: note: 'x * s' is computed in double precision: {{.*}}FP64 runs at 1:2 of the FP32 rate on sm_80;
   // MERGED: :[[@LINE+1]]:12: note: computed in double precision here
   out[1] = x * s;
   // PTX: f64 on line [[@LINE-1]]
