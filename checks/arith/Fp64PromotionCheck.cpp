@@ -1,6 +1,6 @@
 #include "checks/arith/Fp64PromotionCheck.h"
+#include "Analysis/DeviceCode.h"
 #include "Analysis/LocalWrites.h"
-#include "clang/AST/Attr.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/Lex/Lexer.h"
 #include "llvm/ADT/APFloat.h"
@@ -53,48 +53,39 @@ bool inSystemHeader(const Decl *D) {
   return L.isInvalid() || SM.isInSystemHeader(SM.getExpansionLoc(L));
 }
 
-// Device code the user wrote: kernels and functions declared __device__. A
-// constexpr function is implicitly __host__ __device__ and usually host code;
-// a lambda is device code when the function it is written in is.
-bool isExplicitDeviceCode(const FunctionDecl *F) {
-  if (F->hasAttr<CUDAGlobalAttr>())
-    return true;
-  if (const auto *A = F->getAttr<CUDADeviceAttr>(); A && !A->isImplicit())
-    return true;
-  if (const auto *M = dyn_cast<CXXMethodDecl>(F);
-      M && M->getParent()->isLambda())
-    for (const DeclContext *DC = M->getParent()->getParent(); DC;
-         DC = DC->getParent())
-      if (const auto *Outer = dyn_cast<FunctionDecl>(DC))
-        return isExplicitDeviceCode(Outer);
-  return false;
-}
-
-// The value of a floating constant written E (a literal, maybe negated).
-const FloatingLiteral *literalOf(const Expr *E, bool &Negated) {
+// The literal a constant is written with, maybe negated: -0.5.
+const FloatingLiteral *literalOf(const Expr *E) {
   E = E->IgnoreParens();
-  Negated = false;
   if (const auto *U = dyn_cast<UnaryOperator>(E);
-      U && (U->getOpcode() == UO_Minus || U->getOpcode() == UO_Plus)) {
-    Negated = U->getOpcode() == UO_Minus;
+      U && (U->getOpcode() == UO_Minus || U->getOpcode() == UO_Plus))
     E = U->getSubExpr()->IgnoreParens();
-  }
   return dyn_cast<FloatingLiteral>(E);
 }
 
-// Within float's range: the literal keeps its magnitude with an f suffix.
-bool fitsFloat(llvm::APFloat V) {
-  bool LosesInfo = false;
-  auto Status = V.convert(llvm::APFloat::IEEEsingle(),
-                          llvm::APFloat::rmNearestTiesToEven, &LosesInfo);
-  return !(Status & (llvm::APFloat::opOverflow | llvm::APFloat::opUnderflow));
+llvm::APFloat::opStatus toFloat(llvm::APFloat V, bool &LosesInfo) {
+  return V.convert(llvm::APFloat::IEEEsingle(),
+                   llvm::APFloat::rmNearestTiesToEven, &LosesInfo);
 }
 
-bool exactInFloat(llvm::APFloat V) {
-  bool LosesInfo = false;
-  auto Status = V.convert(llvm::APFloat::IEEEsingle(),
-                          llvm::APFloat::rmNearestTiesToEven, &LosesInfo);
-  return !LosesInfo && Status == llvm::APFloat::opOK;
+// Within float's range: the literal keeps its magnitude with an f suffix.
+bool fitsFloat(const llvm::APFloat &V) {
+  bool LosesInfo;
+  return !(toFloat(V, LosesInfo) &
+           (llvm::APFloat::opOverflow | llvm::APFloat::opUnderflow));
+}
+
+bool exactInFloat(const llvm::APFloat &V) {
+  bool LosesInfo;
+  return toFloat(V, LosesInfo) == llvm::APFloat::opOK && !LosesInfo;
+}
+
+// A call the author makes to get double arithmetic: their own function, or
+// one of CUDA's double intrinsics (__dmul_rn, __fma_rn, ...).
+bool isChosenDoubleCall(const CallExpr *Call) {
+  const FunctionDecl *Callee = Call->getDirectCallee();
+  return !Callee || !inSystemHeader(Callee) ||
+         (Callee->getDeclName().isIdentifier() &&
+          Callee->getName().starts_with("__"));
 }
 
 // Which double locals only stand for their initialiser (the compiler sees
@@ -103,7 +94,9 @@ class FunctionFacts {
 public:
   FunctionFacts(const FunctionDecl *F, ASTContext &Ctx)
       : Ctx(Ctx), Writes(F->getBody()) {
-    WorksInDouble = holdsDouble(F->getReturnType()) ||
+    // A deduced return type (a lambda's, auto) is not the author's choice.
+    bool ReturnWritten = !F->getDeclaredReturnType()->getContainedAutoType();
+    WorksInDouble = (ReturnWritten && holdsDouble(F->getReturnType())) ||
                     llvm::any_of(F->parameters(), [](const ParmVarDecl *P) {
                       return holdsDouble(P->getType());
                     });
@@ -150,10 +143,8 @@ private:
       return true;
     if (const auto *U = dyn_cast<UnaryOperator>(E))
       return U->getOpcode() == UO_Deref;
-    if (const auto *Call = dyn_cast<CallExpr>(E)) {
-      const FunctionDecl *Callee = Call->getDirectCallee();
-      return !Callee || !inSystemHeader(Callee);
-    }
+    if (const auto *Call = dyn_cast<CallExpr>(E))
+      return isChosenDoubleCall(Call);
     if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
       const auto *V = dyn_cast<VarDecl>(DRE->getDecl());
       return V && !V->hasLocalStorage() &&
@@ -235,8 +226,7 @@ public:
         return;
       }
     }
-    bool Negated;
-    if (const FloatingLiteral *Lit = literalOf(E, Negated)) {
+    if (const FloatingLiteral *Lit = literalOf(E)) {
       Out.Leaves.push_back({Leaf::Literal, E, nullptr, Lit});
       return;
     }
@@ -260,8 +250,8 @@ public:
       return;
     }
     if (const auto *Call = dyn_cast<CallExpr>(E)) {
-      const FunctionDecl *Callee = Call->getDirectCallee();
-      if (Callee && inSystemHeader(Callee) && !isa<CXXMethodDecl>(Callee)) {
+      if (!isChosenDoubleCall(Call) &&
+          !isa<CXXMethodDecl>(Call->getDirectCallee())) {
         ++Out.Ops;
         Out.Calls.push_back(Call);
         for (const Expr *Arg : Call->arguments())
@@ -306,8 +296,7 @@ public:
       }
     }
     std::optional<llvm::APFloat> Value;
-    bool Negated;
-    if (const FloatingLiteral *Lit = literalOf(E, Negated))
+    if (const FloatingLiteral *Lit = literalOf(E))
       Value = Lit->getValue();
     else if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
       const auto *V = dyn_cast<VarDecl>(DRE->getDecl());
@@ -466,7 +455,7 @@ std::string spelling(SourceLocation Loc, const ASTContext &Ctx) {
 } // namespace
 
 void Fp64PromotionCheck::checkFunction(const FunctionDecl *F) {
-  if (!isExplicitDeviceCode(F))
+  if (!isWrittenForDevice(F))
     return;
   ASTContext &Ctx = F->getASTContext();
   FunctionFacts Facts(F, Ctx);

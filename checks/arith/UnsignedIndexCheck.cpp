@@ -1,5 +1,6 @@
 #include "checks/arith/UnsignedIndexCheck.h"
 #include "Analysis/AffineIndex.h"
+#include "Analysis/DeviceCode.h"
 #include "Analysis/LocalWrites.h"
 #include "Analysis/ThreadDependence.h"
 #include "clang/AST/ExprCXX.h"
@@ -44,7 +45,7 @@ std::optional<int64_t> constantOf(const Expr *E, const ASTContext &Ctx) {
   Expr::EvalResult R;
   if (E->isValueDependent() || !E->EvaluateAsInt(R, Ctx))
     return std::nullopt;
-  return R.Val.getInt().getExtValue();
+  return R.Val.getInt().tryExtValue();
 }
 
 // threadIdx.x, blockDim.y, ...: "threadIdx.x".
@@ -485,6 +486,8 @@ bool isArrayBase(const Expr *Base) {
 } // namespace
 
 void UnsignedIndexCheck::checkFunction(const FunctionDecl *F) {
+  if (!isWrittenForDevice(F))
+    return;
   LocalWrites Writes(F->getBody());
   const ASTContext &Ctx = F->getASTContext();
   std::vector<Loop> Loops; // enclosing loops, outermost first
@@ -529,10 +532,7 @@ void UnsignedIndexCheck::checkStrengthReduction(const Access &A,
                                                 llvm::ArrayRef<Loop> Loops,
                                                 const LocalWrites &Writes,
                                                 const FunctionDecl *F) {
-  // Shared memory and local arrays are addressed with 32 bits: there is
-  // nothing to widen (nvcc -O3 PTX is the same for int and unsigned).
-  if (isArrayBase(A.Base) ||
-      context().affine().pointer(A.Base, F).Space == MemorySpace::Shared)
+  if (isArrayBase(A.Base))
     return;
   const ASTContext &Ctx = context().astContext();
   llvm::SmallVector<IndexLeaf, 8> Leaves;
@@ -575,7 +575,10 @@ void UnsignedIndexCheck::checkStrengthReduction(const Access &A,
     if (!llvm::is_contained(Names, Name))
       Names.push_back(Name);
   }
-  if (Names.empty())
+  // Shared memory and local arrays are addressed with 32 bits: there is
+  // nothing to widen (nvcc -O3 PTX is the same for int and unsigned).
+  if (Names.empty() ||
+      context().affine().pointer(A.Base, F).Space == MemorySpace::Shared)
     return;
   ReportedLoops.insert(L->For);
   diag(A.Index->getBeginLoc(),

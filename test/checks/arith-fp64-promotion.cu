@@ -221,15 +221,29 @@ __global__ void halves(int *out, const int *in) {
 }
 
 // A __host__ __device__ function is device code too; host code and
-// constexpr helpers are not.
+// constexpr helpers and lambdas written in host code are not.
 __host__ __device__ float both(float x) { return x * 0.1; }
   // CHECK: :[[@LINE-1]]:54: warning: 'x * 0.1' is computed in double precision: the literal 0.1 promotes the float operand to double; FP64 runs at 1:32 of the FP32 rate on sm_61; write 0.1f (CUDA C++ Best Practices Guide, 'Other Arithmetic Instructions') [arith-fp64-promotion]
   // SM80: :[[@LINE-2]]:54: note: 'x * 0.1' is computed in double precision: {{.*}}FP64 runs at 1:2 of the FP32 rate on sm_{{[89]0}};
   // MERGED: :[[@LINE-3]]:54: warning: 'x * 0.1' is computed in double precision: {{.*}}FP64 runs at 1:32 of the FP32 rate on sm_61 and sm_75;
   // MERGED: :[[@LINE-4]]:54: note: 'x * 0.1' is computed in double precision: {{.*}}FP64 runs at 1:2 of the FP32 rate on sm_80;
   // FIXED: {{^}}__host__ __device__ float both(float x) { return x * 0.1f; }{{$}}
-void host_only(float *out, float x) { out[0] = x * 0.1; }
+void host_only(float *out, float x) {
+  out[0] = x * 0.1;
+  auto scale = [](float v) { return v * 0.1; };
+  out[1] = scale(x);
+}
 constexpr float tenth(float x) { return x * 0.1; }
+__global__ void device_lambda(float *out, float x) {
+  auto scale = [](float v) -> float { return v * 0.1; };
+  // CHECK: :[[@LINE-1]]:50: warning: 'v * 0.1' is computed in double precision: the literal 0.1 promotes the float operand to double; FP64 runs at 1:32 of the FP32 rate on sm_61; write 0.1f (CUDA C++ Best Practices Guide, 'Other Arithmetic Instructions') [arith-fp64-promotion]
+  // SM80: :[[@LINE-2]]:50: note: 'v * 0.1' is computed in double precision: {{.*}}FP64 runs at 1:2 of the FP32 rate on sm_{{[89]0}};
+  // MERGED: :[[@LINE-3]]:50: warning: 'v * 0.1' is computed in double precision: {{.*}}FP64 runs at 1:32 of the FP32 rate on sm_61 and sm_75;
+  // MERGED: :[[@LINE-4]]:50: note: 'v * 0.1' is computed in double precision: {{.*}}FP64 runs at 1:2 of the FP32 rate on sm_80;
+  // PTX: f64 on line [[@LINE-5]]
+  // FIXED: {{^}}  auto scale = [](float v) -> float { return v * 0.1f; };{{$}}
+  out[0] = scale(x);
+}
 
 // A template is judged per instantiation: the double one is silent, the
 // float one is reported without a fix (the source serves both).

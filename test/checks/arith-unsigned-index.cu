@@ -72,7 +72,8 @@ __global__ void counting_down(float *out, const float *in, unsigned n,
 // wrapping), 64-bit and signed arithmetic, shared and local arrays (32-bit
 // addresses), a built-in in the index or the step (the idiomatic
 // threadIdx.x / grid-stride code, where a declaration cannot help), values
-// only compared, and host code.
+// only compared, and host code (with its lambdas and constexpr helpers,
+// which clang makes __host__ __device__ on its own).
 __global__ void plain(float *out, const float *in, unsigned n, size_t m,
                       size_t wide, int istride) {
   for (unsigned i = 0; i < n; i++) {
@@ -124,6 +125,31 @@ void host_loop(float *out, const float *in, unsigned n, unsigned stride) {
   for (unsigned i = 0; i < n; i++) {
     out[i] = in[i * stride];
   }
+  auto copy = [&] {
+    for (unsigned i = 0; i < n; i++) {
+      out[i] = in[i * stride];
+    }
+  };
+  copy();
+}
+constexpr unsigned sum_every(const unsigned *a, unsigned n, unsigned s) {
+  unsigned r = 0;
+  for (unsigned i = 0; i < n; i++) {
+    r += a[i * s];
+  }
+  return r;
+}
+
+// A lambda in a kernel is device code.
+__global__ void in_lambda(float *out, const float *in, unsigned n,
+                          unsigned stride) {
+  auto copy = [&] {
+    for (unsigned i = 0; i < n; i++) {
+      out[i] = in[i * stride];
+      // CHECK: :[[@LINE-1]]:19: warning: 'i * stride' indexes 'in' with unsigned 32-bit arithmetic in the loop over 'i': unsigned overflow wraps, so the compiler cannot turn the address into a pointer stepped each iteration and recomputes it with a 64-bit widening multiply (mul.wide.u32) instead; declare 'i' and 'stride' int (CUDA C++ Best Practices Guide, 'Loop Counters Signed vs. Unsigned') [arith-unsigned-index]
+    }
+  };
+  copy();
 }
 
 // An unsigned subtraction in an index that wraps: on the first iteration, in
