@@ -407,7 +407,13 @@ bool narrowedByCompiler(RootKind Kind, const Expr *Top,
   };
   switch (Kind) {
   case RootKind::ToFloat: {
+    // Rounding commutes with negation: -(x * 0.5) narrows as x * 0.5 does.
     const Expr *E = B.throughLocals(Top);
+    while (const auto *U = dyn_cast<UnaryOperator>(E)) {
+      if (U->getOpcode() != UO_Minus && U->getOpcode() != UO_Plus)
+        break;
+      E = B.throughLocals(U->getSubExpr());
+    }
     if (const auto *BO = dyn_cast<BinaryOperator>(E);
         BO && isArithmetic(BO->getOpcode()))
       return FloatOrExact(B.operand(BO->getLHS())) &&
@@ -418,10 +424,7 @@ bool narrowedByCompiler(RootKind Kind, const Expr *Top,
       return (T == Operand::Float || IsConst(T)) &&
              (F == Operand::Float || IsConst(F));
     }
-    if (const auto *U = dyn_cast<UnaryOperator>(E);
-        U && U->getOpcode() == UO_Minus)
-      return B.operand(U->getSubExpr()) == Operand::Float;
-    return false;
+    return B.operand(E) == Operand::Float;
   }
   case RootKind::Compare: {
     const auto *BO = cast<BinaryOperator>(Top);

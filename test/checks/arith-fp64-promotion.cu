@@ -82,6 +82,13 @@ __global__ void literals(float *out, const float *in, int n) {
   // MERGED: :[[@LINE-4]]:28: note: 'x > 0.0f ? x * 0.5 : {{.*}}FP64 runs at 1:2 of the FP32 rate on sm_80;
   // PTX: f64 on line [[@LINE-5]]
   // FIXED: {{^}}  out[6] = (x > 0.0f ? x * 0.5f : x * 0.25f);{{$}}
+  out[7] = 2.0 * x - 1.0;
+  // CHECK: :[[@LINE-1]]:12: warning: '2.0 * x - 1.0' is computed in double precision: the literal 2.0 promotes the float operand to double; FP64 runs at 1:32 of the FP32 rate on sm_61; write 2.0f and 1.0f (CUDA C++ Best Practices Guide, 'Other Arithmetic Instructions') [arith-fp64-promotion]
+  // SM80: :[[@LINE-2]]:12: note: '2.0 * x - 1.0' is computed in double precision: {{.*}}FP64 runs at 1:2 of the FP32 rate on sm_{{[89]0}};
+  // MERGED: :[[@LINE-3]]:12: warning: '2.0 * x - 1.0' is computed in double precision: {{.*}}FP64 runs at 1:32 of the FP32 rate on sm_61 and sm_75;
+  // MERGED: :[[@LINE-4]]:12: note: '2.0 * x - 1.0' is computed in double precision: {{.*}}FP64 runs at 1:2 of the FP32 rate on sm_80;
+  // PTX: f64 on line [[@LINE-5]]
+  // FIXED: {{^}}  out[7] = 2.0f * x - 1.0f;{{$}}
 }
 
 __global__ void calls(float *out, const float *in) {
@@ -145,9 +152,10 @@ __global__ void constants(float *out, const float *in) {
   // PTX: f64 on line [[@LINE-1]]
 }
 
-// What nvcc narrows back to float (an exact literal in one operation, a
-// comparison with one, a ?: of a float and a constant, an integer compared
-// with a constant), constants, float overloads, and float4/SoA code.
+// What nvcc narrows back to float (an exact literal in one operation, maybe
+// negated, a comparison with one, a ?: of a float and a constant, an integer
+// compared with a constant), constants, float overloads, and float4/SoA
+// code.
 __global__ void folded(float *out, const float *in, int n) {
   float x = in[threadIdx.x];
   out[0] = x * 0.5;
@@ -172,6 +180,7 @@ __global__ void folded(float *out, const float *in, int n) {
   out[10] = x * third + float(2.0 * kScale);
   float4 v = reinterpret_cast<const float4 *>(in)[threadIdx.x];
   out[11] = v.x * 2.0f + v.w;
+  out[12] = -(x * 0.5);
 }
 
 struct SoA {
@@ -183,9 +192,9 @@ __global__ void soa(SoA p, float a) {
 }
 
 // Double on purpose: a double* parameter, a double accumulator, a double
-// parameter, an explicit conversion; integer arithmetic that goes through
-// double and back with exact constants (the exactness may be the point, as
-// it cannot be with 0.3).
+// parameter, an explicit conversion or a double intrinsic; integer
+// arithmetic that goes through double and back with exact constants (the
+// exactness may be the point, as it cannot be with 0.3).
 __global__ void wants_double(double *out, const float *in) {
   float x = in[threadIdx.x];
   out[0] = x * 0.1;
@@ -205,6 +214,8 @@ __global__ void accumulates(float *out, const float *in, int n) {
 __device__ float scaled(double s, float x) { return x * s; }
 __global__ void explicit_double(float *out, const float *in) {
   out[0] = (double)in[0] * 0.1;
+  // PTX: f64 on line [[@LINE-1]]
+  out[1] = __dmul_rn(in[1], 0.1);
   // PTX: f64 on line [[@LINE-1]]
 }
 __global__ void halves(int *out, const int *in) {
