@@ -19,6 +19,9 @@ struct UnsignedIndexCheck::Loop {
   const Expr *Start;
   const Expr *Step; // i += Step; null for ++ and --
   bool Increasing;
+  // The condition's bound when it is i < Bound (Inclusive: i <= Bound).
+  const Expr *Bound = nullptr;
+  bool Inclusive = false;
 };
 
 // a[Index] or p + Index.
@@ -74,22 +77,45 @@ std::optional<UnsignedIndexCheck::Loop> loopOf(const ForStmt *FS,
   }
   if (!V || !Start || !V->getType()->isIntegerType() || !FS->getInc())
     return std::nullopt;
+  UnsignedIndexCheck::Loop L{FS, V, Start, nullptr, false};
   const Expr *Inc = FS->getInc()->IgnoreParens();
   if (const auto *U = dyn_cast<UnaryOperator>(Inc);
-      U && U->isIncrementDecrementOp() && varOf(U->getSubExpr()) == V)
-    return UnsignedIndexCheck::Loop{FS, V, Start, nullptr, U->isIncrementOp()};
-  if (const auto *CA = dyn_cast<CompoundAssignOperator>(Inc);
-      CA && varOf(CA->getLHS()) == V &&
-      (CA->getOpcode() == BO_AddAssign || CA->getOpcode() == BO_SubAssign)) {
-    const Expr *Step = CA->getRHS();
-    std::optional<int64_t> C = constantOf(Step, Ctx);
+      U && U->isIncrementDecrementOp() && varOf(U->getSubExpr()) == V) {
+    L.Increasing = U->isIncrementOp();
+  } else if (const auto *CA = dyn_cast<CompoundAssignOperator>(Inc);
+             CA && varOf(CA->getLHS()) == V &&
+             (CA->getOpcode() == BO_AddAssign ||
+              CA->getOpcode() == BO_SubAssign)) {
+    L.Step = CA->getRHS();
+    std::optional<int64_t> C = constantOf(L.Step, Ctx);
     bool NonNegative =
         C ? *C >= 0
-          : Step->IgnoreParenImpCasts()->getType()->isUnsignedIntegerType();
-    return UnsignedIndexCheck::Loop{
-        FS, V, Start, Step, CA->getOpcode() == BO_AddAssign && NonNegative};
+          : L.Step->IgnoreParenImpCasts()->getType()->isUnsignedIntegerType();
+    L.Increasing = CA->getOpcode() == BO_AddAssign && NonNegative;
+  } else {
+    return std::nullopt;
   }
-  return std::nullopt;
+  // i < n, i <= n, n > i, n >= i.
+  if (const auto *Cond = dyn_cast_or_null<BinaryOperator>(
+          FS->getCond() ? FS->getCond()->IgnoreParenImpCasts() : nullptr)) {
+    BinaryOperatorKind Op = Cond->getOpcode();
+    if ((Op == BO_LT || Op == BO_LE) && varOf(Cond->getLHS()) == V)
+      L.Bound = Cond->getRHS();
+    else if ((Op == BO_GT || Op == BO_GE) && varOf(Cond->getRHS()) == V)
+      L.Bound = Cond->getLHS();
+    L.Inclusive = Op == BO_LE || Op == BO_GE;
+  }
+  return L;
+}
+
+// Whether Target is S or lies inside it.
+bool contains(const Stmt *S, const Stmt *Target) {
+  if (!S)
+    return false;
+  if (S == Target)
+    return true;
+  return llvm::any_of(S->children(),
+                      [&](const Stmt *C) { return contains(C, Target); });
 }
 
 // The leaves of an integer expression: the variables, built-ins, literals
@@ -183,9 +209,11 @@ enum MinReason : unsigned {
   FirstIteration = 4
 };
 
-struct MinValue {
-  uint64_t Value;
-  unsigned Why;
+// The range of an unsigned index expression as far as the analysis can
+// tell, and what makes it take its smallest value.
+struct Bounds {
+  std::optional<uint64_t> Lo, Hi;
+  unsigned Why = 0; // how some thread reaches Lo
 };
 
 std::string describe(unsigned Why) {
@@ -202,91 +230,125 @@ std::string describe(unsigned Why) {
   return Who;
 }
 
-// The smallest value an unsigned index expression takes, when the analysis
-// can show one that some thread reaches: built-in indices start at 0, a
-// counting-up loop starts at its start value, locals keep their initialiser.
-class MinimumFinder {
+// Ranges from what the compiler knows too: built-in indices start at 0 and
+// threadIdx stays below 1024 (NVPTX gives the special registers those
+// ranges), a counting-up loop runs from its start to its bound, locals keep
+// their initialiser, % and & bound from above.
+class RangeFinder {
 public:
-  MinimumFinder(llvm::ArrayRef<UnsignedIndexCheck::Loop> Loops,
-                const LocalWrites &Writes, const ASTContext &Ctx)
+  RangeFinder(llvm::ArrayRef<UnsignedIndexCheck::Loop> Loops,
+              const LocalWrites &Writes, const ASTContext &Ctx)
       : Loops(Loops), Writes(Writes), Ctx(Ctx) {}
 
-  std::optional<MinValue> operator()(const Expr *E, unsigned Depth = 0) const {
+  Bounds operator()(const Expr *E, unsigned Depth = 0) const {
     E = E->IgnoreParens();
     if (Depth > 8)
-      return std::nullopt;
+      return {};
     if (std::optional<int64_t> C = constantOf(E, Ctx))
-      return *C >= 0 ? std::optional<MinValue>({uint64_t(*C), 0u})
-                     : std::nullopt;
-    if (auto Name = builtinName(E)) {
-      llvm::StringRef N = *Name;
-      if (N.starts_with("threadIdx."))
-        return MinValue{0, FirstThread};
-      if (N.starts_with("blockIdx."))
-        return MinValue{0, FirstBlock};
-      if (N.starts_with("blockDim.") || N.starts_with("gridDim."))
-        return MinValue{1, 0};
-      return std::nullopt;
-    }
+      return *C >= 0 ? Bounds{uint64_t(*C), uint64_t(*C), 0} : Bounds{};
+    if (auto Name = builtinName(E))
+      return builtin(*Name);
     if (const auto *Cast = dyn_cast<ImplicitCastExpr>(E))
       return (*this)(Cast->getSubExpr(), Depth + 1);
     if (const auto *DRE = dyn_cast<DeclRefExpr>(E))
       return variable(dyn_cast<VarDecl>(DRE->getDecl()), Depth);
     const auto *BO = dyn_cast<BinaryOperator>(E);
-    if (!BO)
-      return std::nullopt;
-    std::optional<MinValue> L = (*this)(BO->getLHS(), Depth + 1);
-    std::optional<MinValue> R = (*this)(BO->getRHS(), Depth + 1);
-    switch (BO->getOpcode()) {
-    case BO_Add:
-      if (L && R)
-        return MinValue{L->Value + R->Value, L->Why | R->Why};
-      return std::nullopt;
-    case BO_Mul:
-    case BO_And:
-      if (L && L->Value == 0)
-        return L;
-      if (R && R->Value == 0)
-        return R;
-      if (L && R && BO->getOpcode() == BO_Mul)
-        return MinValue{L->Value * R->Value, L->Why | R->Why};
-      return std::nullopt;
-    case BO_Div:
-    case BO_Rem:
-    case BO_Shr:
-      if (L && L->Value == 0)
-        return L;
-      return std::nullopt;
-    default:
-      return std::nullopt;
-    }
+    return BO ? binary(BO, Depth) : Bounds{};
   }
 
 private:
-  std::optional<MinValue> variable(const VarDecl *V, unsigned Depth) const {
-    if (!V)
+  using Bound = std::optional<uint64_t>;
+
+  // A + B or A * B when both are known and small enough not to overflow.
+  template <typename Op> static Bound combine(Bound A, Bound B, Op F) {
+    if (!A || !B || *A > UINT32_MAX || *B > UINT32_MAX)
       return std::nullopt;
+    return F(*A, *B);
+  }
+  static bool startsAtZero(const Bounds &X) { return X.Lo && *X.Lo == 0; }
+
+  Bounds binary(const BinaryOperator *BO, unsigned Depth) const {
+    Bounds L = (*this)(BO->getLHS(), Depth + 1);
+    Bounds R = (*this)(BO->getRHS(), Depth + 1);
+    std::optional<int64_t> C = constantOf(BO->getRHS(), Ctx);
+    bool Shift = C && *C > 0 && *C < 32;
+    switch (BO->getOpcode()) {
+    case BO_Add:
+      return {combine(L.Lo, R.Lo, std::plus<uint64_t>()),
+              combine(L.Hi, R.Hi, std::plus<uint64_t>()), L.Why | R.Why};
+    case BO_Mul: {
+      Bounds Out{combine(L.Lo, R.Lo, std::multiplies<uint64_t>()),
+                 combine(L.Hi, R.Hi, std::multiplies<uint64_t>()),
+                 L.Why | R.Why};
+      // x * 0 is 0 whatever the other factor.
+      if (startsAtZero(L) || startsAtZero(R))
+        Out = {0, Out.Hi, startsAtZero(L) ? L.Why : R.Why};
+      return Out;
+    }
+    case BO_Rem:
+      return {startsAtZero(L) ? Bound(0) : std::nullopt,
+              C && *C > 0 ? Bound(*C - 1) : L.Hi, L.Why};
+    case BO_And:
+      return {startsAtZero(L) || startsAtZero(R) ? Bound(0) : std::nullopt,
+              C && *C >= 0 ? Bound(*C) : L.Hi, startsAtZero(L) ? L.Why : R.Why};
+    case BO_Div:
+      if (!C || *C <= 0)
+        return {startsAtZero(L) ? L.Lo : std::nullopt, L.Hi, L.Why};
+      return {L.Lo ? Bound(*L.Lo / *C) : std::nullopt,
+              L.Hi ? Bound(*L.Hi / *C) : std::nullopt, L.Why};
+    case BO_Shr:
+      if (!Shift)
+        return {startsAtZero(L) ? L.Lo : std::nullopt, L.Hi, L.Why};
+      return {L.Lo ? Bound(*L.Lo >> *C) : std::nullopt,
+              L.Hi ? Bound(*L.Hi >> *C) : std::nullopt, L.Why};
+    case BO_Shl:
+      if (!Shift)
+        return {};
+      return {L.Lo && *L.Lo <= UINT32_MAX ? Bound(*L.Lo << *C) : std::nullopt,
+              L.Hi && *L.Hi <= UINT32_MAX ? Bound(*L.Hi << *C) : std::nullopt,
+              L.Why};
+    default:
+      return {};
+    }
+  }
+
+  static Bounds builtin(llvm::StringRef Name) {
+    if (Name.starts_with("threadIdx."))
+      return {0, 1023, FirstThread};
+    if (Name.starts_with("blockIdx."))
+      return {0, std::nullopt, FirstBlock};
+    if (Name.starts_with("blockDim."))
+      return {1, 1024, 0};
+    if (Name.starts_with("gridDim."))
+      return {1, std::nullopt, 0};
+    return {};
+  }
+
+  Bounds variable(const VarDecl *V, unsigned Depth) const {
+    if (!V)
+      return {};
     if (Writes.keepsInitialValue(V))
       return (*this)(V->getInit(), Depth + 1);
     for (const UnsignedIndexCheck::Loop &L : Loops) {
       if (L.Counter != V || !L.Increasing || !writtenOnlyByLoop(L))
         continue;
-      std::optional<MinValue> M = (*this)(L.Start, Depth + 1);
-      if (M)
-        M->Why |= FirstIteration;
-      return M;
+      Bounds Out = (*this)(L.Start, Depth + 1);
+      Out.Why |= FirstIteration;
+      Out.Hi.reset();
+      if (L.Bound) {
+        Bounds B = (*this)(L.Bound, Depth + 1);
+        if (B.Hi && (L.Inclusive || *B.Hi > 0))
+          Out.Hi = L.Inclusive ? *B.Hi : *B.Hi - 1;
+      }
+      return Out;
     }
-    return std::nullopt;
+    return {};
   }
 
   // The counter changes only in the loop's own init and increment.
   bool writtenOnlyByLoop(const UnsignedIndexCheck::Loop &L) const {
-    auto Within = [](const Stmt *S, const Expr *Ref) {
-      return S && S->getBeginLoc() <= Ref->getBeginLoc() &&
-             Ref->getEndLoc() <= S->getEndLoc();
-    };
     return llvm::all_of(Writes.writes(L.Counter), [&](const DeclRefExpr *W) {
-      return Within(L.For->getInit(), W) || Within(L.For->getInc(), W);
+      return contains(L.For->getInit(), W) || contains(L.For->getInc(), W);
     });
   }
 
@@ -367,17 +429,13 @@ private:
   // k < n or k <= n with the key on the left; n > k or n >= k with it on
   // the right.
   static bool isUpperBound(const BinaryOperator *Cmp, const Expr *Key) {
-    auto Holds = [&](const Expr *Side) {
-      return Side->getBeginLoc() <= Key->getBeginLoc() &&
-             Key->getEndLoc() <= Side->getEndLoc();
-    };
     switch (Cmp->getOpcode()) {
     case BO_LT:
     case BO_LE:
-      return Holds(Cmp->getLHS());
+      return contains(Cmp->getLHS(), Key);
     case BO_GT:
     case BO_GE:
-      return Holds(Cmp->getRHS());
+      return contains(Cmp->getRHS(), Key);
     default:
       return false;
     }
@@ -575,6 +633,12 @@ void UnsignedIndexCheck::checkStrengthReduction(const Access &A,
     if (!llvm::is_contained(Names, Name))
       Names.push_back(Name);
   }
+  // An index whose range the compiler knows stays below 2^32 cannot wrap
+  // (a constant trip count times a constant stride, a lane id): the PTX is
+  // the same as for int.
+  Bounds Range = RangeFinder(Loops, Writes, Ctx)(A.Index);
+  if (Range.Hi && *Range.Hi <= UINT32_MAX)
+    return;
   // Shared memory and local arrays are addressed with 32 bits: there is
   // nothing to widen (nvcc -O3 PTX is the same for int and unsigned).
   if (Names.empty() ||
@@ -599,22 +663,21 @@ void UnsignedIndexCheck::checkWrap(const Access &A, llvm::ArrayRef<Loop> Loops,
   if (!Sub)
     return;
   uint64_t C = uint64_t(*constantOf(Sub->getRHS(), Ctx));
-  std::optional<MinValue> Min =
-      MinimumFinder(Loops, Writes, Ctx)(Sub->getLHS());
-  if (!Min || Min->Value >= C || Min->Why == 0)
+  Bounds Range = RangeFinder(Loops, Writes, Ctx)(Sub->getLHS());
+  if (!Range.Lo || *Range.Lo >= C || Range.Why == 0)
     return;
   GuardKeys Keys(Sub->getLHS(), Writes);
   if (isGuarded(Path, A.E, Keys))
     return;
   if (!ReportedWraps.insert(Sub->getExprLoc().getRawEncoding()).second)
     return;
-  uint64_t Wrapped = (uint64_t(1) << 32) + Min->Value - C;
+  uint64_t Wrapped = (uint64_t(1) << 32) + *Range.Lo - C;
   std::string X = context().sourceText(Sub->getLHS());
   diag(Sub->getBeginLoc(),
        "'%0' wraps around to %1 when '%2' is %3 (%4): the subtraction is "
        "unsigned 32-bit, so '%5' is out of bounds; guard it with '%2 >= %6'")
       << context().sourceText(Sub) << int64_t(Wrapped) << X
-      << int64_t(Min->Value) << describe(Min->Why) << context().sourceText(A.E)
+      << int64_t(*Range.Lo) << describe(Range.Why) << context().sourceText(A.E)
       << int64_t(C);
 }
 

@@ -67,6 +67,13 @@ __global__ void counting_down(float *out, const float *in, unsigned n,
     // CHECK: :[[@LINE-1]]:17: warning: 'i * stride' indexes 'in' with unsigned 32-bit arithmetic in the loop over 'i': unsigned overflow wraps, so the compiler cannot turn the address into a pointer stepped each iteration and recomputes it with a 64-bit widening multiply (mul.wide.u32) instead; declare 'i' and 'stride' int (CUDA C++ Best Practices Guide, 'Loop Counters Signed vs. Unsigned') [arith-unsigned-index]
   }
 }
+__global__ void lane_tiles(float4 *dst, const float *src, int n) {
+  const unsigned lane = threadIdx.x % 32;
+  for (int i = 0; i < n; i++) {
+    dst[i] = *reinterpret_cast<const float4 *>(&src[8192 * i + (lane << 2)]);
+    // CHECK: :[[@LINE-1]]:53: warning: '8192 * i + (lane << 2)' indexes 'src' with unsigned 32-bit arithmetic in the loop over 'i': unsigned overflow wraps, so the compiler cannot turn the address into a pointer stepped each iteration and recomputes it with a 64-bit widening multiply (mul.wide.u32) instead; declare 'lane' int (CUDA C++ Best Practices Guide, 'Loop Counters Signed vs. Unsigned') [arith-unsigned-index]
+  }
+}
 
 // Silent: the counter alone or plus a constant (the loop bound keeps it from
 // wrapping), 64-bit and signed arithmetic, shared and local arrays (32-bit
@@ -110,6 +117,15 @@ __global__ void builtins(float *out, const float *in, unsigned n, unsigned w) {
   unsigned tid = blockIdx.x * blockDim.x + threadIdx.x;
   if (tid < n) {
     out[tid] = in[tid];
+  }
+}
+// A constant trip count and a lane id: the compiler knows the index stays
+// below 2^32, and the PTX is the same as with int.
+__global__ void known_range(float4 *dst, const float *src) {
+  const unsigned lane = threadIdx.x % 32;
+#pragma unroll
+  for (int i = 0; i < 16; i++) {
+    dst[i] = *reinterpret_cast<const float4 *>(&src[8192 * i + (lane << 2)]);
   }
 }
 __global__ void compared_only(float *out, unsigned n) {
