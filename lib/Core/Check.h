@@ -19,6 +19,16 @@ namespace warplint {
 
 class Check;
 class CheckContext;
+class ResourceUsageJob;
+
+// Where launch-occupancy gets registers per thread from: the toolkit's
+// ptxas (through nvcc, running beside the parse), else the -maxrregcount
+// cap; NoPtxas says why ptxas is not asked when Job is null.
+struct RegisterSource {
+  ResourceUsageJob *Job = nullptr;
+  std::optional<unsigned> MaxRegCount;
+  std::string NoPtxas;
+};
 
 // A value of the target a message is judged for ("1:32", "50%"): when the
 // same verdict holds on several targets, the merged message lists each
@@ -105,6 +115,8 @@ public:
   const ArchInfo *arch() const { return Arch; }
   const ArchTable &tables() const { return Tables; }
   const CheckOptionMap &options() const { return Options; }
+  void setRegisterSource(RegisterSource S) { Registers = std::move(S); }
+  RegisterSource &registerSource() { return Registers; }
   // Shared analyses, computed on first use and cached for the TU.
   ThreadDependenceAnalysis &threadDependence();
   AffineAnalysis &affine();
@@ -137,6 +149,7 @@ private:
   clang::ASTContext *AST = nullptr;
   std::unique_ptr<ThreadDependenceAnalysis> ThreadDeps;
   std::unique_ptr<AffineAnalysis> Affine;
+  RegisterSource Registers;
   llvm::DenseMap<clang::FileID, std::unique_ptr<NoLintIndex>> NoLint;
   // Last finding each check reported, or none if it was dropped.
   std::map<std::string, std::optional<size_t>> LastFinding;
