@@ -196,6 +196,14 @@ std::vector<std::string> buildParseArgs(const FileTask &T,
       Args.insert(Args.end(), {"-nocudainc", "-isystem", Env.FallbackDir,
                                "-include", "warplint_cuda_fallback.h"});
     }
+    // The features the target lacks, by the rule table: the header declares
+    // what the CUDA headers leave out for them, so that a call to one is
+    // arch-unsupported-feature's finding rather than a failed parse.
+    for (auto [Feature, Has] : Arch->features())
+      if (!Has)
+        Args.push_back(("-D__warplint_lacks_" + Feature).str());
+    if (!Env.FeatureHeader.empty())
+      Args.insert(Args.end(), {"-include", Env.FeatureHeader});
   }
   // The user's spelling of the file, unless the compile command runs in
   // another directory (a compile database): then its absolute path.
