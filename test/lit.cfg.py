@@ -19,6 +19,9 @@ config.environment["PATH"] = os.pathsep.join(
 # Tests never depend on the user's environment for the toolkit.
 for var in ("CUDA_PATH", "CUDA_HOME", "WARPLINT_ARCH_DATA", "WARPLINT_CACHE_DIR"):
     config.environment.pop(var, None)
+# launch-occupancy caches ptxas's answers in the user's cache directory by
+# default: the tests' go to the build tree.
+config.environment["XDG_CACHE_HOME"] = os.path.join(config.test_exec_root, "xdg-cache")
 
 config.substitutions.append(("%warplint", config.warplint_bin))
 config.substitutions.append(("%plugin", config.warplint_plugin))

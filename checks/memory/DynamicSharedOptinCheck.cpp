@@ -20,16 +20,8 @@ void DynamicSharedOptinCheck::checkFunction(const FunctionDecl *F) {
       LaunchSite L = launchSite(Call);
       if (isLaunch(Call) && L.Kernel && L.SharedBytes)
         Launches.push_back({L.Kernel, L.SharedBytes, F});
-      const FunctionDecl *Callee = Call->getDirectCallee();
-      if (Callee && Callee->getNameAsString() == "cudaFuncSetAttribute" &&
-          Call->getNumArgs() == 3) {
-        const auto *Attr = dyn_cast<DeclRefExpr>(
-            Call->getArg(1)->IgnoreParenImpCasts());
-        if (Attr && Attr->getDecl()->getNameAsString() ==
-                        "cudaFuncAttributeMaxDynamicSharedMemorySize")
-          if (const FunctionDecl *K = kernelNamedBy(Call->getArg(0)))
-            OptIns[K].push_back({Call, F});
-      }
+      if (std::optional<SharedOptIn> O = sharedOptIn(Call))
+        OptIns[O->Kernel].push_back({Call, F});
     }
     for (const Stmt *C : S->children())
       Walk(C);

@@ -937,6 +937,8 @@ literalShape(const Expr *E, const ASTContext &Ctx,
 }
 
 std::optional<BlockShape> AffineAnalysis::literalShapeOf(const Expr *E) {
+  if (!E)
+    return std::nullopt;
   auto NeverReassigned = [&](const VarDecl *V) {
     const auto *Owner = dyn_cast<FunctionDecl>(V->getDeclContext());
     if (!Owner)

@@ -1,8 +1,10 @@
-// Kernel launches in host code, in their three spellings: k<<<g, b, s>>>(...),
-// cudaLaunchKernel(k, g, b, args, s, stream) and cudaLaunchCooperativeKernel
-// with the same arguments.
+// Kernel launches in host code, in their four spellings: k<<<g, b, s>>>(...),
+// cudaLaunchKernel(k, g, b, args, s, stream), cudaLaunchCooperativeKernel
+// with the same arguments, and cudaLaunchKernelEx(&config, k, args...) whose
+// shape is the fields of a local cudaLaunchConfig_t set once in the function.
 #pragma once
 #include "clang/AST/Expr.h"
+#include <optional>
 #include "clang/ASTMatchers/ASTMatchers.h"
 
 namespace warplint {
@@ -25,5 +27,13 @@ bool isLaunch(const clang::CallExpr *Call);
 
 // The parts of a call matched by launchMatcher().
 LaunchSite launchSite(const clang::CallExpr *Call);
+
+// cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, n):
+// the kernel it opts in (canonical) and n; nullopt for any other call.
+struct SharedOptIn {
+  const clang::FunctionDecl *Kernel;
+  const clang::Expr *Bytes;
+};
+std::optional<SharedOptIn> sharedOptIn(const clang::CallExpr *Call);
 
 } // namespace warplint

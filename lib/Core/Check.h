@@ -19,6 +19,16 @@ namespace warplint {
 
 class Check;
 class CheckContext;
+class ResourceUsageJob;
+
+// Where launch-occupancy gets registers per thread from: the toolkit's
+// ptxas (through nvcc, running beside the parse), else the -maxrregcount
+// cap; NoPtxas says why ptxas is not asked when Job is null.
+struct RegisterSource {
+  ResourceUsageJob *Job = nullptr;
+  std::optional<unsigned> MaxRegCount;
+  std::string NoPtxas;
+};
 
 // A value of the target a message is judged for ("1:32", "50%"): when the
 // same verdict holds on several targets, the merged message lists each
@@ -105,6 +115,8 @@ public:
   const ArchInfo *arch() const { return Arch; }
   const ArchTable &tables() const { return Tables; }
   const CheckOptionMap &options() const { return Options; }
+  void setRegisterSource(RegisterSource S) { Registers = std::move(S); }
+  RegisterSource &registerSource() { return Registers; }
   // Shared analyses, computed on first use and cached for the TU.
   ThreadDependenceAnalysis &threadDependence();
   AffineAnalysis &affine();
@@ -137,6 +149,7 @@ private:
   clang::ASTContext *AST = nullptr;
   std::unique_ptr<ThreadDependenceAnalysis> ThreadDeps;
   std::unique_ptr<AffineAnalysis> Affine;
+  RegisterSource Registers;
   llvm::DenseMap<clang::FileID, std::unique_ptr<NoLintIndex>> NoLint;
   // Last finding each check reported, or none if it was dropped.
   std::map<std::string, std::optional<size_t>> LastFinding;
@@ -225,10 +238,14 @@ llvm::ArrayRef<CheckInfo> allChecks();
 const CheckInfo *findCheck(llvm::StringRef Id);
 
 // Instantiates the enabled checks for one parse, puts all their matchers into
-// one MatchFinder, and runs them in one traversal.
+// one MatchFinder, and runs them in one traversal. Judges says which side's
+// checks the parse runs: warplint's device parse sees host code too and runs
+// both; in a clang compile (the plugin) the host pass runs the host-side
+// checks and each GPU's pass the device-side ones, so that a host finding
+// is reported once, not once per pass.
 class CheckRunner {
 public:
-  CheckRunner(const GlobList &Enabled, bool DeviceParse, CheckContext &Ctx);
+  CheckRunner(const GlobList &Enabled, CheckSide Judges, CheckContext &Ctx);
   void run(clang::ASTContext &AST);
   bool empty() const { return Checks.empty(); }
 

@@ -347,6 +347,10 @@ static void translateInto(CompileFlags &Out, ArrayRef<std::string> Args,
   Out.Dropped.insert(Out.Dropped.end(), Sub.Dropped.begin(), Sub.Dropped.end());
   Out.IgnoredNvcc.insert(Out.IgnoredNvcc.end(), Sub.IgnoredNvcc.begin(),
                          Sub.IgnoredNvcc.end());
+  Out.NvccCodegen.insert(Out.NvccCodegen.end(), Sub.NvccCodegen.begin(),
+                         Sub.NvccCodegen.end());
+  if (Sub.MaxRegCount)
+    Out.MaxRegCount = Sub.MaxRegCount;
 }
 
 static CompileFlags translateNvcc(ArrayRef<std::string> Args, StringRef File,
@@ -442,6 +446,7 @@ static CompileFlags translateNvcc(ArrayRef<std::string> Args, StringRef File,
       break;
     case Action::FastMath:
       Out.Args.push_back("-ffast-math");
+      Out.NvccCodegen.push_back("--use_fast_math");
       break;
     case Action::NoExceptions:
       Out.Args.push_back("-fno-exceptions");
@@ -477,6 +482,16 @@ static CompileFlags translateNvcc(ArrayRef<std::string> Args, StringRef File,
     }
     case Action::Untranslated:
       Out.IgnoredNvcc.push_back(Arg.split('=').first.str());
+      if (O->Short != "-Xcudafe") {
+        Out.NvccCodegen.push_back(O->Long.str());
+        if (O->TakesValue)
+          Out.NvccCodegen.push_back(*Value);
+      }
+      if (O->Short == "-maxrregcount") {
+        unsigned N;
+        if (!StringRef(*Value).getAsInteger(10, N))
+          Out.MaxRegCount = N;
+      }
       break;
     case Action::Drop:
       break;
@@ -570,6 +585,18 @@ CompileFlags translateCommand(ArrayRef<std::string> Command, StringRef File,
     if (Arg == "-xcuda") {
       Out.IsCuda = true;
       continue;
+    }
+    // clang's way of passing ptxas a register cap; nvcc's spelling for the
+    // resource-usage compile.
+    if (Arg == "-Xcuda-ptxas" && I + 1 < Args.size()) {
+      StringRef Opt = Args[I + 1];
+      unsigned N;
+      if ((Opt.consume_front("--maxrregcount=") ||
+           Opt.consume_front("-maxrregcount=")) &&
+          !Opt.getAsInteger(10, N)) {
+        Out.MaxRegCount = N;
+        Out.NvccCodegen.push_back("--maxrregcount=" + std::to_string(N));
+      }
     }
     Out.Args.push_back(Arg.str());
     // Flags with a separate value keep it.

@@ -6,6 +6,7 @@
 #pragma once
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -19,6 +20,12 @@ struct CompileFlags {
   // nvcc's own options with no clang counterpart (-lineinfo, -Xptxas, ...),
   // as spelt: left out of the parse, reported once per run each.
   std::vector<std::string> IgnoredNvcc;
+  // nvcc options that change the device code ptxas allocates registers for
+  // (-maxrregcount, -Xptxas, --use_fast_math, -G ...), in nvcc's spelling:
+  // launch-occupancy's resource-usage compile passes them on.
+  std::vector<std::string> NvccCodegen;
+  // -maxrregcount: the cap on registers per thread, when nvcc cannot say.
+  std::optional<unsigned> MaxRegCount;
 };
 
 bool isNvccCommand(llvm::StringRef Program);

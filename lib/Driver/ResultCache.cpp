@@ -1,4 +1,5 @@
 #include "Driver/ResultCache.h"
+#include "Driver/Hashing.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -16,27 +17,6 @@ namespace warplint {
 namespace {
 
 constexpr int Format = 3; // of an entry; a change makes old entries misses
-
-std::string hex(uint64_t H) { return llvm::utohexstr(H, true, 16); }
-
-// A streaming hash of several parts, each delimited.
-class Hasher {
-public:
-  Hasher &add(llvm::StringRef S) {
-    Text += std::to_string(S.size());
-    Text += ':';
-    Text += S;
-    return *this;
-  }
-  std::string hash() const {
-    // Two halves with different seeds: 128 bits, ample for a cache key.
-    return hex(llvm::xxh3_64bits(Text)) +
-           hex(llvm::xxh3_64bits("warplint" + Text));
-  }
-
-private:
-  std::string Text;
-};
 
 json locationJson(const Location &L) {
   return {L.File, L.Line, L.Column};
@@ -147,9 +127,7 @@ std::string ResultCache::contentHash(const std::string &Path) {
     if (It != Hashes.end())
       return It->second;
   }
-  auto Buffer = llvm::MemoryBuffer::getFile(Path, /*IsText=*/false,
-                                            /*RequiresNullTerminator=*/false);
-  std::string H = Buffer ? hex(llvm::xxh3_64bits((*Buffer)->getBuffer())) : "";
+  std::string H = fileContentHash(Path);
   std::lock_guard<std::mutex> Hold(Lock);
   Hashes[Path] = H;
   return H;

@@ -1,5 +1,6 @@
 #include "Driver/Runner.h"
 #include "IR/IRLayer.h"
+#include "Driver/ResourceUsage.h"
 #include "clang/Basic/FileManager.h"
 #include "clang/Frontend/CompilerInstance.h"
 #include "clang/Frontend/FrontendAction.h"
@@ -78,15 +79,22 @@ private:
 class AnalysisAction : public ASTFrontendAction {
 public:
   AnalysisAction(const FileTask &T, const ArchTable &Tables,
-                 const ArchInfo *Arch, DiagSink &Sink, std::string *Dump)
-      : T(T), Tables(Tables), Arch(Arch), Sink(Sink), Dump(Dump) {}
+                 const ArchInfo *Arch, DiagSink &Sink, std::string *Dump,
+                 ResourceUsageJob *Resources)
+      : T(T), Tables(Tables), Arch(Arch), Sink(Sink), Dump(Dump),
+        Resources(Resources) {}
 
   std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &CI,
                                                  llvm::StringRef) override {
     auto Ctx = std::make_unique<CheckContext>(Tables, Arch, T.Options,
                                               T.WarningsAsErrors, Sink);
+    Ctx->setRegisterSource({Resources, T.Flags.MaxRegCount, T.NoPtxas});
+    // The device parse sees host code too; a plain C++ parse has no
+    // device code.
     auto Runner = std::make_unique<CheckRunner>(
-        T.Checks, bool(CI.getLangOpts().CUDAIsDevice), *Ctx);
+        T.Checks,
+        CI.getLangOpts().CUDAIsDevice ? CheckSide::Both : CheckSide::Host,
+        *Ctx);
     CheckContext &Checks = *Ctx;
     auto AST = std::make_unique<AnalysisConsumer>(std::move(Ctx),
                                                   std::move(Runner), Dump);
@@ -109,7 +117,42 @@ private:
   const ArchInfo *Arch;
   DiagSink &Sink;
   std::string *Dump;
+  ResourceUsageJob *Resources;
 };
+
+// Every file a parse read (absolute paths, symlinks and '..' resolved).
+std::vector<std::string> filesRead(FileManager &Files) {
+  std::vector<std::string> Out;
+  llvm::SmallVector<OptionalFileEntryRef, 64> Read;
+  Files.GetUniqueIDMapping(Read);
+  for (OptionalFileEntryRef F : Read) {
+    if (!F)
+      continue;
+    // '..' cannot be dropped by hand (a/link/.. need not be a).
+    llvm::SmallString<256> Path(F->getFileEntry().tryGetRealPathName());
+    if (Path.empty()) {
+      Path = F->getName();
+      Files.makeAbsolutePath(Path);
+    }
+    Out.push_back(std::string(Path));
+  }
+  llvm::sort(Out);
+  Out.erase(llvm::unique(Out), Out.end());
+  return Out;
+}
+
+// Whether the main file launches a kernel, by its text: a file without a
+// launch (a header of kernels, device functions) needs no register counts.
+bool mentionsLaunch(const FileTask &T) {
+  llvm::SmallString<256> Path(T.File);
+  if (llvm::sys::path::is_relative(Path) && !T.Directory.empty())
+    llvm::sys::path::make_absolute(T.Directory, Path);
+  auto Buf = llvm::MemoryBuffer::getFile(Path, /*IsText=*/true);
+  if (!Buf)
+    return false;
+  llvm::StringRef Text = (*Buf)->getBuffer();
+  return Text.contains("<<<") || Text.contains("cudaLaunch");
+}
 
 } // namespace
 
@@ -197,6 +240,11 @@ FileResult runFile(const FileTask &T, const RunEnvironment &Env) {
   std::vector<const ArchInfo *> Parses = T.Archs;
   if (!T.Flags.IsCuda)
     Parses = {nullptr}; // plain C++: one host parse, host-side checks only
+  // Register counts for launch-occupancy: nvcc runs beside the parses.
+  std::unique_ptr<ResourceUsageJob> Resources;
+  if (T.Flags.IsCuda && !T.Nvcc.empty() && !T.DumpAnalysis &&
+      T.Checks.contains("launch-occupancy") && mentionsLaunch(T))
+    Resources = ResourceUsageJob::start(T, Env, T.Nvcc, T.ResourceCacheDir);
   for (const ArchInfo *Arch : Parses) {
     // Heap objects, so that after a contained crash they can be abandoned
     // rather than destroyed half-way through their work.
@@ -204,7 +252,8 @@ FileResult runFile(const FileTask &T, const RunEnvironment &Env) {
     auto Invocation = std::make_unique<tooling::ToolInvocation>(
         buildParseArgs(T, Env, Arch),
         std::make_unique<AnalysisAction>(T, *Env.Tables, Arch, R.Sink,
-                                         T.DumpAnalysis ? &R.Dump : nullptr),
+                                         T.DumpAnalysis ? &R.Dump : nullptr,
+                                         Resources.get()),
         Files.get());
     Invocation->setDiagnosticConsumer(Errors.get());
     // A TU with errors still gets the findings of what parsed; the errors
@@ -228,24 +277,13 @@ FileResult runFile(const FileTask &T, const RunEnvironment &Env) {
     }
   }
   R.Sink.mergeTargets();
-  if (!T.RecordDependencies)
-    return R;
-  llvm::SmallVector<OptionalFileEntryRef, 64> Read;
-  Files->GetUniqueIDMapping(Read);
-  for (OptionalFileEntryRef F : Read) {
-    if (!F)
-      continue;
-    // The path the file was opened by, symlinks and '..' resolved; '..'
-    // cannot be dropped by hand (a/link/.. need not be a).
-    llvm::SmallString<256> Path(F->getFileEntry().tryGetRealPathName());
-    if (Path.empty()) {
-      Path = F->getName();
-      Files->makeAbsolutePath(Path);
-    }
-    R.Dependencies.push_back(std::string(Path));
+  if (T.RecordDependencies || (Resources && Resources->wantsDependencies())) {
+    R.Dependencies = filesRead(*Files);
+    if (Resources)
+      Resources->finish(R.Dependencies);
+    if (!T.RecordDependencies)
+      R.Dependencies.clear();
   }
-  llvm::sort(R.Dependencies);
-  R.Dependencies.erase(llvm::unique(R.Dependencies), R.Dependencies.end());
   return R;
 }
 

@@ -35,6 +35,12 @@ struct FileTask {
   // List the files the parses read in FileResult::Dependencies (for the
   // result cache).
   bool RecordDependencies = false;
+  // The nvcc whose ptxas reports registers per kernel for launch-occupancy
+  // (empty: none, --ptxas=off or no toolkit), and why not when empty.
+  std::string Nvcc;
+  std::string NoPtxas;
+  // Where its answers are cached (empty: not cached).
+  std::string ResourceCacheDir;
 };
 
 struct FileResult {

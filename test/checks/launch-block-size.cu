@@ -62,3 +62,32 @@ void negatives(float *a, int n, int runtime_threads) {
   // SM86: :[[@LINE-2]]:10: warning: 'k' is launched with blocks of 64 threads, too small to fill an SM on sm_86: it holds at most 16 blocks, so at most 32 of its 48 warps (67% occupancy) are resident; blocks of 96 threads or more can reach full occupancy
 }
 
+
+// cudaLaunchKernelEx: the shape is the launch configuration's fields, set
+// once in the function (its initialiser, or one assignment).
+__global__ void kx(float *a, int n) { a[threadIdx.x] = n; }
+void launch_ex(float *a, int n, int threads) {
+  cudaLaunchConfig_t cfg = {};
+  cfg.gridDim = dim3(n);
+  cfg.blockDim = dim3(100);
+  cudaLaunchKernelEx(&cfg, kx, a, n);
+  // CHECK: :[[@LINE-2]]:18: warning: 'kx' is launched with blocks of 100 threads, not a multiple of the warp size (32): the last warp of every block runs 4 of its 32 lanes, so 28 of the 128 lanes the block occupies (22%) idle on sm_80
+  cudaLaunchConfig_t big = {dim3(n), dim3(2048), 0, 0, nullptr, 0};
+  cudaLaunchKernelEx(&big, kx, a, n);
+  // CHECK: :[[@LINE-2]]:38: error: 'kx' is launched with blocks of 2048 threads, more than the 1024 threads a block may have on sm_80: the launch fails (cudaErrorInvalidConfiguration)
+
+  // Negatives: a good shape, a field written twice, a runtime size.
+  cudaLaunchConfig_t fine = {};
+  fine.gridDim = n;
+  fine.blockDim = 256;
+  cudaLaunchKernelEx(&fine, kx, a, n);
+  cudaLaunchConfig_t twice = {};
+  twice.gridDim = n;
+  twice.blockDim = 96;
+  twice.blockDim.x = 100;
+  cudaLaunchKernelEx(&twice, kx, a, n);
+  cudaLaunchConfig_t runtime = {};
+  runtime.gridDim = n;
+  runtime.blockDim = dim3(threads);
+  cudaLaunchKernelEx(&runtime, kx, a, n);
+}

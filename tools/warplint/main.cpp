@@ -130,6 +130,17 @@ cl::opt<bool> Quiet("quiet", cl::desc("No summary or notices on stderr"),
 cl::opt<std::string> CudaPathOpt("cuda-path",
                                  cl::desc("CUDA toolkit to parse against"),
                                  cl::value_desc("dir"), cl::cat(Category));
+cl::opt<bool> PtxasOpt(
+    "ptxas",
+    cl::desc("Compile each file that launches kernels with the toolkit's nvcc "
+             "beside the parse, for the registers ptxas gives each kernel "
+             "(launch-occupancy; cached); --ptxas=false uses only "
+             "__launch_bounds__ and -maxrregcount"),
+    cl::init(true), cl::cat(Category));
+cl::opt<std::string> NvccOpt(
+    "nvcc",
+    cl::desc("The nvcc --ptxas runs (default: the toolkit's bin/nvcc)"),
+    cl::value_desc("path"), cl::cat(Category));
 cl::opt<unsigned> Jobs("j", cl::desc("Files analysed in parallel"), cl::init(1),
                        cl::cat(Category));
 cl::opt<std::string> ArchDataOpt(
@@ -501,6 +512,39 @@ int Main(int Argc, const char **Argv) {
     Cache = std::move(*C);
     for (FileTask &T : Tasks)
       T.RecordDependencies = true;
+  }
+
+  // Registers per kernel from ptxas, its answers cached beside the results
+  // or in the user's cache directory.
+  std::string Nvcc = NvccOpt, NoPtxas;
+  if (Nvcc.empty() && Env.Toolkit.found()) {
+    SmallString<256> P(Env.Toolkit.Path);
+    sys::path::append(P, "bin", "nvcc");
+    Nvcc = std::string(P);
+  }
+  if (!PtxasOpt)
+    NoPtxas = "--ptxas=false";
+  else if (Nvcc.empty())
+    NoPtxas = "no CUDA toolkit found";
+  else if (!sys::fs::can_execute(Nvcc))
+    NoPtxas = "cannot run '" + Nvcc + "'";
+  std::string ResourceCache;
+  SmallString<256> CacheBase;
+  if (!CacheDir.empty())
+    CacheBase = CacheDir;
+  else if (sys::path::cache_directory(CacheBase))
+    sys::path::append(CacheBase, "warplint");
+  else
+    CacheBase.clear();
+  if (!CacheBase.empty()) {
+    sys::path::append(CacheBase, "ptxas");
+    ResourceCache = std::string(CacheBase);
+  }
+  for (FileTask &T : Tasks) {
+    if (NoPtxas.empty())
+      T.Nvcc = Nvcc;
+    T.NoPtxas = NoPtxas;
+    T.ResourceCacheDir = ResourceCache;
   }
 
   std::vector<FileResult> Results(Tasks.size());

@@ -1,0 +1,323 @@
+#include "Driver/ResourceUsage.h"
+#include "Driver/Hashing.h"
+#include "Driver/Runner.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SmallString.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Regex.h"
+#include "llvm/Support/raw_ostream.h"
+#include <nlohmann/json.hpp>
+
+using json = nlohmann::json;
+using namespace llvm;
+
+namespace warplint {
+
+namespace {
+
+constexpr int Format = 1; // of a cache entry
+// The longest a resource-usage compile may take; then it is killed and the
+// registers are left out, as without a toolkit.
+constexpr unsigned TimeoutSeconds = 300;
+
+std::string readFile(StringRef Path) {
+  auto Buf = MemoryBuffer::getFile(Path, /*IsText=*/true);
+  return Buf ? (*Buf)->getBuffer().str() : std::string();
+}
+
+std::string absoluteIn(StringRef Dir, StringRef Path) {
+  SmallString<256> P(Path);
+  if (sys::path::is_relative(P)) {
+    if (!Dir.empty())
+      sys::path::make_absolute(Dir, P);
+    else
+      sys::fs::make_absolute(P);
+  }
+  sys::path::remove_dots(P, true);
+  return std::string(P);
+}
+
+std::string entryPath(StringRef CacheDir, StringRef Key) {
+  SmallString<256> P(CacheDir);
+  sys::path::append(P, Key.substr(0, 2), Key + ".json");
+  return std::string(P);
+}
+
+} // namespace
+
+ResourceTable parsePtxasOutput(StringRef Text) {
+  // ptxas info    : Compiling entry function '_Z1kPf' for 'sm_80'
+  // ptxas info    : Function properties for _Z1kPf
+  //     0 bytes stack frame, 8 bytes spill stores, 8 bytes spill loads
+  // ptxas info    : Used 12 registers, used 1 barriers, 160 bytes smem, ...
+  static const Regex Entry("Compiling entry function '([^']+)' for '(sm_[0-9a-z]+)'");
+  static const Regex Used("Used ([0-9]+) registers");
+  static const Regex Smem("([0-9]+) bytes smem");
+  static const Regex Spill("([0-9]+) bytes spill stores");
+  ResourceTable Out;
+  KernelResources *Current = nullptr;
+  SmallVector<StringRef, 64> Lines;
+  Text.split(Lines, '\n');
+  for (StringRef Line : Lines) {
+    SmallVector<StringRef, 3> M;
+    if (Entry.match(Line, &M)) {
+      Current = &Out[M[2].str()][M[1].str()];
+      continue;
+    }
+    if (!Current)
+      continue;
+    if (Spill.match(Line, &M))
+      M[1].getAsInteger(10, Current->SpillBytes);
+    if (Used.match(Line, &M)) {
+      M[1].getAsInteger(10, Current->Registers);
+      if (Smem.match(Line, &M))
+        M[1].getAsInteger(10, Current->SharedBytes);
+      Current = nullptr; // the entry's last line
+    }
+  }
+  return Out;
+}
+
+const std::vector<std::string> &nvccTargets(const std::string &NvccPath) {
+  static std::mutex Lock;
+  static std::map<std::string, std::vector<std::string>> Known;
+  std::lock_guard<std::mutex> Hold(Lock);
+  auto [It, New] = Known.try_emplace(NvccPath);
+  if (!New)
+    return It->second;
+  SmallString<128> Out;
+  if (sys::fs::createTemporaryFile("warplint-nvcc", "txt", Out))
+    return It->second;
+  std::optional<StringRef> Redirects[] = {StringRef(""), StringRef(Out),
+                                          StringRef("")};
+  if (sys::ExecuteAndWait(NvccPath, {NvccPath, "--list-gpu-code"}, std::nullopt,
+                          Redirects, /*SecondsToWait=*/60) == 0) {
+    SmallVector<StringRef, 32> Lines;
+    std::string Text = readFile(Out);
+    StringRef(Text).split(Lines, '\n', -1, false);
+    for (StringRef L : Lines)
+      if (L.trim().starts_with("sm_"))
+        It->second.push_back(L.trim().str());
+  }
+  sys::fs::remove(Out);
+  return It->second;
+}
+
+std::vector<std::string> nvccResourceArgs(const FileTask &T,
+                                          const std::string &NvccPath,
+                                          const std::vector<std::string> &Targets,
+                                          StringRef Output) {
+  std::vector<std::string> Args = {NvccPath,       "-fatbin",
+                                   "-o",           Output.str(),
+                                   "-Xptxas",      "-v",
+                                   "--expt-relaxed-constexpr",
+                                   "--extended-lambda", "-x", "cu"};
+  for (const std::string &Target : Targets) {
+    StringRef Number = StringRef(Target).drop_front(3);
+    Args.push_back("-gencode");
+    Args.push_back(("arch=compute_" + Number + ",code=" + Target).str());
+  }
+  // What decides the device code among the parse's flags: include paths,
+  // macros, pre-included files and the language standard.
+  const std::vector<std::string> &F = T.Flags.Args;
+  for (size_t I = 0; I < F.size(); ++I) {
+    StringRef A = F[I];
+    bool Path = false;
+    StringRef Flag, Value;
+    for (StringRef P : {"-I", "-isystem", "-include", "-D", "-U"}) {
+      if (!A.starts_with(P))
+        continue;
+      Flag = P;
+      Path = P == "-I" || P == "-isystem" || P == "-include";
+      if (A.size() > P.size())
+        Value = A.drop_front(P.size());
+      else if (I + 1 < F.size())
+        Value = F[++I];
+      break;
+    }
+    if (Flag.empty()) {
+      if (A.starts_with("-std="))
+        Args.push_back(A.str());
+      continue;
+    }
+    if (Value.empty())
+      continue;
+    Args.push_back(Flag.str());
+    Args.push_back(Path ? absoluteIn(T.Directory, Value) : Value.str());
+  }
+  Args.insert(Args.end(), T.Flags.NvccCodegen.begin(),
+              T.Flags.NvccCodegen.end());
+  Args.push_back(absoluteIn(T.Directory, T.File));
+  return Args;
+}
+
+std::unique_ptr<ResourceUsageJob>
+ResourceUsageJob::start(const FileTask &T, const RunEnvironment &Env,
+                        std::string NvccPath, std::string CacheDir) {
+  (void)Env;
+  const std::vector<std::string> &Supported = nvccTargets(NvccPath);
+  std::unique_ptr<ResourceUsageJob> J(new ResourceUsageJob());
+  for (const ArchInfo *A : T.Archs)
+    if (A && is_contained(Supported, A->Name))
+      J->Targets.push_back(A->Name);
+  if (J->Targets.empty())
+    return J; // covers nothing: the check says why
+
+  std::vector<std::string> Args =
+      nvccResourceArgs(T, NvccPath, J->Targets, "<output>");
+  Hasher H;
+  H.add(std::to_string(Format));
+  sys::fs::file_status St;
+  if (!sys::fs::status(NvccPath, St))
+    H.add(std::to_string(St.getSize()))
+        .add(std::to_string(
+            St.getLastModificationTime().time_since_epoch().count()));
+  for (const std::string &A : Args)
+    H.add(A);
+  H.add(fileContentHash(Args.back()));
+  J->Key = H.hash();
+  J->CacheDir = std::move(CacheDir);
+
+  if (!J->CacheDir.empty()) {
+    std::string Text = readFile(entryPath(J->CacheDir, J->Key));
+    json Entry = json::parse(Text, nullptr, false);
+    try {
+      bool Valid = !Entry.is_discarded() && Entry.at("format") == Format;
+      if (Valid)
+        for (const json &D : Entry.at("deps"))
+          Valid &= fileContentHash(D.at(0).get<std::string>()) ==
+                   D.at(1).get<std::string>();
+      if (Valid) {
+        for (const auto &[Target, Kernels] : Entry.at("table").items())
+          for (const auto &[Name, R] : Kernels.items())
+            J->Table[Target][Name] = {R.at(0).get<unsigned>(),
+                                      R.at(1).get<unsigned>(),
+                                      R.at(2).get<unsigned>()};
+        J->Failure = Entry.at("failure").get<std::string>();
+        J->Done = true;
+        return J;
+      }
+    } catch (const json::exception &) {
+      J->Table.clear(); // not an entry this warplint wrote: a miss
+    }
+  }
+
+  SmallString<128> Output, Log;
+  if (sys::fs::createTemporaryFile("warplint-ptxas", "fatbin", Output) ||
+      sys::fs::createTemporaryFile("warplint-ptxas", "log", Log)) {
+    J->Failure = "cannot create a temporary file";
+    J->Done = true;
+    return J;
+  }
+  J->OutputFile = std::string(Output);
+  J->LogFile = std::string(Log);
+  Args[3] = J->OutputFile;
+  std::vector<StringRef> Argv(Args.begin(), Args.end());
+  std::optional<StringRef> Redirects[] = {StringRef(""), StringRef(Log),
+                                          StringRef(Log)};
+  std::string Err;
+  bool Failed = false;
+  J->Process = sys::ExecuteNoWait(NvccPath, Argv, std::nullopt, Redirects, 0,
+                                  &Err, &Failed);
+  J->Ran = true;
+  if (Failed) {
+    J->Failure = "cannot run " + NvccPath + ": " + Err;
+    J->Done = true;
+  }
+  return J;
+}
+
+ResourceUsageJob::~ResourceUsageJob() {
+  if (!Done && Process.Pid)
+    sys::Wait(Process, /*SecondsToWait=*/1); // stops it: not waited for
+  for (const std::string &F : {OutputFile, LogFile})
+    if (!F.empty())
+      sys::fs::remove(F);
+}
+
+bool ResourceUsageJob::covers(StringRef Target) const {
+  return is_contained(Targets, Target);
+}
+
+void ResourceUsageJob::wait() {
+  std::lock_guard<std::mutex> Hold(Lock);
+  if (Done)
+    return;
+  Done = true;
+  std::string Err;
+  sys::ProcessInfo R = sys::Wait(Process, TimeoutSeconds, &Err);
+  std::string Text = readFile(LogFile);
+  if (R.ReturnCode == 0) {
+    Table = parsePtxasOutput(Text);
+    return;
+  }
+  if (R.ReturnCode == -2) {
+    Failure = "nvcc took longer than " + std::to_string(TimeoutSeconds) + " s";
+    Ran = false; // not an answer to keep
+    return;
+  }
+  // The first error line, as nvcc printed it.
+  SmallVector<StringRef, 16> Lines;
+  StringRef(Text).split(Lines, '\n', -1, false);
+  for (StringRef L : Lines)
+    if (L.contains("error")) {
+      Failure = L.trim().str();
+      break;
+    }
+  if (Failure.empty())
+    Failure = "nvcc exited with status " + std::to_string(R.ReturnCode);
+}
+
+std::optional<KernelResources> ResourceUsageJob::lookup(StringRef Target,
+                                                        StringRef Mangled,
+                                                        std::string &Why) {
+  if (!covers(Target))
+    return std::nullopt;
+  Asked = true;
+  wait();
+  if (!Failure.empty()) {
+    Why = "nvcc could not compile the file for " + Target.str() + " (" +
+          Failure + ")";
+    return std::nullopt;
+  }
+  auto T = Table.find(Target.str());
+  if (T == Table.end())
+    return std::nullopt;
+  auto K = T->second.find(Mangled.str());
+  if (K == T->second.end())
+    return std::nullopt;
+  return K->second;
+}
+
+void ResourceUsageJob::finish(const std::vector<std::string> &Dependencies) {
+  if (!wantsDependencies())
+    return;
+  wait();
+  if (!Ran)
+    return;
+  json Deps = json::array();
+  for (const std::string &D : Dependencies) {
+    std::string H = fileContentHash(D);
+    if (H.empty())
+      return;
+    Deps.push_back({D, H});
+  }
+  json Tab = json::object();
+  for (const auto &[Target, Kernels] : Table)
+    for (const auto &[Name, R] : Kernels)
+      Tab[Target][Name] = {R.Registers, R.SharedBytes, R.SpillBytes};
+  json Entry = {{"format", Format},
+                {"deps", Deps},
+                {"table", Tab},
+                {"failure", Failure}};
+  std::string Path = entryPath(CacheDir, Key);
+  sys::fs::create_directories(sys::path::parent_path(Path));
+  consumeError(writeToOutput(Path, [&](raw_ostream &OS) {
+    OS << Entry.dump();
+    return Error::success();
+  }));
+}
+
+} // namespace warplint
