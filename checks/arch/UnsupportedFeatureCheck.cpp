@@ -242,12 +242,13 @@ bool UnsupportedFeatureCheck::report(SourceLocation Loc, llvm::StringRef What,
       [&](const ArchInfo &A) { return A.hasFeature(Feature).value_or(false); });
   if (!First)
     return false; // no target has it: nothing to guard for
-  diag(Loc,
-       "%0 uses %1 (%2 or later); building it for %3 fails (%4): guard it "
-       "with '#if __CUDA_ARCH__ >= %5'%6",
-       Severity::Error)
-      << What << Text->Uses << First->Name << arch().Name << Text->Section
-      << int64_t(First->SM * 10) << Text->Otherwise;
+  (diag(Loc,
+        "%0 uses %1 (%2 or later); building it for %3 fails (%4): guard it "
+        "with '#if __CUDA_ARCH__ >= %5'%6",
+        Severity::Error)
+   << What << Text->Uses << First->Name << arch().Name << Text->Section
+   << int64_t(First->SM * 10) << Text->Otherwise)
+      .metric("first_sm", First->SM);
   return true;
 }
 
