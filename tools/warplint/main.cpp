@@ -6,12 +6,12 @@
 #include "Driver/NvccFlags.h"
 #include "Driver/ResultCache.h"
 #include "Driver/Runner.h"
+#include "Driver/Tasks.h"
 #include "Driver/Toolkit.h"
 #include "Output/Fingerprint.h"
 #include "Output/Fixes.h"
 #include "Output/Writers.h"
 #include "clang/Tooling/CompilationDatabase.h"
-#include "clang/Tooling/JSONCompilationDatabase.h"
 #include "llvm/ADT/SmallString.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/CrashRecoveryContext.h"
@@ -331,31 +331,12 @@ int Main(int Argc, const char **Argv) {
 
   std::unique_ptr<clang::tooling::CompilationDatabase> Database;
   if (!BuildPath.empty()) {
-    std::string Err;
-    StringRef P = BuildPath;
-    if (sys::fs::is_directory(P)) {
-      SmallString<256> Json(P);
-      sys::path::append(Json, "compile_commands.json");
-      if (!sys::fs::exists(Json)) {
-        printError(BuildPath + ": no compile_commands.json in this directory");
-        return 2;
-      }
-      Database = clang::tooling::JSONCompilationDatabase::loadFromFile(
-          Json, Err, clang::tooling::JSONCommandLineSyntax::AutoDetect);
-      if (!Database) {
-        printError(std::string(Json) + ": " + Err);
-        return 2;
-      }
-    } else {
-      Database = clang::tooling::JSONCompilationDatabase::loadFromFile(
-          P, Err, clang::tooling::JSONCommandLineSyntax::AutoDetect);
-      if (!Database) {
-        printError(BuildPath + ": " + Err);
-        return 2;
-      }
+    auto DB = loadCompilationDatabase(BuildPath);
+    if (!DB) {
+      printError(toString(DB.takeError()));
+      return 2;
     }
-    // Headers and files not in the database borrow a neighbour's flags.
-    Database = clang::tooling::inferMissingCompileCommands(std::move(Database));
+    Database = std::move(*DB);
   }
 
   std::vector<std::string> Inputs(Files.begin(), Files.end());
@@ -378,8 +359,24 @@ int Main(int Argc, const char **Argv) {
            << (CudaPathOpt.empty() ? "" : " at '" + CudaPathOpt + "'")
            << "; parsing with warplint's bundled minimal CUDA declarations\n";
 
+  TaskSettings Settings;
+  if (HaveFixedFlags) {
+    Settings.FixedCommand = {"clang++"};
+    Settings.FixedCommand->insert(Settings.FixedCommand->end(),
+                                  FixedFlags.begin(), FixedFlags.end());
+  }
+  Settings.ExtraArgsBefore.assign(ExtraArgsBefore.begin(),
+                                  ExtraArgsBefore.end());
+  Settings.ExtraArgs.assign(ExtraArgs.begin(), ExtraArgs.end());
+  Settings.Checks = ChecksOpt;
+  Settings.WarningsAsErrors = WarningsAsErrorsOpt;
+  Settings.Archs.assign(ArchOpt.begin(), ArchOpt.end());
+  Settings.ExplicitConfig = ExplicitConfig ? &*ExplicitConfig : nullptr;
+  Settings.IRLayer = IRLayerOpt;
+  Settings.DumpAnalysis = DumpAnalysisOpt;
+  TaskBuilder Builder(*Tables, std::move(Settings));
+
   DiagSink All;
-  std::map<std::string, std::optional<Config>> ConfigCache;
   std::vector<FileTask> Tasks;
   for (const std::string &File : Inputs) {
     std::string Abs = absolute(File);
@@ -403,83 +400,12 @@ int Main(int Argc, const char **Argv) {
     }
     sys::fs::closeFile(*FD);
 
-    FileTask T;
-    T.File = File;
-    std::vector<std::string> Command;
-    if (HaveFixedFlags) {
-      Command = {"clang++"};
-      Command.insert(Command.end(), FixedFlags.begin(), FixedFlags.end());
-      SmallString<256> Cwd;
-      sys::fs::current_path(Cwd);
-      T.Directory = std::string(Cwd);
-    } else if (Database) {
-      auto Commands = Database->getCompileCommands(Abs);
-      if (!Commands.empty()) {
-        Command = Commands.front().CommandLine;
-        T.Directory = Commands.front().Directory;
-      }
-    }
-    if (Command.empty())
-      Command = {"clang++"};
-    T.Flags = translateCommand(Command, Abs, T.Directory);
-    // As clang-tidy: around the compile command's own flags.
-    T.Flags.Args.insert(T.Flags.Args.begin(), ExtraArgsBefore.begin(),
-                        ExtraArgsBefore.end());
-    T.Flags.Args.insert(T.Flags.Args.end(), ExtraArgs.begin(), ExtraArgs.end());
-    dropUnknownDriverFlags(T.Flags);
-    T.Flags.IsCuda |=
-        StringRef(File).ends_with(".cu") || StringRef(File).ends_with(".cuh");
-
-    const Config *Cfg = nullptr;
-    std::string CfgPath;
-    if (ExplicitConfig) {
-      Cfg = &*ExplicitConfig;
-    } else if (auto Path = findConfigFile(Abs)) {
-      auto &Slot = ConfigCache[*Path];
-      if (!Slot) {
-        auto C = loadConfigFile(*Path);
-        if (!C) {
-          printError(toString(C.takeError()));
-          return 2;
-        }
-        Slot = std::move(*C);
-      }
-      Cfg = &*Slot;
-    }
-    EffectiveSettings S = combineSettings(Cfg, ChecksOpt, WarningsAsErrorsOpt);
-    T.Checks = GlobList(S.ChecksText);
-    T.IRLayer =
-        IRLayerOpt != IRLayerMode::Off && T.Checks.contains(IRLayerCheckId);
-    if (IRLayerOpt == IRLayerMode::Only)
-      T.Checks = GlobList(S.ChecksText + ",-" + IRLayerCheckId.str());
-    T.WarningsAsErrors = GlobList(S.WarningsAsErrorsText);
-    T.Options = S.CheckOptions;
-    T.DumpAnalysis = DumpAnalysisOpt;
-
-    std::vector<std::string> ArchNames(ArchOpt.begin(), ArchOpt.end());
-    if (ArchNames.empty())
-      ArchNames = T.Flags.Archs;
-    if (ArchNames.empty())
-      ArchNames = S.ConfigArchs;
-    if (ArchNames.empty())
-      ArchNames = {"sm_80"};
-    bool BadArch = false;
-    for (const std::string &Name : ArchNames) {
-      const ArchInfo *A = Tables->find(Name);
-      if (!A) {
-        printError("unknown architecture '" + Name + "' (" +
-                   (Cfg && ArchNames == S.ConfigArchs ? Cfg->Path
-                                                      : "compile command") +
-                   " for " + File + "); known: " + Tables->knownNames());
-        BadArch = true;
-        break;
-      }
-      if (std::find(T.Archs.begin(), T.Archs.end(), A) == T.Archs.end())
-        T.Archs.push_back(A);
-    }
-    if (BadArch)
+    auto T = Builder.build(File, Abs, Database.get());
+    if (!T) {
+      printError(toString(T.takeError()));
       return 2;
-    Tasks.push_back(std::move(T));
+    }
+    Tasks.push_back(std::move(*T));
   }
 
   // nvcc's own options that mean nothing to clang: said once per run each,
