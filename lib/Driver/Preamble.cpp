@@ -11,6 +11,7 @@ using namespace clang;
 namespace warplint {
 
 struct PreambleCache::Entry {
+  std::string Region; // the main file's text the preamble covers
   std::optional<PrecompiledPreamble> Preamble;
   std::vector<ToolError> Errors; // of the preamble's build
 };
@@ -18,9 +19,12 @@ struct PreambleCache::Entry {
 PreambleCache::PreambleCache() = default;
 PreambleCache::~PreambleCache() = default;
 
-void PreambleCache::clear() {
+void PreambleCache::drop(StringRef File) {
   std::lock_guard<std::mutex> Hold(Lock);
-  Entries.clear();
+  // The parse's arguments end with its file.
+  for (auto It = Entries.begin(); It != Entries.end();)
+    It = !It->first.empty() && It->first.back() == File ? Entries.erase(It)
+                                                        : std::next(It);
 }
 
 bool PreambleCache::parse(const std::vector<std::string> &Args,
@@ -51,28 +55,36 @@ bool PreambleCache::parse(const std::vector<std::string> &Args,
     std::lock_guard<std::mutex> Hold(Lock);
     E = Entries[Args];
   }
+  StringRef Region = (*Buffer)->getBuffer().take_front(Bounds.Size);
   Last = Use::Reused;
   if (!E || !E->Preamble ||
       !E->Preamble->CanReuse(*CI, **Buffer, Bounds, *FS)) {
     auto Fresh = std::make_shared<Entry>();
-    DiagSink Errors;
-    std::unique_ptr<DiagnosticConsumer> Collector =
-        createErrorCollector(Errors, MainFile);
-    DiagnosticOptions BuildOpts;
-    auto BuildDiags = CompilerInstance::createDiagnostics(
-        *FS, BuildOpts, Collector.get(), /*ShouldOwnClient=*/false);
-    PreambleCallbacks Callbacks;
-    auto Built = PrecompiledPreamble::Build(
-        *CI, Buffer->get(), Bounds, BuildDiags, FS, PCHOps,
-        /*StoreInMemory=*/true, /*StoragePath=*/"", Callbacks);
-    if (Built) {
-      Fresh->Preamble.emplace(std::move(*Built));
-      Fresh->Errors = Errors.errors();
+    Fresh->Region = Region.str();
+    // Built only once the #include region has stayed the same for two
+    // parses: while it is being edited, each build would cost more than the
+    // parse it saves.
+    Last = Use::Deferred;
+    if (E && E->Region == Region) {
+      DiagSink Errors;
+      std::unique_ptr<DiagnosticConsumer> Collector =
+          createErrorCollector(Errors, MainFile);
+      DiagnosticOptions BuildOpts;
+      auto BuildDiags = CompilerInstance::createDiagnostics(
+          *FS, BuildOpts, Collector.get(), /*ShouldOwnClient=*/false);
+      PreambleCallbacks Callbacks;
+      auto Built = PrecompiledPreamble::Build(
+          *CI, Buffer->get(), Bounds, BuildDiags, FS, PCHOps,
+          /*StoreInMemory=*/true, /*StoragePath=*/"", Callbacks);
+      if (Built) {
+        Fresh->Preamble.emplace(std::move(*Built));
+        Fresh->Errors = Errors.errors();
+      }
+      Last = Built ? Use::Built : Use::None;
     }
     E = Fresh;
     std::lock_guard<std::mutex> Hold(Lock);
     Entries[Args] = E;
-    Last = Built ? Use::Built : Use::None;
   }
   if (E->Preamble) {
     for (const ToolError &Err : E->Errors)

@@ -23,7 +23,7 @@ public:
   // Runs Action on the parse Args describe (driver arguments, one input),
   // reading through FS, with the preamble built for the same arguments when
   // it still fits the file (same includes, headers unchanged), else a new
-  // one. Diags gets the diagnostics of the main file's parse; the errors of
+  // one once the #include region is the same as at the previous parse. Diags gets the diagnostics of the main file's parse; the errors of
   // the preamble's own build go to Sink, each time it is used. False when
   // no compiler invocation could be made of Args.
   bool parse(const std::vector<std::string> &Args,
@@ -31,13 +31,14 @@ public:
              llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> FS,
              clang::DiagnosticConsumer &Diags, DiagSink &Sink);
 
-  // How the last parse went, for the log: built, reused, or none (the
-  // preamble did not compile: parsed without).
-  enum class Use { None, Built, Reused };
+  // How the last parse went, for the log: without a preamble (it did not
+  // compile), deferred (the #include region changed since the last parse:
+  // parsed without, built at the next parse if it stays), built, reused.
+  enum class Use { None, Deferred, Built, Reused };
   Use lastUse() const { return Last; }
 
-  // Forgets every preamble (a file was saved, a compile command changed).
-  void clear();
+  // Forgets the preambles of File (its buffer was closed).
+  void drop(llvm::StringRef File);
 
 private:
   struct Entry;

@@ -341,7 +341,11 @@ void Server::didClose(const json::Object &Params) {
     return;
   {
     std::lock_guard<std::mutex> Hold(Lock);
-    Docs.erase(*Uri);
+    auto It = Docs.find(*Uri);
+    if (It != Docs.end()) {
+      Preambles.drop(It->second.Path);
+      Docs.erase(It);
+    }
     Due.erase(*Uri);
   }
   publishEmpty(*Uri);
@@ -426,8 +430,9 @@ void Server::analyse(const std::string &Uri) {
     auto Start = std::chrono::steady_clock::now();
     R = runFile(*Task, Opts.Env, Overlay,
                 Opts.Preamble ? &Preambles : nullptr);
-    static const char *const PreambleUse[] = {"no preamble", "preamble built",
-                                              "preamble reused"};
+    static const char *const PreambleUse[] = {
+        "no preamble", "preamble deferred", "preamble built",
+        "preamble reused"};
     Log.info(formatv("analysed {0} version {1} for {2} in {3} ms ({4})", Path,
                      Version,
                      Task->Archs.empty() ? "c++" : Task->Archs[0]->Name,
