@@ -3,7 +3,9 @@
 
 For each file: warplint (all checks, one target) with its IR layer (the
 device IR compiled in process for divergence-barrier, the default) and
-without it (--ir-layer=false), clang++ --cuda-device-only -fsyntax-only with
+without it (--ir-layer=false), warplint with an empty ptxas cache on every
+run ("cold": launch-occupancy's nvcc runs beside the parse, the first lint of
+a file; the other columns find its answer cached, as every later lint does), clang++ --cuda-device-only -fsyntax-only with
 the same flags (one device parse: the floor warplint builds on) and plain
 clang++ -fsyntax-only (host + device, what a build's syntax check costs).
 Prints the fastest of N runs (the least disturbed by whatever else the
@@ -17,6 +19,7 @@ import os
 import resource
 import subprocess
 import sys
+import tempfile
 import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -27,15 +30,21 @@ def child_cpu():
     return r.ru_utime + r.ru_stime
 
 
-def best_time(cmd, runs, cpu=False):
+def best_time(cmd, runs, cpu=False, cold=False):
     """Fastest of runs: wall-clock seconds, or with cpu=True the CPU seconds
-    the command used (steadier on a machine busy with other work)."""
+    the command used and its children (nvcc) used (steadier on a machine
+    busy with other work). cold: a new, empty cache directory each run."""
     clock = child_cpu if cpu else time.perf_counter
     times = []
     for _ in range(runs):
-        start = clock()
-        subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        times.append(clock() - start)
+        env = dict(os.environ)
+        with tempfile.TemporaryDirectory() as cache:
+            if cold:
+                env["XDG_CACHE_HOME"] = cache
+            start = clock()
+            subprocess.run(cmd, stdout=subprocess.DEVNULL,
+                           stderr=subprocess.DEVNULL, env=env)
+            times.append(clock() - start)
     return min(times)
 
 
@@ -61,22 +70,26 @@ def main():
     lint = [args.warplint, "--quiet", "--arch=" + args.arch, "--cuda-path=" + cuda]
     no_ir = lint + ["--ir-layer=false"]
 
-    print(f"{'file':28} {'IR on':>7} {'IR off':>7} {'device':>7} {'host+dev':>8}"
-          f" {'on/dev':>7} {'off/dev':>7} {'on/both':>7}")
-    total = [0.0] * 4
+    print(f"{'file':28} {'IR on':>7} {'IR off':>7} {'cold':>7} {'device':>7}"
+          f" {'host+dev':>8} {'on/dev':>7} {'off/dev':>7} {'cold/dev':>8}"
+          f" {'on/both':>7}")
+    total = [0.0] * 5
     for f in files:
-        t = [best_time(c, args.runs, args.cpu)
-             for c in (lint + [f, "--"], no_ir + [f, "--"], device_only + [f],
-                       both + [f])]
+        t = [best_time(lint + [f, "--"], args.runs, args.cpu),
+             best_time(no_ir + [f, "--"], args.runs, args.cpu),
+             best_time(lint + [f, "--"], args.runs, args.cpu, cold=True),
+             best_time(device_only + [f], args.runs, args.cpu),
+             best_time(both + [f], args.runs, args.cpu)]
         total = [a + b for a, b in zip(total, t)]
         report(os.path.basename(f), t)
     report("total", total)
 
 
 def report(name, t):
-    on, off, dev, both = t
-    print(f"{name:28} {on:7.3f} {off:7.3f} {dev:7.3f} {both:8.3f}"
-          f" {on / dev:7.2f} {off / dev:7.2f} {on / both:7.2f}")
+    on, off, cold, dev, both = t
+    print(f"{name:28} {on:7.3f} {off:7.3f} {cold:7.3f} {dev:7.3f} {both:8.3f}"
+          f" {on / dev:7.2f} {off / dev:7.2f} {cold / dev:8.2f}"
+          f" {on / both:7.2f}")
 
 
 if __name__ == "__main__":

@@ -120,6 +120,18 @@ OccupancyCheck::registersOf(const FunctionDecl *Kernel) {
 
 static unsigned percent(double F) { return unsigned(100.0 * F + 0.5); }
 
+// The minimum blocks per SM of the kernel's __launch_bounds__, if given.
+static std::optional<unsigned> declaredMinBlocks(const FunctionDecl *Kernel) {
+  const FunctionDecl *Def = Kernel;
+  Kernel->hasBody(Def);
+  const auto *B = Def->getAttr<CUDALaunchBoundsAttr>();
+  if (!B || !B->getMinBlocks())
+    return std::nullopt;
+  if (auto V = B->getMinBlocks()->getIntegerConstantExpr(Def->getASTContext()))
+    return unsigned(V->getZExtValue());
+  return std::nullopt;
+}
+
 void OccupancyCheck::judge(const Launch &L) {
   std::optional<BlockShape> S = context().affine().literalShapeOf(L.Block);
   if (!S)
@@ -179,6 +191,11 @@ void OccupancyCheck::judge(const Launch &L) {
   if (percent(O.fraction()) >= MinOccupancy ||
       (O.Limiter != OccupancyLimiter::Registers &&
        O.Limiter != OccupancyLimiter::SharedMemory))
+    return;
+  // __launch_bounds__(T, minBlocks) states the occupancy the author chose
+  // (the register budget ptxas was given): met, it is not a finding.
+  if (std::optional<unsigned> Min = declaredMinBlocks(L.Kernel);
+      Min && O.BlocksPerSM >= *Min)
     return;
 
   std::string Cause, Next;

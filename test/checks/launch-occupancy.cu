@@ -12,7 +12,7 @@
 __global__ void regs256(float *a) { a[threadIdx.x] = 0; }
 __global__ void light(float *a) { a[threadIdx.x] = 0; }
 __global__ void toomany(float *a) { a[threadIdx.x] = 0; }
-template <int N> __global__ void __launch_bounds__(128, 4) tile(float *a) {
+template <int N> __global__ void __launch_bounds__(128, 6) tile(float *a) {
   __shared__ float t[N];
   t[threadIdx.x] = a[threadIdx.x];
   __syncthreads();
@@ -47,12 +47,12 @@ void positives(float *a, int n) {
   tile<10000><<<n, 128>>>(a);
   // CHECK: :[[@LINE-1]]:20: warning: 'tile' reaches 25% occupancy on sm_80: 4 blocks of 128 threads (16 of the 64 warps an SM holds) fit at once, limited by shared memory: 41088 bytes of shared memory per block (40000 static + 1024 reserved) of the 167936 an SM has; at 32512 bytes per block or less, 5 blocks would fit
   // sm_61: no reserved part, 256-byte units: 40192; 98304 / 40192 = 2 blocks.
-  // SM61: :[[@LINE-3]]:20: warning: 'tile' reaches 13% occupancy on sm_61: 2 blocks of 128 threads (8 of the 64 warps an SM holds) fit at once, limited by shared memory: 40192 bytes of shared memory per block (40000 static) of the 98304 an SM has (registers not counted: the installed nvcc does not compile for sm_61; __launch_bounds__(128, 4) caps them at 128 per thread); at 32768 bytes per block or less, 3 blocks would fit
+  // SM61: :[[@LINE-3]]:20: warning: 'tile' reaches 13% occupancy on sm_61: 2 blocks of 128 threads (8 of the 64 warps an SM holds) fit at once, limited by shared memory: 40192 bytes of shared memory per block (40000 static) of the 98304 an SM has (registers not counted: the installed nvcc does not compile for sm_61; __launch_bounds__(128, 6) caps them at 80 per thread); at 32768 bytes per block or less, 3 blocks would fit
   // sm_90: 228 KB (233472) hold 5 of 41088: 20 of 64 warps (31%).
   // BOTH: :[[@LINE-5]]:20: warning: 'tile' reaches 25% occupancy on sm_80: 4 blocks
   // BOTH: :[[@LINE-6]]:20: warning: 'tile' reaches 31% occupancy on sm_90: 5 blocks
-  // NOPTXAS: :[[@LINE-7]]:20: warning: 'tile' reaches 25% occupancy on sm_80: {{.*}} (registers not counted: --ptxas=false; __launch_bounds__(128, 4) caps them at 128 per thread); at 32512 bytes per block or less, 5 blocks would fit
-  // CAPPED: :[[@LINE-8]]:20: warning: 'tile' reaches 25% occupancy on sm_80: {{.*}} (registers not counted: --ptxas=false; __launch_bounds__(128, 4) caps them at 128 per thread; -maxrregcount caps them at 40 per thread); at 32512
+  // NOPTXAS: :[[@LINE-7]]:20: warning: 'tile' reaches 25% occupancy on sm_80: {{.*}} (registers not counted: --ptxas=false; __launch_bounds__(128, 6) caps them at 80 per thread); at 32512 bytes per block or less, 5 blocks would fit
+  // CAPPED: :[[@LINE-8]]:20: warning: 'tile' reaches 25% occupancy on sm_80: {{.*}} (registers not counted: --ptxas=false; __launch_bounds__(128, 6) caps them at 80 per thread; -maxrregcount caps them at 40 per thread); at 32512
 }
 
 void negatives(float *a, int n, int threads) {
@@ -64,4 +64,12 @@ void negatives(float *a, int n, int threads) {
   elsewhere<<<n, 256>>>(a);   // not compiled here: registers unknown
   // More than 48 KB without the opt-in: memory-dynamic-shared-optin's.
   dynamic<<<n, 128, 60000>>>(a);
+}
+
+// __launch_bounds__(256, 1): the author asks for one block per SM and gets
+// it; the low occupancy is chosen (a register-heavy tile, as in GEMMs).
+// 'tile' above asks for 6 and gets 4 (sm_80): still reported.
+__global__ void __launch_bounds__(256, 1) chosen(float *a) { a[threadIdx.x] = 0; }
+void declared(float *a, int n) {
+  chosen<<<n, 256>>>(a);
 }

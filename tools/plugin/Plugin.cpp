@@ -110,7 +110,11 @@ public:
                  const ArchInfo *Arch, EffectiveSettings S, bool Device)
       : CI(CI), Checks(S.ChecksText), WAE(S.WarningsAsErrorsText),
         Options(std::move(S.CheckOptions)),
-        Ctx(Tables, Arch, Options, WAE, Sink), Device(Device) {}
+        Ctx(Tables, Arch, Options, WAE, Sink), Device(Device) {
+    // Inside the compiler there is no second compile to ask ptxas.
+    Ctx.setRegisterSource({nullptr, std::nullopt,
+                           "the compiler plugin does not run ptxas"});
+  }
 
   void HandleTranslationUnit(ASTContext &AST) override {
     CheckRunner Runner(Checks, Device, Ctx);

@@ -165,6 +165,24 @@ cudaError_t cudaGetDevice(int *device);
 cudaError_t cudaFuncSetCacheConfig(const void *func, enum cudaFuncCache config);
 cudaError_t cudaFuncSetAttribute(const void *func, enum cudaFuncAttribute attr,
                                  int value);
+cudaError_t cudaLaunchKernel(const void *func, dim3 gridDim, dim3 blockDim,
+                             void **args, size_t sharedMem = 0,
+                             cudaStream_t stream = 0);
+cudaError_t cudaLaunchCooperativeKernel(const void *func, dim3 gridDim,
+                                        dim3 blockDim, void **args,
+                                        size_t sharedMem = 0,
+                                        cudaStream_t stream = 0);
+typedef struct cudaLaunchAttribute_st cudaLaunchAttribute;
+typedef struct cudaLaunchConfig_st {
+  dim3 gridDim;
+  dim3 blockDim;
+  size_t dynamicSmemBytes;
+  cudaStream_t stream;
+  cudaLaunchAttribute *attrs;
+  unsigned int numAttrs;
+} cudaLaunchConfig_t;
+cudaError_t cudaLaunchKernelExC(const cudaLaunchConfig_t *config,
+                                const void *func, void **args);
 // The kernel-launch hooks clang's <<<...>>> lowers to (old and new API).
 unsigned __cudaPushCallConfiguration(dim3 gridDim, dim3 blockDim,
                                      size_t sharedMem = 0, void *stream = 0);
@@ -179,6 +197,25 @@ template <class T>
 cudaError_t cudaFuncSetAttribute(T *func, enum cudaFuncAttribute attr,
                                  int value) {
   return cudaFuncSetAttribute((const void *)func, attr, value);
+}
+template <class T>
+cudaError_t cudaLaunchKernel(T *func, dim3 gridDim, dim3 blockDim, void **args,
+                             size_t sharedMem = 0, cudaStream_t stream = 0) {
+  return cudaLaunchKernel((const void *)func, gridDim, blockDim, args,
+                          sharedMem, stream);
+}
+template <class T>
+cudaError_t cudaLaunchCooperativeKernel(T *func, dim3 gridDim, dim3 blockDim,
+                                        void **args, size_t sharedMem = 0,
+                                        cudaStream_t stream = 0) {
+  return cudaLaunchCooperativeKernel((const void *)func, gridDim, blockDim,
+                                     args, sharedMem, stream);
+}
+template <typename... ExpTypes, typename... ActTypes>
+cudaError_t cudaLaunchKernelEx(const cudaLaunchConfig_t *config,
+                               void (*kernel)(ExpTypes...),
+                               ActTypes &&...args) {
+  return cudaSuccess;
 }
 
 #endif
