@@ -2,6 +2,7 @@
 // editors. Findings of the unsaved buffer as diagnostics, fix-its and NOLINT
 // as code actions. See docs/integration/editors.md.
 #include "Server.h"
+#include "../common/FrontendOptions.h"
 #include "Arch/ArchTable.h"
 #include "Driver/Toolkit.h"
 #include "llvm/Support/CommandLine.h"
@@ -14,21 +15,10 @@
 
 using namespace llvm;
 using namespace warplint;
+using namespace warplint::frontend;
 
 namespace {
 
-cl::OptionCategory Category("warplint-lsp options");
-
-cl::opt<std::string> ChecksOpt(
-    "checks",
-    cl::desc("Comma-separated globs of checks, applied after .warplint.yaml's "
-             "Checks"),
-    cl::cat(Category));
-cl::list<std::string>
-    ArchOpt("arch",
-            cl::desc("Target architecture(s) (default: the compile command's, "
-                     "then .warplint.yaml's Arch, then sm_80)"),
-            cl::CommaSeparated, cl::value_desc("sm_XX"), cl::cat(Category));
 cl::opt<bool> AllTargetsOpt(
     "all-targets",
     cl::desc("Judge for every target of the file, one parse each (default: "
@@ -38,22 +28,6 @@ cl::opt<std::string> CompileCommandsDirOpt(
     "compile-commands-dir",
     cl::desc("Directory of compile_commands.json (default: searched from each "
              "file's directory upwards, as clangd does)"),
-    cl::value_desc("dir"), cl::cat(Category));
-cl::list<std::string> ExtraArgs(
-    "extra-arg",
-    cl::desc("Additional argument to append to the compiler command line"),
-    cl::cat(Category));
-cl::list<std::string> ExtraArgsBefore(
-    "extra-arg-before",
-    cl::desc("Additional argument to prepend to the compiler command line"),
-    cl::cat(Category));
-cl::opt<std::string> CudaPathOpt("cuda-path",
-                                 cl::desc("CUDA toolkit to parse against"),
-                                 cl::value_desc("dir"), cl::cat(Category));
-cl::opt<std::string> ArchDataOpt(
-    "arch-data",
-    cl::desc("Directory of rule tables (default: the installed arch-data, or "
-             "$WARPLINT_ARCH_DATA)"),
     cl::value_desc("dir"), cl::cat(Category));
 cl::opt<std::string> HelpBaseUrlOpt(
     "help-base-url",
@@ -90,23 +64,11 @@ int Main(int Argc, const char **Argv) {
 
   std::string Share = shareDirectoryFor(
       sys::fs::getMainExecutable(Argv[0], reinterpret_cast<void *>(&Main)));
-  std::string ArchDir = ArchDataOpt;
-  if (ArchDir.empty())
-    if (auto Env = sys::Process::GetEnv("WARPLINT_ARCH_DATA"))
-      ArchDir = *Env;
-  if (ArchDir.empty())
-    ArchDir = Share + "/arch-data";
-  auto Tables = ArchTable::loadDirectory(ArchDir);
+  auto Tables = loadArchTables(archDataDirectory(Share));
   if (!Tables) {
     Log.error(toString(Tables.takeError()));
     return 2;
   }
-  for (const std::string &A : ArchOpt)
-    if (!Tables->find(A)) {
-      Log.error("unknown architecture '" + A + "' (--arch); known: " +
-                Tables->knownNames());
-      return 2;
-    }
 
   lsp::ServerOptions Opts;
   Opts.Env.Tables = &*Tables;

@@ -1,5 +1,6 @@
 // warplint: the command-line front end (LibTooling), with clang-tidy's
 // conventions: warplint [options] <files...> [-- <compiler flags>].
+#include "../common/FrontendOptions.h"
 #include "Arch/ArchTable.h"
 #include "Core/Check.h"
 #include "Core/Config.h"
@@ -30,10 +31,9 @@
 
 using namespace llvm;
 using namespace warplint;
+using namespace warplint::frontend;
 
 namespace {
-
-cl::OptionCategory Category("warplint options");
 
 cl::list<std::string> Files(cl::Positional, cl::desc("<files...>"),
                             cl::cat(Category));
@@ -42,17 +42,6 @@ cl::opt<std::string> BuildPath(
     cl::desc("Build directory with compile_commands.json (or the file "
              "itself); nvcc commands in it are translated"),
     cl::value_desc("build dir"), cl::cat(Category));
-cl::opt<std::string> ChecksOpt(
-    "checks",
-    cl::desc("Comma-separated globs of checks to run, '-' to exclude, applied "
-             "after .warplint.yaml's Checks (e.g. -*,warp-*)"),
-    cl::cat(Category));
-cl::list<std::string>
-    ArchOpt("arch",
-            cl::desc("Target architecture(s) to judge for, e.g. sm_80 or "
-                     "sm_70,sm_90 (default: the compile command's, then "
-                     ".warplint.yaml's Arch, then sm_80)"),
-            cl::CommaSeparated, cl::value_desc("sm_XX"), cl::cat(Category));
 cl::opt<OutputFormat> FormatOpt(
     "format", cl::desc("Output format"), cl::init(OutputFormat::Text),
     cl::values(clEnumValN(OutputFormat::Text, "text", "clang-style text"),
@@ -84,14 +73,6 @@ cl::opt<std::string> HelpBaseUrlOpt(
     cl::desc("URL of the directory of check docs: SARIF's helpUri is "
              "<url>/<check-id>.md (default: none)"),
     cl::value_desc("url"), cl::cat(Category));
-cl::list<std::string> ExtraArgs(
-    "extra-arg",
-    cl::desc("Additional argument to append to the compiler command line"),
-    cl::cat(Category));
-cl::list<std::string> ExtraArgsBefore(
-    "extra-arg-before",
-    cl::desc("Additional argument to prepend to the compiler command line"),
-    cl::cat(Category));
 cl::opt<std::string> CacheDirOpt(
     "cache-dir",
     cl::desc("Keep each file's results here and reuse them while the file, "
@@ -127,9 +108,6 @@ cl::opt<std::string> ExportFixes(
     cl::value_desc("file"), cl::cat(Category));
 cl::opt<bool> Quiet("quiet", cl::desc("No summary or notices on stderr"),
                     cl::cat(Category));
-cl::opt<std::string> CudaPathOpt("cuda-path",
-                                 cl::desc("CUDA toolkit to parse against"),
-                                 cl::value_desc("dir"), cl::cat(Category));
 cl::opt<bool> PtxasOpt(
     "ptxas",
     cl::desc("Compile each file that launches kernels with the toolkit's nvcc "
@@ -143,11 +121,6 @@ cl::opt<std::string> NvccOpt(
     cl::value_desc("path"), cl::cat(Category));
 cl::opt<unsigned> Jobs("j", cl::desc("Files analysed in parallel"), cl::init(1),
                        cl::cat(Category));
-cl::opt<std::string> ArchDataOpt(
-    "arch-data",
-    cl::desc("Directory of rule tables (default: the installed arch-data, or "
-             "$WARPLINT_ARCH_DATA)"),
-    cl::value_desc("dir"), cl::cat(Category));
 
 cl::opt<bool> DumpAnalysisOpt(
     "dump-analysis",
@@ -254,23 +227,12 @@ int Main(int Argc, const char **Argv) {
   std::string Share = shareDirectory(Argv[0]);
 
   // Rule tables first: every later step may need them.
-  std::string ArchDir = ArchDataOpt;
-  if (ArchDir.empty())
-    if (auto Env = sys::Process::GetEnv("WARPLINT_ARCH_DATA"))
-      ArchDir = *Env;
-  if (ArchDir.empty())
-    ArchDir = Share + "/arch-data";
-  auto Tables = ArchTable::loadDirectory(ArchDir);
+  std::string ArchDir = archDataDirectory(Share);
+  auto Tables = loadArchTables(ArchDir);
   if (!Tables) {
     printError(toString(Tables.takeError()));
     return 2;
   }
-  for (const std::string &A : ArchOpt)
-    if (!Tables->find(A)) {
-      printError("unknown architecture '" + A +
-                 "' (--arch); known: " + Tables->knownNames());
-      return 2;
-    }
 
   std::optional<Config> ExplicitConfig;
   if (!ConfigFileOpt.empty()) {
