@@ -50,7 +50,7 @@ bool readValue(const json &V, std::vector<unsigned> &Out) {
 const char *kindName(StringRef Kind) {
   if (Kind == "Unsigned")
     return "a non-negative integer";
-  if (Kind == "Bool")
+  if (Kind == "Bool" || Kind == "Feature")
     return "a boolean";
   if (Kind == "Number")
     return "a number";
@@ -200,6 +200,30 @@ std::string ArchTable::knownNames() const {
     Out += A.Name;
   }
   return Out;
+}
+
+std::vector<std::pair<StringRef, bool>> ArchInfo::features() const {
+  std::vector<std::pair<StringRef, bool>> Out;
+#define WARPLINT_FEATURE_Feature(NAME) Out.push_back({#NAME, NAME});
+#define WARPLINT_FEATURE_Bool(NAME)
+#define WARPLINT_FEATURE_Unsigned(NAME)
+#define WARPLINT_FEATURE_Number(NAME)
+#define WARPLINT_FEATURE_UnsignedList(NAME)
+#define ARCH_FIELD(NAME, TYPE, KIND) WARPLINT_FEATURE_##KIND(NAME)
+#include "Arch/ArchFields.def"
+#undef WARPLINT_FEATURE_Feature
+#undef WARPLINT_FEATURE_Bool
+#undef WARPLINT_FEATURE_Unsigned
+#undef WARPLINT_FEATURE_Number
+#undef WARPLINT_FEATURE_UnsignedList
+  return Out;
+}
+
+std::optional<bool> ArchInfo::hasFeature(StringRef Name) const {
+  for (auto [Feature, Has] : features())
+    if (Feature == Name)
+      return Has;
+  return std::nullopt;
 }
 
 const ArchInfo *

@@ -6,6 +6,7 @@
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -19,6 +20,12 @@ struct ArchInfo {
 #define ARCH_FIELD(NAME, TYPE, KIND) TYPE NAME{};
 #include "Arch/ArchFields.def"
   std::map<std::string, std::string> Sources; // field -> citation
+
+  // The Feature fields of ArchFields.def (device features a target has or
+  // lacks), by JSON name, with their values.
+  std::vector<std::pair<llvm::StringRef, bool>> features() const;
+  // Whether the target has feature Name; none if Name is no Feature field.
+  std::optional<bool> hasFeature(llvm::StringRef Name) const;
 };
 
 class ArchTable {

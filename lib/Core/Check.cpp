@@ -315,15 +315,15 @@ void FunctionCheck::onEndOfTranslationUnit() {
 
 // ---------------------------------------------------------------- runner
 
-CheckRunner::CheckRunner(const GlobList &Enabled, bool DeviceParse,
+CheckRunner::CheckRunner(const GlobList &Enabled, CheckSide Judges,
                          CheckContext &Ctx)
     : Ctx(Ctx) {
   for (const CheckInfo &Info : allChecks()) {
     if (!Enabled.contains(Info.Id))
       continue;
     std::unique_ptr<Check> C = Info.Create(Info.Id, Ctx);
-    // A device parse sees host code too; a plain C++ parse has no device code.
-    if (!DeviceParse && C->side() == CheckSide::Device)
+    if (Judges != CheckSide::Both && C->side() != CheckSide::Both &&
+        C->side() != Judges)
       continue;
     C->registerMatchers(&Finder);
     Checks.push_back(std::move(C));

@@ -238,10 +238,14 @@ llvm::ArrayRef<CheckInfo> allChecks();
 const CheckInfo *findCheck(llvm::StringRef Id);
 
 // Instantiates the enabled checks for one parse, puts all their matchers into
-// one MatchFinder, and runs them in one traversal.
+// one MatchFinder, and runs them in one traversal. Judges says which side's
+// checks the parse runs: warplint's device parse sees host code too and runs
+// both; in a clang compile (the plugin) the host pass runs the host-side
+// checks and each GPU's pass the device-side ones, so that a host finding
+// is reported once, not once per pass.
 class CheckRunner {
 public:
-  CheckRunner(const GlobList &Enabled, bool DeviceParse, CheckContext &Ctx);
+  CheckRunner(const GlobList &Enabled, CheckSide Judges, CheckContext &Ctx);
   void run(clang::ASTContext &AST);
   bool empty() const { return Checks.empty(); }
 

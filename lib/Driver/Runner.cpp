@@ -95,8 +95,12 @@ public:
     auto Ctx = std::make_unique<CheckContext>(Tables, Arch, T.Options,
                                               T.WarningsAsErrors, Sink);
     Ctx->setRegisterSource({Resources, T.Flags.MaxRegCount, T.NoPtxas});
+    // The device parse sees host code too; a plain C++ parse has no
+    // device code.
     auto Runner = std::make_unique<CheckRunner>(
-        T.Checks, bool(CI.getLangOpts().CUDAIsDevice), *Ctx);
+        T.Checks,
+        CI.getLangOpts().CUDAIsDevice ? CheckSide::Both : CheckSide::Host,
+        *Ctx);
     CheckContext &Checks = *Ctx;
     auto AST = std::make_unique<AnalysisConsumer>(std::move(Ctx),
                                                   std::move(Runner), Dump,
@@ -200,6 +204,14 @@ std::vector<std::string> buildParseArgs(const FileTask &T,
       Args.insert(Args.end(), {"-nocudainc", "-isystem", Env.FallbackDir,
                                "-include", "warplint_cuda_fallback.h"});
     }
+    // The features the target lacks, by the rule table: the header declares
+    // what the CUDA headers leave out for them, so that a call to one is
+    // arch-unsupported-feature's finding rather than a failed parse.
+    for (auto [Feature, Has] : Arch->features())
+      if (!Has)
+        Args.push_back(("-D__warplint_lacks_" + Feature).str());
+    if (!Env.FeatureHeader.empty())
+      Args.insert(Args.end(), {"-include", Env.FeatureHeader});
   }
   // The user's spelling of the file, unless the compile command runs in
   // another directory (a compile database): then its absolute path.

@@ -16,6 +16,9 @@ struct RunEnvironment {
   const ArchTable *Tables = nullptr;
   CudaToolkit Toolkit;     // not found: the fallback header is used
   std::string FallbackDir; // <share>/include/fallback
+  // <share>/include/features/warplint_missing_features.h: declares what the
+  // toolkit leaves out for a target without a feature (none: not included)
+  std::string FeatureHeader;
   std::string ResourceDir; // clang's resource directory
 };
 

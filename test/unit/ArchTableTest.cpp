@@ -104,3 +104,56 @@ TEST(ArchTable, SchemaListsTheLoadersFields) {
   };
   EXPECT_EQ(FromSchema, FromLoader);
 }
+
+// The Feature fields: which targets lack each (the device parse declares
+// what the toolkit leaves out for them), and the first target that has it,
+// which arch-unsupported-feature names.
+TEST(ArchTable, FeaturesAndTheFirstTargetWithEach) {
+  auto T = ArchTable::loadDirectory(DataDir);
+  ASSERT_TRUE(bool(T));
+  auto FirstWith = [&](llvm::StringRef Feature) -> std::string {
+    const ArchInfo *A = T->firstWhere([&](const ArchInfo &A) {
+      return A.hasFeature(Feature).value_or(false);
+    });
+    return A ? A->Name : "none";
+  };
+  EXPECT_EQ(FirstWith("atomic_add_fp64"), "sm_60");
+  EXPECT_EQ(FirstWith("fp16_arithmetic"), "sm_53");
+  EXPECT_EQ(FirstWith("bf16_arithmetic"), "sm_80");
+  EXPECT_EQ(FirstWith("nanosleep"), "sm_70");
+  EXPECT_EQ(FirstWith("warp_reduce_functions"), "sm_80");
+  EXPECT_EQ(FirstWith("warp_match_functions"), "sm_70");
+  EXPECT_EQ(FirstWith("thread_block_clusters"), "sm_90");
+  EXPECT_EQ(FirstWith("tensor_memory_access"), "sm_90");
+  // A feature, once a target has it, stays in the later ones.
+  const std::vector<ArchInfo> &All = T->all();
+  for (size_t I = 1; I < All.size(); ++I)
+    for (auto [Feature, Has] : All[I - 1].features()) {
+      if (Has) {
+        EXPECT_TRUE(*All[I].hasFeature(Feature))
+            << All[I].Name << " " << Feature.str();
+      }
+    }
+  // Configuration fields and numbers are not features.
+  const ArchInfo *Sm80 = T->find("sm_80");
+  EXPECT_EQ(Sm80->hasFeature("cache_config_preference"), std::nullopt);
+  EXPECT_EQ(Sm80->hasFeature("warp_size"), std::nullopt);
+  EXPECT_EQ(Sm80->features().size(), 8u);
+}
+
+// Only Volta and later split one data cache between L1 and shared memory:
+// the L1/shared preference and the carveout mean something there, and the
+// two fields agree.
+TEST(ArchTable, CachePreferenceWhereThereIsACarveout) {
+  auto T = ArchTable::loadDirectory(DataDir);
+  ASSERT_TRUE(bool(T));
+  for (const ArchInfo &A : T->all()) {
+    EXPECT_EQ(A.cache_config_preference, !A.shared_memory_carveouts_kb.empty())
+        << A.Name;
+    EXPECT_FALSE(A.eight_byte_bank_mode) << A.Name;
+  }
+  EXPECT_EQ(T->firstWhere([](const ArchInfo &A) {
+               return A.cache_config_preference;
+             })->Name,
+            "sm_70");
+}

@@ -31,8 +31,8 @@ namespace {
 
 // clang compiles a CUDA file once per GPU and once for the host, often in
 // separate processes. Device-side checks run in the device passes only (each
-// judges its own GPU); the host pass runs host-side checks. Findings repeated
-// within one process are shown once.
+// judges its own GPU); host-side checks run in the host pass only. Findings
+// repeated within one process are shown once.
 std::mutex SeenMutex;
 std::set<std::string> &seen() {
   static std::set<std::string> S;
@@ -117,7 +117,10 @@ public:
   }
 
   void HandleTranslationUnit(ASTContext &AST) override {
-    CheckRunner Runner(Checks, Device, Ctx);
+    // Host code is judged in the host pass only: clang runs each pass as
+    // its own job, so a host finding of every GPU's pass would be repeated.
+    CheckRunner Runner(Checks, Device ? CheckSide::Device : CheckSide::Host,
+                       Ctx);
     Runner.run(AST);
     report(AST.getSourceManager());
   }

@@ -42,6 +42,7 @@ typedef uint64_t cuuint64_t;
 #define __device_builtin__
 #define __cudart_builtin__
 #define __restrict__ __restrict
+#define __cluster_dims__(...) __attribute__((cluster_dims(__VA_ARGS__)))
 
 // Vector types (CUDA's vector_types.h).
 #define WARPLINT_VEC2(T, N, A)                                                 \
@@ -78,6 +79,7 @@ __host__ __device__ inline float3 make_float3(float x, float y, float z) { retur
 __host__ __device__ inline float4 make_float4(float x, float y, float z, float w) { return {x, y, z, w}; }
 __host__ __device__ inline int2 make_int2(int x, int y) { return {x, y}; }
 __host__ __device__ inline int4 make_int4(int x, int y, int z, int w) { return {x, y, z, w}; }
+__host__ __device__ inline uint2 make_uint2(unsigned int x, unsigned int y) { return {x, y}; }
 
 #include <__clang_cuda_builtin_vars.h>
 __device__ inline __cuda_builtin_threadIdx_t::operator dim3() const { return dim3(x, y, z); }
@@ -95,11 +97,24 @@ __device__ inline __cuda_builtin_gridDim_t::operator uint3() const { return {x, 
 #include <__clang_cuda_device_functions.h>
 #include <__clang_cuda_math.h>
 #include <__clang_cuda_cmath.h>
+// What clang's sm_90 intrinsics build on (CUDA's sm_20_intrinsics.h).
+__device__ unsigned int __isShared(const void *ptr);
+__device__ size_t __cvta_generic_to_shared(const void *ptr);
 #include <__clang_cuda_intrinsics.h>
 
 __device__ void __syncthreads();
 __device__ void __threadfence();
 __device__ void __threadfence_block();
+// The toolkit declares these only for targets that have them; warplint defines
+// __warplint_lacks_<feature> from the rule tables for those that do not.
+#ifndef __warplint_lacks_nanosleep
+__device__ void __nanosleep(unsigned int ns);
+#endif
+#ifndef __warplint_lacks_warp_match_functions
+template <class T> __device__ unsigned int __match_any_sync(unsigned int mask, T value);
+template <class T>
+__device__ unsigned int __match_all_sync(unsigned int mask, T value, int *pred);
+#endif
 
 // Atomics (CUDA's sm_20/sm_60 atomic functions), declared only.
 #define WARPLINT_ATOMIC(NAME, T) __device__ T NAME(T *address, T val);
@@ -108,6 +123,10 @@ __device__ void __threadfence_block();
   WARPLINT_ATOMIC(NAME, unsigned long long int)
 WARPLINT_ATOMIC_INTS(atomicAdd) WARPLINT_ATOMIC(atomicAdd, float)
 WARPLINT_ATOMIC(atomicAdd, double)
+WARPLINT_ATOMIC_INTS(atomicAdd_block) WARPLINT_ATOMIC(atomicAdd_block, float)
+WARPLINT_ATOMIC(atomicAdd_block, double)
+WARPLINT_ATOMIC_INTS(atomicAdd_system) WARPLINT_ATOMIC(atomicAdd_system, float)
+WARPLINT_ATOMIC(atomicAdd_system, double)
 WARPLINT_ATOMIC(atomicSub, int) WARPLINT_ATOMIC(atomicSub, unsigned int)
 WARPLINT_ATOMIC_INTS(atomicExch) WARPLINT_ATOMIC(atomicExch, float)
 WARPLINT_ATOMIC_INTS(atomicMin) WARPLINT_ATOMIC_INTS(atomicMax)
@@ -134,6 +153,9 @@ enum cudaFuncAttribute { cudaFuncAttributeMaxDynamicSharedMemorySize = 8,
                          cudaFuncAttributePreferredSharedMemoryCarveout = 9 };
 enum cudaFuncCache { cudaFuncCachePreferNone = 0, cudaFuncCachePreferShared = 1,
                      cudaFuncCachePreferL1 = 2, cudaFuncCachePreferEqual = 3 };
+enum cudaSharedMemConfig { cudaSharedMemBankSizeDefault = 0,
+                           cudaSharedMemBankSizeFourByte = 1,
+                           cudaSharedMemBankSizeEightByte = 2 };
 typedef struct CUstream_st *cudaStream_t;
 typedef struct CUevent_st *cudaEvent_t;
 
@@ -163,6 +185,10 @@ const char *cudaGetErrorString(cudaError_t error);
 cudaError_t cudaSetDevice(int device);
 cudaError_t cudaGetDevice(int *device);
 cudaError_t cudaFuncSetCacheConfig(const void *func, enum cudaFuncCache config);
+cudaError_t cudaDeviceSetCacheConfig(enum cudaFuncCache cacheConfig);
+cudaError_t cudaDeviceSetSharedMemConfig(enum cudaSharedMemConfig config);
+cudaError_t cudaFuncSetSharedMemConfig(const void *func,
+                                       enum cudaSharedMemConfig config);
 cudaError_t cudaFuncSetAttribute(const void *func, enum cudaFuncAttribute attr,
                                  int value);
 cudaError_t cudaLaunchKernel(const void *func, dim3 gridDim, dim3 blockDim,
@@ -192,6 +218,10 @@ cudaError_t cudaConfigureCall(dim3 gridDim, dim3 blockDim, size_t sharedMem = 0,
 template <class T>
 cudaError_t cudaMalloc(T **devPtr, size_t size) {
   return cudaMalloc((void **)devPtr, size);
+}
+template <class T>
+cudaError_t cudaFuncSetCacheConfig(T *func, enum cudaFuncCache config) {
+  return cudaFuncSetCacheConfig((const void *)func, config);
 }
 template <class T>
 cudaError_t cudaFuncSetAttribute(T *func, enum cudaFuncAttribute attr,

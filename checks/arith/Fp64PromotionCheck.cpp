@@ -1,0 +1,668 @@
+#include "checks/arith/Fp64PromotionCheck.h"
+#include "Analysis/DeviceCode.h"
+#include "Analysis/LocalWrites.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/Lex/Lexer.h"
+#include "llvm/ADT/APFloat.h"
+#include "llvm/ADT/STLExtras.h"
+#include <cmath>
+#include <functional>
+
+using namespace clang;
+
+namespace warplint::arith {
+
+namespace {
+
+bool isDouble(QualType T) {
+  const auto *BT = T->getAs<BuiltinType>();
+  return BT && BT->getKind() == BuiltinType::Double;
+}
+
+// float, half, bfloat16: the types whose arithmetic double precision was not
+// asked for.
+bool isNarrowFloat(QualType T) {
+  return T->isRealFloatingType() && !isDouble(T) &&
+         !T->isSpecificBuiltinType(BuiltinType::LongDouble);
+}
+
+// A type that holds double data: double itself, pointers, references and
+// arrays of it, and structs with a double member (double2, cuDoubleComplex).
+bool holdsDouble(QualType T, unsigned Depth = 0) {
+  if (T.isNull() || Depth > 4)
+    return false;
+  T = T.getNonReferenceType().getCanonicalType();
+  if (isDouble(T))
+    return true;
+  if (const auto *PT = T->getAs<PointerType>())
+    return holdsDouble(PT->getPointeeType(), Depth + 1);
+  if (const auto *AT = T->getAsArrayTypeUnsafe())
+    return holdsDouble(AT->getElementType(), Depth + 1);
+  if (const auto *RD = T->getAsRecordDecl()) {
+    if (const auto *Def = RD->getDefinition())
+      return llvm::any_of(Def->fields(), [&](const FieldDecl *FD) {
+        return holdsDouble(FD->getType(), Depth + 1);
+      });
+  }
+  return false;
+}
+
+bool inSystemHeader(const Decl *D) {
+  const SourceManager &SM = D->getASTContext().getSourceManager();
+  SourceLocation L = D->getLocation();
+  return L.isInvalid() || SM.isInSystemHeader(SM.getExpansionLoc(L));
+}
+
+// The literal a constant is written with, maybe negated: -0.5.
+const FloatingLiteral *literalOf(const Expr *E) {
+  E = E->IgnoreParens();
+  if (const auto *U = dyn_cast<UnaryOperator>(E);
+      U && (U->getOpcode() == UO_Minus || U->getOpcode() == UO_Plus))
+    E = U->getSubExpr()->IgnoreParens();
+  return dyn_cast<FloatingLiteral>(E);
+}
+
+llvm::APFloat::opStatus toFloat(llvm::APFloat V, bool &LosesInfo) {
+  return V.convert(llvm::APFloat::IEEEsingle(),
+                   llvm::APFloat::rmNearestTiesToEven, &LosesInfo);
+}
+
+// Within float's range: the literal keeps its magnitude with an f suffix.
+bool fitsFloat(const llvm::APFloat &V) {
+  bool LosesInfo;
+  return !(toFloat(V, LosesInfo) &
+           (llvm::APFloat::opOverflow | llvm::APFloat::opUnderflow));
+}
+
+bool exactInFloat(const llvm::APFloat &V) {
+  bool LosesInfo;
+  return toFloat(V, LosesInfo) == llvm::APFloat::opOK && !LosesInfo;
+}
+
+// A call the author makes to get double arithmetic: their own function, or
+// one of CUDA's double intrinsics (__dmul_rn, __fma_rn, ...).
+bool isChosenDoubleCall(const CallExpr *Call) {
+  const FunctionDecl *Callee = Call->getDirectCallee();
+  return !Callee || !inSystemHeader(Callee) ||
+         (Callee->getDeclName().isIdentifier() &&
+          Callee->getName().starts_with("__"));
+}
+
+// Which double locals only stand for their initialiser (the compiler sees
+// through them), and whether the function works in double on purpose.
+class FunctionFacts {
+public:
+  FunctionFacts(const FunctionDecl *F, ASTContext &Ctx)
+      : Ctx(Ctx), Writes(F->getBody()) {
+    // A deduced return type (a lambda's, auto) is not the author's choice.
+    bool ReturnWritten = !F->getDeclaredReturnType()->getContainedAutoType();
+    WorksInDouble = (ReturnWritten && holdsDouble(F->getReturnType())) ||
+                    llvm::any_of(F->parameters(), [](const ParmVarDecl *P) {
+                      return holdsDouble(P->getType());
+                    });
+    for (const VarDecl *V : Writes.locals())
+      if (holdsDouble(V->getType()) && !transparent(V))
+        WorksInDouble = true;
+    walk(F->getBody());
+  }
+
+  // A double local with an initialiser that nothing writes afterwards: its
+  // uses are its initialiser.
+  bool transparent(const VarDecl *V) const {
+    return V && isDouble(V->getType()) && Writes.keepsInitialValue(V);
+  }
+  // Its initialiser's value when that is a constant.
+  std::optional<llvm::APFloat> constantValue(const VarDecl *V) const {
+    const Expr *Init = V->getInit();
+    llvm::APFloat Out(0.0);
+    if (!Init || Init->isValueDependent() || !Init->EvaluateAsFloat(Out, Ctx))
+      return std::nullopt;
+    return Out;
+  }
+
+  // Double data the author chose: a double (or double*, double2...)
+  // parameter or return type, a double local that is assigned (an
+  // accumulator), a double array, an explicit conversion to double, a double
+  // global, field or element, or a function of theirs that returns double.
+  bool WorksInDouble = false;
+
+private:
+  void walk(const Stmt *S) {
+    if (!S)
+      return;
+    if (const auto *E = dyn_cast<Expr>(S); E && !E->isValueDependent() &&
+                                           holdsDouble(E->getType()) &&
+                                           isChosenDouble(E))
+      WorksInDouble = true;
+    for (const Stmt *Child : S->children())
+      walk(Child);
+  }
+
+  bool isChosenDouble(const Expr *E) const {
+    if (isa<ExplicitCastExpr, MemberExpr, ArraySubscriptExpr>(E))
+      return true;
+    if (const auto *U = dyn_cast<UnaryOperator>(E))
+      return U->getOpcode() == UO_Deref;
+    if (const auto *Call = dyn_cast<CallExpr>(E))
+      return isChosenDoubleCall(Call);
+    if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
+      const auto *V = dyn_cast<VarDecl>(DRE->getDecl());
+      return V && !V->hasLocalStorage() &&
+             !(V->getType().isConstQualified() && V->getInit() &&
+               V->getInit()->isEvaluatable(Ctx));
+    }
+    return false;
+  }
+
+  ASTContext &Ctx;
+  LocalWrites Writes;
+};
+
+// What a double operand is, as far as the compiler's narrowing goes: a float
+// or an integer widened to double, a constant (exact in float or not), or
+// anything else.
+enum class Operand { Float, Int, ExactConst, InexactConst, Other };
+
+// The parts of a double expression the check reasons about: its leaves (where
+// the double comes from) and its calls.
+struct Leaf {
+  enum Kind { Float, Int, Literal, Constant, Local, Data } K;
+  const Expr *E;                        // the leaf as written
+  const VarDecl *Var = nullptr;         // Constant, Local
+  const FloatingLiteral *Lit = nullptr; // Literal
+};
+
+struct DoubleExpr {
+  llvm::SmallVector<Leaf, 4> Leaves;
+  llvm::SmallVector<const CallExpr *, 2> Calls; // double math functions
+  unsigned Ops = 0;
+  bool has(Leaf::Kind K) const {
+    return llvm::any_of(Leaves, [&](const Leaf &L) { return L.K == K; });
+  }
+  const Leaf *first(Leaf::Kind K) const {
+    for (const Leaf &L : Leaves)
+      if (L.K == K)
+        return &L;
+    return nullptr;
+  }
+};
+
+class DoubleExprBuilder {
+public:
+  DoubleExprBuilder(const FunctionFacts &Facts, ASTContext &Ctx)
+      : Facts(Facts), Ctx(Ctx) {}
+
+  void build(const Expr *E, DoubleExpr &Out, unsigned Depth = 0) {
+    E = E->IgnoreParens();
+    if (Depth > 8) {
+      Out.Leaves.push_back({Leaf::Data, E});
+      return;
+    }
+    if (!isDouble(E->getType())) {
+      // A value the double arithmetic widens: the left side of a compound
+      // assignment, the argument of a double math function.
+      Leaf::Kind K = isNarrowFloat(E->getType())                   ? Leaf::Float
+                     : E->getType()->isIntegralOrEnumerationType() ? Leaf::Int
+                                                                   : Leaf::Data;
+      Out.Leaves.push_back({K, E});
+      return;
+    }
+    if (const auto *Cast = dyn_cast<ImplicitCastExpr>(E)) {
+      switch (Cast->getCastKind()) {
+      case CK_FloatingCast:
+        if (isNarrowFloat(Cast->getSubExpr()->getType())) {
+          Out.Leaves.push_back({Leaf::Float, Cast->getSubExpr()});
+          return;
+        }
+        return build(Cast->getSubExpr(), Out, Depth + 1);
+      case CK_IntegralToFloating:
+        Out.Leaves.push_back({Leaf::Int, Cast->getSubExpr()});
+        return;
+      case CK_LValueToRValue:
+      case CK_NoOp:
+        return build(Cast->getSubExpr(), Out, Depth + 1);
+      default:
+        Out.Leaves.push_back({Leaf::Data, E});
+        return;
+      }
+    }
+    if (const FloatingLiteral *Lit = literalOf(E)) {
+      Out.Leaves.push_back({Leaf::Literal, E, nullptr, Lit});
+      return;
+    }
+    if (const auto *U = dyn_cast<UnaryOperator>(E);
+        U && (U->getOpcode() == UO_Minus || U->getOpcode() == UO_Plus)) {
+      ++Out.Ops;
+      return build(U->getSubExpr(), Out, Depth + 1);
+    }
+    if (const auto *BO = dyn_cast<BinaryOperator>(E);
+        BO && (BO->isAdditiveOp() || BO->isMultiplicativeOp() ||
+               BO->isComparisonOp())) {
+      ++Out.Ops;
+      build(BO->getLHS(), Out, Depth + 1);
+      build(BO->getRHS(), Out, Depth + 1);
+      return;
+    }
+    if (const auto *CO = dyn_cast<ConditionalOperator>(E)) {
+      ++Out.Ops;
+      build(CO->getTrueExpr(), Out, Depth + 1);
+      build(CO->getFalseExpr(), Out, Depth + 1);
+      return;
+    }
+    if (const auto *Call = dyn_cast<CallExpr>(E)) {
+      if (!isChosenDoubleCall(Call) &&
+          !isa<CXXMethodDecl>(Call->getDirectCallee())) {
+        ++Out.Ops;
+        Out.Calls.push_back(Call);
+        for (const Expr *Arg : Call->arguments())
+          build(Arg, Out, Depth + 1);
+        return;
+      }
+    }
+    if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
+      const auto *V = dyn_cast<VarDecl>(DRE->getDecl());
+      if (Facts.transparent(V)) {
+        Out.Leaves.push_back({Leaf::Local, E, V});
+        if (!Facts.constantValue(V))
+          build(V->getInit(), Out, Depth + 1);
+        return;
+      }
+      if (V && isConstant(V)) {
+        Out.Leaves.push_back({Leaf::Constant, E, V});
+        return;
+      }
+    }
+    Out.Leaves.push_back({Leaf::Data, E});
+  }
+
+  // The double operand E as the compiler's narrowing sees it.
+  Operand operand(const Expr *E, unsigned Depth = 0) const {
+    E = E->IgnoreParens();
+    if (Depth > 8)
+      return Operand::Other;
+    if (!isDouble(E->getType()))
+      return isNarrowFloat(E->getType())                   ? Operand::Float
+             : E->getType()->isIntegralOrEnumerationType() ? Operand::Int
+                                                           : Operand::Other;
+    if (const auto *Cast = dyn_cast<ImplicitCastExpr>(E)) {
+      switch (Cast->getCastKind()) {
+      case CK_FloatingCast:
+      case CK_IntegralToFloating:
+      case CK_LValueToRValue:
+      case CK_NoOp:
+        return operand(Cast->getSubExpr(), Depth + 1);
+      default:
+        return Operand::Other;
+      }
+    }
+    std::optional<llvm::APFloat> Value;
+    if (const FloatingLiteral *Lit = literalOf(E))
+      Value = Lit->getValue();
+    else if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
+      const auto *V = dyn_cast<VarDecl>(DRE->getDecl());
+      if (Facts.transparent(V)) {
+        Value = Facts.constantValue(V);
+        if (!Value)
+          return operand(V->getInit(), Depth + 1);
+      } else if (V && isConstant(V)) {
+        Value = Facts.constantValue(V);
+      }
+    }
+    if (!Value)
+      return Operand::Other;
+    return exactInFloat(*Value) ? Operand::ExactConst : Operand::InexactConst;
+  }
+
+  // The expression a transparent local stands for.
+  const Expr *throughLocals(const Expr *E) const {
+    for (unsigned Depth = 0; Depth < 8; ++Depth) {
+      E = E->IgnoreParens();
+      if (const auto *Cast = dyn_cast<ImplicitCastExpr>(E);
+          Cast && (Cast->getCastKind() == CK_LValueToRValue ||
+                   Cast->getCastKind() == CK_NoOp)) {
+        E = Cast->getSubExpr();
+        continue;
+      }
+      const auto *DRE = dyn_cast<DeclRefExpr>(E);
+      const auto *V = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
+      if (!Facts.transparent(V) || Facts.constantValue(V))
+        return E;
+      E = V->getInit();
+    }
+    return E;
+  }
+
+private:
+  // A double constant of namespace or class scope: constexpr double PI.
+  bool isConstant(const VarDecl *V) const {
+    return !V->hasLocalStorage() && V->getType().isConstQualified() &&
+           V->getInit() && !V->getInit()->isValueDependent() &&
+           V->getInit()->isEvaluatable(Ctx);
+  }
+
+  const FunctionFacts &Facts;
+  ASTContext &Ctx;
+};
+
+// Where a double result ends: converted to float or an integer, compared, or
+// written back into a float through a compound assignment.
+enum class RootKind {
+  ToFloat,
+  ToInteger,
+  Compare,
+  CompoundToFloat,
+  CompoundToInteger
+};
+
+bool isArithmetic(BinaryOperatorKind Op) {
+  return Op == BO_Add || Op == BO_Sub || Op == BO_Mul || Op == BO_Div;
+}
+
+} // namespace
+
+// One double computation whose result does not stay double.
+struct Fp64PromotionCheck::Site {
+  RootKind Kind;
+  const Expr *Shown; // the expression quoted in the message
+  DoubleExpr Parts;
+};
+
+Fp64PromotionCheck::Fp64PromotionCheck(llvm::StringRef Name, CheckContext &Ctx)
+    : FunctionCheck(Name, Ctx),
+      WarnRatio(Options.get("WarnRatio", int64_t(32))) {}
+
+void Fp64PromotionCheck::storeOptions(CheckOptionMap &Opts) const {
+  Opts[Name + ".WarnRatio"] = std::to_string(WarnRatio);
+}
+
+Severity Fp64PromotionCheck::severity() const {
+  double Ratio = arch().fp64_to_fp32_ratio;
+  if (WarnRatio <= 0)
+    return Severity::Note;
+  return Ratio * double(WarnRatio) <= 1.0 + 1e-9 ? Severity::Warning
+                                                 : Severity::Note;
+}
+
+std::string Fp64PromotionCheck::ratioText() const {
+  double Ratio = arch().fp64_to_fp32_ratio;
+  long Den = Ratio > 0 ? std::lround(1.0 / Ratio) : 0;
+  return "1:" + std::to_string(Den);
+}
+
+namespace {
+
+// Whether nvcc narrows the double operation back to float, as LLVM's
+// InstCombine does (checked against nvcc -O3 PTX, see the doc): one +, -, *
+// or / of widened floats and constants exact in float whose result is
+// rounded to float; a comparison of a widened float with such a constant, or
+// of a widened integer with any constant; a ?: choosing between widened
+// floats and constants.
+bool narrowedByCompiler(RootKind Kind, const Expr *Top,
+                        const DoubleExprBuilder &B) {
+  auto FloatOrExact = [](Operand O) {
+    return O == Operand::Float || O == Operand::ExactConst;
+  };
+  auto IsConst = [](Operand O) {
+    return O == Operand::ExactConst || O == Operand::InexactConst;
+  };
+  switch (Kind) {
+  case RootKind::ToFloat: {
+    // Rounding commutes with negation: -(x * 0.5) narrows as x * 0.5 does.
+    const Expr *E = B.throughLocals(Top);
+    while (const auto *U = dyn_cast<UnaryOperator>(E)) {
+      if (U->getOpcode() != UO_Minus && U->getOpcode() != UO_Plus)
+        break;
+      E = B.throughLocals(U->getSubExpr());
+    }
+    if (const auto *BO = dyn_cast<BinaryOperator>(E);
+        BO && isArithmetic(BO->getOpcode()))
+      return FloatOrExact(B.operand(BO->getLHS())) &&
+             FloatOrExact(B.operand(BO->getRHS()));
+    if (const auto *CO = dyn_cast<ConditionalOperator>(E)) {
+      Operand T = B.operand(CO->getTrueExpr()),
+              F = B.operand(CO->getFalseExpr());
+      return (T == Operand::Float || IsConst(T)) &&
+             (F == Operand::Float || IsConst(F));
+    }
+    return B.operand(E) == Operand::Float;
+  }
+  case RootKind::Compare: {
+    const auto *BO = cast<BinaryOperator>(Top);
+    Operand L = B.operand(BO->getLHS()), R = B.operand(BO->getRHS());
+    if (FloatOrExact(L) && FloatOrExact(R))
+      return true;
+    return (L == Operand::Int && IsConst(R)) ||
+           (R == Operand::Int && IsConst(L));
+  }
+  case RootKind::CompoundToFloat: {
+    const auto *CA = cast<CompoundAssignOperator>(Top);
+    return isArithmetic(
+               BinaryOperator::getOpForCompoundAssignment(CA->getOpcode())) &&
+           FloatOrExact(B.operand(CA->getRHS()));
+  }
+  case RootKind::ToInteger:
+  case RootKind::CompoundToInteger:
+    return false;
+  }
+  return false;
+}
+
+std::string spelling(SourceLocation Loc, const ASTContext &Ctx) {
+  const SourceManager &SM = Ctx.getSourceManager();
+  SourceLocation Spell = SM.getSpellingLoc(Loc);
+  return Lexer::getSourceText(CharSourceRange::getTokenRange(Spell), SM,
+                              Ctx.getLangOpts())
+      .str();
+}
+
+} // namespace
+
+void Fp64PromotionCheck::checkFunction(const FunctionDecl *F) {
+  if (!isWrittenForDevice(F))
+    return;
+  ASTContext &Ctx = F->getASTContext();
+  FunctionFacts Facts(F, Ctx);
+  if (Facts.WorksInDouble)
+    return;
+  DoubleExprBuilder Builder(Facts, Ctx);
+
+  auto Consider = [&](RootKind Kind, const Expr *Shown,
+                      llvm::ArrayRef<const Expr *> Operands) {
+    if (Shown->isValueDependent() || Shown->isEvaluatable(Ctx))
+      return;
+    Site S{Kind, Shown->IgnoreParens(), {}};
+    // A comparison or compound assignment is itself one double operation.
+    if (Operands.size() > 1)
+      ++S.Parts.Ops;
+    for (const Expr *Op : Operands)
+      Builder.build(Op, S.Parts);
+    if (S.Parts.has(Leaf::Data) || S.Parts.Ops == 0)
+      return;
+    if (!S.Parts.has(Leaf::Float) && !S.Parts.has(Leaf::Int))
+      return; // constants only: folded at compile time
+    // Integer arithmetic that goes through double and back to an integer
+    // with exact constants (int half = i * 0.5, int r = sqrt(n)): the
+    // exactness may be the point. An inexact one (i * 0.3) is arithmetic
+    // that float would do as well.
+    bool ToInteger =
+        Kind == RootKind::ToInteger || Kind == RootKind::CompoundToInteger;
+    if (ToInteger && !S.Parts.has(Leaf::Float) &&
+        !llvm::any_of(S.Parts.Leaves, [&](const Leaf &L) {
+          return (L.K == Leaf::Literal || L.K == Leaf::Constant) &&
+                 Builder.operand(L.E) == Operand::InexactConst;
+        }))
+      return;
+    const Expr *Top = Kind == RootKind::ToFloat || Kind == RootKind::ToInteger
+                          ? Operands.front()
+                          : Shown;
+    if (narrowedByCompiler(Kind, Top, Builder))
+      return;
+    report(S, F);
+  };
+
+  std::function<void(const Stmt *)> Walk = [&](const Stmt *S) {
+    if (!S || isa<LambdaExpr, UnaryExprOrTypeTraitExpr, CXXTypeidExpr>(S))
+      return;
+    if (const auto *E = dyn_cast<Expr>(S); E && E->isValueDependent())
+      return;
+    if (const auto *Cast = dyn_cast<CastExpr>(S)) {
+      const Expr *Sub = Cast->getSubExpr();
+      CastKind K = Cast->getCastKind();
+      if (isDouble(Sub->getType()) && !isDouble(Cast->getType())) {
+        if (K == CK_FloatingCast)
+          Consider(RootKind::ToFloat, Sub, {Sub});
+        else if (K == CK_FloatingToIntegral || K == CK_FloatingToBoolean)
+          Consider(RootKind::ToInteger, Sub, {Sub});
+      }
+    } else if (const auto *CA = dyn_cast<CompoundAssignOperator>(S)) {
+      if (isDouble(CA->getComputationLHSType()) &&
+          !isDouble(CA->getLHS()->getType()))
+        Consider(isNarrowFloat(CA->getLHS()->getType())
+                     ? RootKind::CompoundToFloat
+                     : RootKind::CompoundToInteger,
+                 CA, {CA->getLHS(), CA->getRHS()});
+    } else if (const auto *BO = dyn_cast<BinaryOperator>(S)) {
+      if (BO->isComparisonOp() && isDouble(BO->getLHS()->getType()) &&
+          isDouble(BO->getRHS()->getType()))
+        Consider(RootKind::Compare, BO, {BO->getLHS(), BO->getRHS()});
+    } else if (const auto *Call = dyn_cast<CallExpr>(S)) {
+      reportPowFloatInt(Call, F);
+    }
+    for (const Stmt *Child : S->children())
+      Walk(Child);
+  };
+  Walk(F->getBody());
+}
+
+void Fp64PromotionCheck::emit(const Expr *Shown, const Cause &C) {
+  if (!Reported.insert(C.Loc.getRawEncoding()).second)
+    return;
+  {
+    FindingBuilder B =
+        diag(C.Loc,
+             "'%0' is computed in double precision: %1; FP64 runs at %2 of the "
+             "FP32 rate on %3; %4 (CUDA C++ Best Practices Guide, 'Other "
+             "Arithmetic Instructions')",
+             severity());
+    B << context().sourceText(Shown) << C.Why << PerTarget{ratioText()}
+      << arch().Name << C.Advice;
+    B.metric("fp64_to_fp32_ratio", arch().fp64_to_fp32_ratio);
+    for (const FixItHint &H : C.Fixes)
+      B << H;
+  }
+  if (C.AtDeclaration)
+    note(Shown->getBeginLoc(), "computed in double precision here");
+}
+
+void Fp64PromotionCheck::report(const Site &S, const FunctionDecl *F) {
+  ASTContext &Ctx = F->getASTContext();
+  const SourceManager &SM = Ctx.getSourceManager();
+  const LangOptions &LO = Ctx.getLangOpts();
+  std::string Operand = S.Parts.has(Leaf::Float) ? "float" : "integer";
+
+  // A double local: the declaration is the cause and the place to fix.
+  if (const Leaf *L = S.Parts.first(Leaf::Local)) {
+    std::string Name = L->Var->getName().str();
+    return emit(S.Shown, {L->Var->getLocation(),
+                          "'" + Name + "' is declared double",
+                          "declare '" + Name + "' float",
+                          {},
+                          /*AtDeclaration=*/true});
+  }
+
+  if (const Leaf *L = S.Parts.first(Leaf::Literal)) {
+    SourceLocation Loc = L->Lit->getLocation();
+    Cause C{Loc, "the literal " + spelling(Loc, Ctx), "", {}};
+    if (Loc.isMacroID())
+      C.Why += " (from macro '" +
+               Lexer::getImmediateMacroName(Loc, SM, LO).str() + "')";
+    C.Why += " promotes the " + Operand + " operand to double";
+
+    // Every literal gets its suffix when the rest of the expression is float,
+    // the result goes back to float, and the source is not shared with other
+    // instantiations.
+    bool Fixable = S.Kind != RootKind::ToInteger &&
+                   S.Kind != RootKind::CompoundToInteger &&
+                   !F->getTemplateInstantiationPattern() &&
+                   llvm::all_of(S.Parts.Leaves, [](const Leaf &X) {
+                     return X.K == Leaf::Float || X.K == Leaf::Literal;
+                   });
+    std::vector<std::string> Written;
+    for (const Leaf &X : S.Parts.Leaves) {
+      if (X.K != Leaf::Literal)
+        continue;
+      SourceLocation At = X.Lit->getLocation();
+      Written.push_back(spelling(At, Ctx) + "f");
+      if (At.isMacroID() || !fitsFloat(X.Lit->getValue()))
+        Fixable = false;
+      C.Fixes.push_back(FixItHint::CreateInsertion(
+          Lexer::getLocForEndOfToken(At, 0, SM, LO), "f"));
+    }
+    if (!Fixable)
+      C.Fixes.clear();
+    C.Advice = "write " + Written.front();
+    for (size_t I = 1; I < Written.size(); ++I)
+      C.Advice += (I + 1 == Written.size() ? " and " : ", ") + Written[I];
+    if (Loc.isMacroID())
+      C.Advice += " in the macro";
+    return emit(S.Shown, C);
+  }
+
+  if (const Leaf *L = S.Parts.first(Leaf::Constant)) {
+    std::string Name = L->Var->getName().str();
+    return emit(S.Shown, {L->E->getExprLoc(),
+                          "the double constant '" + Name + "' promotes the " +
+                              Operand + " operand to double",
+                          "declare '" + Name + "' float",
+                          {}});
+  }
+
+  if (!S.Parts.Calls.empty()) {
+    const CallExpr *Call = S.Parts.Calls.front();
+    emit(S.Shown, {Call->getExprLoc(),
+                   "'" + Call->getDirectCallee()->getName().str() +
+                       "' is the double-precision overload for " + Operand +
+                       " arguments",
+                   "pass float arguments",
+                   {}});
+  }
+}
+
+// nvcc's headers follow C++11 with libstdc++, which dropped pow(float, int):
+// both arguments are promoted and the double-precision pow runs (PTX:
+// __internal_accurate_pow on doubles). Clang's CUDA headers keep a float
+// overload, which is what the AST shows.
+void Fp64PromotionCheck::reportPowFloatInt(const CallExpr *Call,
+                                           const FunctionDecl *F) {
+  const FunctionDecl *Callee = Call->getDirectCallee();
+  if (!Callee || !Callee->getDeclName().isIdentifier() ||
+      Callee->getName() != "pow" || Callee->getNumParams() != 2 ||
+      !inSystemHeader(Callee) || isa<CXXMethodDecl>(Callee))
+    return;
+  auto Is = [](QualType T, BuiltinType::Kind K) {
+    const auto *BT = T.getCanonicalType()->getAs<BuiltinType>();
+    return BT && BT->getKind() == K;
+  };
+  if (!Is(Callee->getReturnType(), BuiltinType::Float) ||
+      !Is(Callee->getParamDecl(0)->getType(), BuiltinType::Float) ||
+      !Is(Callee->getParamDecl(1)->getType(), BuiltinType::Int))
+    return;
+  if (Call->isValueDependent() || Call->isEvaluatable(F->getASTContext()))
+    return;
+  Cause C{Call->getBeginLoc(),
+          "nvcc's headers follow C++11, which has no pow(float, int), so "
+          "both arguments are promoted to double",
+          "call powf",
+          {}};
+  const Expr *CalleeExpr = Call->getCallee()->IgnoreParenImpCasts();
+  SourceRange R = CalleeExpr->getSourceRange();
+  if (isa<DeclRefExpr>(CalleeExpr) && R.getBegin().isFileID() &&
+      R.getEnd().isFileID() && !F->getTemplateInstantiationPattern())
+    C.Fixes.push_back(FixItHint::CreateReplacement(
+        CharSourceRange::getTokenRange(R), "powf"));
+  emit(Call, C);
+}
+
+WARPLINT_CHECK_FACTORY(Fp64PromotionCheck)
+
+} // namespace warplint::arith

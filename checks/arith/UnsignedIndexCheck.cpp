@@ -1,0 +1,686 @@
+#include "checks/arith/UnsignedIndexCheck.h"
+#include "Analysis/AffineIndex.h"
+#include "Analysis/DeviceCode.h"
+#include "Analysis/LocalWrites.h"
+#include "Analysis/ThreadDependence.h"
+#include "clang/AST/ExprCXX.h"
+#include "llvm/ADT/STLExtras.h"
+#include <functional>
+#include <set>
+
+using namespace clang;
+
+namespace warplint::arith {
+
+// A for loop with a counter: for (unsigned i = Start; ...; i++ / i += Step).
+struct UnsignedIndexCheck::Loop {
+  const ForStmt *For;
+  const VarDecl *Counter;
+  const Expr *Start;
+  const Expr *Step; // i += Step; null for ++ and --
+  bool Increasing;
+  // The condition's bound when it is i < Bound (Inclusive: i <= Bound).
+  const Expr *Bound = nullptr;
+  bool Inclusive = false;
+};
+
+// a[Index] or p + Index.
+struct UnsignedIndexCheck::Access {
+  const Expr *E;
+  const Expr *Base;
+  const Expr *Index;
+};
+
+namespace {
+
+bool isUnsigned32(QualType T, const ASTContext &Ctx) {
+  return T->isUnsignedIntegerType() && !T->isBooleanType() &&
+         Ctx.getIntWidth(T) == 32;
+}
+
+const VarDecl *varOf(const Expr *E) {
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts()))
+    return dyn_cast<VarDecl>(DRE->getDecl());
+  return nullptr;
+}
+
+std::optional<int64_t> constantOf(const Expr *E, const ASTContext &Ctx) {
+  Expr::EvalResult R;
+  if (E->isValueDependent() || !E->EvaluateAsInt(R, Ctx))
+    return std::nullopt;
+  return R.Val.getInt().tryExtValue();
+}
+
+// threadIdx.x, blockDim.y, ...: "threadIdx.x".
+std::optional<std::string> builtinName(const Expr *E) {
+  auto B = cudaBuiltinComponent(E);
+  if (!B)
+    return std::nullopt;
+  llvm::StringRef Type = B->first;
+  Type.consume_front("__cuda_builtin_");
+  Type.consume_back("_t");
+  return (Type + "." + B->second).str();
+}
+
+std::optional<UnsignedIndexCheck::Loop> loopOf(const ForStmt *FS,
+                                               const ASTContext &Ctx) {
+  const VarDecl *V = nullptr;
+  const Expr *Start = nullptr;
+  if (const auto *DS = dyn_cast_or_null<DeclStmt>(FS->getInit());
+      DS && DS->isSingleDecl()) {
+    V = dyn_cast<VarDecl>(DS->getSingleDecl());
+    Start = V ? V->getInit() : nullptr;
+  } else if (const auto *BO = dyn_cast_or_null<BinaryOperator>(FS->getInit());
+             BO && BO->getOpcode() == BO_Assign) {
+    V = varOf(BO->getLHS());
+    Start = BO->getRHS();
+  }
+  if (!V || !Start || !V->getType()->isIntegerType() || !FS->getInc())
+    return std::nullopt;
+  UnsignedIndexCheck::Loop L{FS, V, Start, nullptr, false};
+  const Expr *Inc = FS->getInc()->IgnoreParens();
+  if (const auto *U = dyn_cast<UnaryOperator>(Inc);
+      U && U->isIncrementDecrementOp() && varOf(U->getSubExpr()) == V) {
+    L.Increasing = U->isIncrementOp();
+  } else if (const auto *CA = dyn_cast<CompoundAssignOperator>(Inc);
+             CA && varOf(CA->getLHS()) == V &&
+             (CA->getOpcode() == BO_AddAssign ||
+              CA->getOpcode() == BO_SubAssign)) {
+    L.Step = CA->getRHS();
+    std::optional<int64_t> C = constantOf(L.Step, Ctx);
+    bool NonNegative =
+        C ? *C >= 0
+          : L.Step->IgnoreParenImpCasts()->getType()->isUnsignedIntegerType();
+    L.Increasing = CA->getOpcode() == BO_AddAssign && NonNegative;
+  } else {
+    return std::nullopt;
+  }
+  // i < n, i <= n, n > i, n >= i.
+  if (const auto *Cond = dyn_cast_or_null<BinaryOperator>(
+          FS->getCond() ? FS->getCond()->IgnoreParenImpCasts() : nullptr)) {
+    BinaryOperatorKind Op = Cond->getOpcode();
+    if ((Op == BO_LT || Op == BO_LE) && varOf(Cond->getLHS()) == V)
+      L.Bound = Cond->getRHS();
+    else if ((Op == BO_GT || Op == BO_GE) && varOf(Cond->getRHS()) == V)
+      L.Bound = Cond->getLHS();
+    L.Inclusive = Op == BO_LE || Op == BO_GE;
+  }
+  return L;
+}
+
+// Whether Target is S or lies inside it.
+bool contains(const Stmt *S, const Stmt *Target) {
+  if (!S)
+    return false;
+  if (S == Target)
+    return true;
+  return llvm::any_of(S->children(),
+                      [&](const Stmt *C) { return contains(C, Target); });
+}
+
+// The leaves of an integer expression: the variables, built-ins, literals
+// and other values it combines. A local that keeps its initial value is a
+// leaf (its type is the user's choice), and Follow says whether to look into
+// its initialiser too.
+struct IndexLeaf {
+  enum Kind { Var, Builtin, Literal, Other } K;
+  const Expr *E;
+  const VarDecl *V = nullptr;
+};
+
+void collectLeaves(const Expr *E, const LocalWrites &Writes,
+                   llvm::function_ref<bool(const VarDecl *)> Follow,
+                   llvm::SmallVectorImpl<IndexLeaf> &Out, unsigned Depth = 0) {
+  E = E->IgnoreParens();
+  if (Depth > 8) {
+    Out.push_back({IndexLeaf::Other, E});
+    return;
+  }
+  if (builtinName(E)) {
+    Out.push_back({IndexLeaf::Builtin, E});
+    return;
+  }
+  if (const auto *Cast = dyn_cast<ImplicitCastExpr>(E)) {
+    if (Cast->getCastKind() == CK_IntegralCast ||
+        Cast->getCastKind() == CK_LValueToRValue ||
+        Cast->getCastKind() == CK_NoOp)
+      return collectLeaves(Cast->getSubExpr(), Writes, Follow, Out, Depth + 1);
+    Out.push_back({IndexLeaf::Other, E});
+    return;
+  }
+  if (const auto *BO = dyn_cast<BinaryOperator>(E);
+      BO && !BO->isAssignmentOp() && !BO->isComparisonOp() &&
+      !BO->isLogicalOp() && BO->getOpcode() != BO_Comma) {
+    collectLeaves(BO->getLHS(), Writes, Follow, Out, Depth + 1);
+    collectLeaves(BO->getRHS(), Writes, Follow, Out, Depth + 1);
+    return;
+  }
+  if (isa<IntegerLiteral>(E)) {
+    Out.push_back({IndexLeaf::Literal, E});
+    return;
+  }
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
+    if (const auto *V = dyn_cast<VarDecl>(DRE->getDecl())) {
+      Out.push_back({IndexLeaf::Var, E, V});
+      if (Writes.keepsInitialValue(V) && Follow(V))
+        collectLeaves(V->getInit(), Writes, Follow, Out, Depth + 1);
+      return;
+    }
+  }
+  Out.push_back({IndexLeaf::Other, E});
+}
+
+void collectAllLeaves(const Expr *E, const LocalWrites &Writes,
+                      llvm::SmallVectorImpl<IndexLeaf> &Out) {
+  collectLeaves(
+      E, Writes, [](const VarDecl *) { return true; }, Out);
+}
+
+// Index is the counter, or the counter plus or minus a constant: the loop
+// condition bounds it, and the compiler widens it without help.
+bool isCounterPlusConstant(const Expr *Index, const VarDecl *Counter,
+                           const ASTContext &Ctx) {
+  const Expr *E = Index->IgnoreParenImpCasts();
+  if (varOf(E) == Counter)
+    return true;
+  const auto *BO = dyn_cast<BinaryOperator>(E);
+  if (!BO || !BO->isAdditiveOp())
+    return false;
+  return (varOf(BO->getLHS()) == Counter && constantOf(BO->getRHS(), Ctx)) ||
+         (BO->getOpcode() == BO_Add && varOf(BO->getRHS()) == Counter &&
+          constantOf(BO->getLHS(), Ctx));
+}
+
+std::string quotedList(llvm::ArrayRef<std::string> Names) {
+  std::string Out;
+  for (size_t I = 0; I < Names.size(); ++I)
+    Out += (I == 0                  ? ""
+            : I + 1 == Names.size() ? " and "
+                                    : ", ") +
+           ("'" + Names[I] + "'");
+  return Out;
+}
+
+// What makes an unsigned value as small as the analysis says: the first
+// thread, the first block, the loop's first iteration.
+enum MinReason : unsigned {
+  FirstThread = 1,
+  FirstBlock = 2,
+  FirstIteration = 4
+};
+
+// The range of an unsigned index expression as far as the analysis can
+// tell, and what makes it take its smallest value.
+struct Bounds {
+  std::optional<uint64_t> Lo, Hi;
+  unsigned Why = 0; // how some thread reaches Lo
+};
+
+std::string describe(unsigned Why) {
+  std::string Who;
+  if ((Why & FirstThread) && (Why & FirstBlock))
+    Who = "in thread 0 of block 0";
+  else if (Why & FirstThread)
+    Who = "in thread 0";
+  else if (Why & FirstBlock)
+    Who = "in block 0";
+  if (Why & FirstIteration)
+    Who += (Who.empty() ? "" : ", ") +
+           std::string("on the loop's first iteration");
+  return Who;
+}
+
+// Ranges from what the compiler knows too: built-in indices start at 0 and
+// threadIdx stays below 1024 (NVPTX gives the special registers those
+// ranges), a counting-up loop runs from its start to its bound, locals keep
+// their initialiser, % and & bound from above.
+class RangeFinder {
+public:
+  RangeFinder(llvm::ArrayRef<UnsignedIndexCheck::Loop> Loops,
+              const LocalWrites &Writes, const ASTContext &Ctx)
+      : Loops(Loops), Writes(Writes), Ctx(Ctx) {}
+
+  Bounds operator()(const Expr *E, unsigned Depth = 0) const {
+    E = E->IgnoreParens();
+    if (Depth > 8)
+      return {};
+    if (std::optional<int64_t> C = constantOf(E, Ctx))
+      return *C >= 0 ? Bounds{uint64_t(*C), uint64_t(*C), 0} : Bounds{};
+    if (auto Name = builtinName(E))
+      return builtin(*Name);
+    if (const auto *Cast = dyn_cast<ImplicitCastExpr>(E))
+      return (*this)(Cast->getSubExpr(), Depth + 1);
+    if (const auto *DRE = dyn_cast<DeclRefExpr>(E))
+      return variable(dyn_cast<VarDecl>(DRE->getDecl()), Depth);
+    const auto *BO = dyn_cast<BinaryOperator>(E);
+    return BO ? binary(BO, Depth) : Bounds{};
+  }
+
+private:
+  using Bound = std::optional<uint64_t>;
+
+  // A + B or A * B when both are known and small enough not to overflow.
+  template <typename Op> static Bound combine(Bound A, Bound B, Op F) {
+    if (!A || !B || *A > UINT32_MAX || *B > UINT32_MAX)
+      return std::nullopt;
+    return F(*A, *B);
+  }
+  static bool startsAtZero(const Bounds &X) { return X.Lo && *X.Lo == 0; }
+
+  Bounds binary(const BinaryOperator *BO, unsigned Depth) const {
+    Bounds L = (*this)(BO->getLHS(), Depth + 1);
+    Bounds R = (*this)(BO->getRHS(), Depth + 1);
+    std::optional<int64_t> C = constantOf(BO->getRHS(), Ctx);
+    bool Shift = C && *C > 0 && *C < 32;
+    switch (BO->getOpcode()) {
+    case BO_Add:
+      return {combine(L.Lo, R.Lo, std::plus<uint64_t>()),
+              combine(L.Hi, R.Hi, std::plus<uint64_t>()), L.Why | R.Why};
+    case BO_Mul: {
+      Bounds Out{combine(L.Lo, R.Lo, std::multiplies<uint64_t>()),
+                 combine(L.Hi, R.Hi, std::multiplies<uint64_t>()),
+                 L.Why | R.Why};
+      // x * 0 is 0 whatever the other factor.
+      if (startsAtZero(L) || startsAtZero(R))
+        Out = {0, Out.Hi, startsAtZero(L) ? L.Why : R.Why};
+      return Out;
+    }
+    case BO_Rem:
+      return {startsAtZero(L) ? Bound(0) : std::nullopt,
+              C && *C > 0 ? Bound(*C - 1) : L.Hi, L.Why};
+    case BO_And:
+      return {startsAtZero(L) || startsAtZero(R) ? Bound(0) : std::nullopt,
+              C && *C >= 0 ? Bound(*C) : L.Hi, startsAtZero(L) ? L.Why : R.Why};
+    case BO_Div:
+      if (!C || *C <= 0)
+        return {startsAtZero(L) ? L.Lo : std::nullopt, L.Hi, L.Why};
+      return {L.Lo ? Bound(*L.Lo / *C) : std::nullopt,
+              L.Hi ? Bound(*L.Hi / *C) : std::nullopt, L.Why};
+    case BO_Shr:
+      if (!Shift)
+        return {startsAtZero(L) ? L.Lo : std::nullopt, L.Hi, L.Why};
+      return {L.Lo ? Bound(*L.Lo >> *C) : std::nullopt,
+              L.Hi ? Bound(*L.Hi >> *C) : std::nullopt, L.Why};
+    case BO_Shl:
+      if (!Shift)
+        return {};
+      return {L.Lo && *L.Lo <= UINT32_MAX ? Bound(*L.Lo << *C) : std::nullopt,
+              L.Hi && *L.Hi <= UINT32_MAX ? Bound(*L.Hi << *C) : std::nullopt,
+              L.Why};
+    default:
+      return {};
+    }
+  }
+
+  static Bounds builtin(llvm::StringRef Name) {
+    if (Name.starts_with("threadIdx."))
+      return {0, 1023, FirstThread};
+    if (Name.starts_with("blockIdx."))
+      return {0, std::nullopt, FirstBlock};
+    if (Name.starts_with("blockDim."))
+      return {1, 1024, 0};
+    if (Name.starts_with("gridDim."))
+      return {1, std::nullopt, 0};
+    return {};
+  }
+
+  Bounds variable(const VarDecl *V, unsigned Depth) const {
+    if (!V)
+      return {};
+    if (Writes.keepsInitialValue(V))
+      return (*this)(V->getInit(), Depth + 1);
+    for (const UnsignedIndexCheck::Loop &L : Loops) {
+      if (L.Counter != V || !L.Increasing || !writtenOnlyByLoop(L))
+        continue;
+      Bounds Out = (*this)(L.Start, Depth + 1);
+      Out.Why |= FirstIteration;
+      Out.Hi.reset();
+      if (L.Bound) {
+        Bounds B = (*this)(L.Bound, Depth + 1);
+        if (B.Hi && (L.Inclusive || *B.Hi > 0))
+          Out.Hi = L.Inclusive ? *B.Hi : *B.Hi - 1;
+      }
+      return Out;
+    }
+    return {};
+  }
+
+  // The counter changes only in the loop's own init and increment.
+  bool writtenOnlyByLoop(const UnsignedIndexCheck::Loop &L) const {
+    return llvm::all_of(Writes.writes(L.Counter), [&](const DeclRefExpr *W) {
+      return contains(L.For->getInit(), W) || contains(L.For->getInc(), W);
+    });
+  }
+
+  llvm::ArrayRef<UnsignedIndexCheck::Loop> Loops;
+  const LocalWrites &Writes;
+  const ASTContext &Ctx;
+};
+
+// The variables and built-ins an expression depends on, and the locals
+// computed from them: what a guard must talk about.
+class GuardKeys {
+public:
+  GuardKeys(const Expr *X, const LocalWrites &Writes) {
+    llvm::SmallVector<IndexLeaf, 8> Leaves;
+    collectAllLeaves(X, Writes, Leaves);
+    for (const IndexLeaf &L : Leaves) {
+      if (L.K == IndexLeaf::Var)
+        Vars.insert(L.V);
+      else if (L.K == IndexLeaf::Builtin)
+        Builtins.insert(*builtinName(L.E));
+    }
+    // lane = threadIdx.x & 31; if (lane > 0) ... s[threadIdx.x - 1]
+    for (int Round = 0; Round < 2; ++Round)
+      for (const VarDecl *V : Writes.locals())
+        if (Writes.keepsInitialValue(V) && !Vars.contains(V) &&
+            mentions(V->getInit()))
+          Vars.insert(V);
+  }
+
+  bool isKey(const Expr *E) const {
+    if (auto Name = builtinName(E))
+      return Builtins.count(*Name);
+    if (const auto *DRE = dyn_cast<DeclRefExpr>(E))
+      return Vars.contains(dyn_cast<VarDecl>(DRE->getDecl()));
+    return false;
+  }
+
+  bool mentions(const Stmt *S) const {
+    if (!S)
+      return false;
+    if (const auto *E = dyn_cast<Expr>(S); E && isKey(E))
+      return true;
+    return llvm::any_of(S->children(),
+                        [&](const Stmt *C) { return mentions(C); });
+  }
+
+  // Whether Cond, when true, may keep the key above its minimum: anything
+  // but a plain upper bound (k < n, n > k) counts, so that the check stays
+  // silent on guards it does not understand.
+  bool mayBoundBelow(const Expr *Cond) const {
+    bool Found = false;
+    std::function<void(const Stmt *, const BinaryOperator *, bool)> Walk =
+        [&](const Stmt *S, const BinaryOperator *Cmp, bool Negated) {
+          if (!S || Found)
+            return;
+          const auto *E = dyn_cast<Expr>(S);
+          if (E && isKey(E)) {
+            Found = !Cmp || Negated || !isUpperBound(Cmp, E);
+            return;
+          }
+          if (const auto *U = dyn_cast<UnaryOperator>(S);
+              U && U->getOpcode() == UO_LNot)
+            Negated = true;
+          if (const auto *BO = dyn_cast<BinaryOperator>(S)) {
+            if (BO->getOpcode() == BO_LOr)
+              Negated = true;
+            if (BO->isComparisonOp())
+              Cmp = BO;
+          }
+          for (const Stmt *C : S->children())
+            Walk(C, Cmp, Negated);
+        };
+    Walk(Cond, nullptr, false);
+    return Found;
+  }
+
+private:
+  // k < n or k <= n with the key on the left; n > k or n >= k with it on
+  // the right.
+  static bool isUpperBound(const BinaryOperator *Cmp, const Expr *Key) {
+    switch (Cmp->getOpcode()) {
+    case BO_LT:
+    case BO_LE:
+      return contains(Cmp->getLHS(), Key);
+    case BO_GT:
+    case BO_GE:
+      return contains(Cmp->getRHS(), Key);
+    default:
+      return false;
+    }
+  }
+
+  llvm::DenseSet<const VarDecl *> Vars;
+  std::set<std::string> Builtins;
+};
+
+bool containsJump(const Stmt *S) {
+  if (!S)
+    return false;
+  if (isa<ReturnStmt, ContinueStmt, BreakStmt, GotoStmt>(S))
+    return true;
+  return llvm::any_of(S->children(), containsJump);
+}
+
+// Whether some condition on the way to the access, or an early exit before
+// it, may keep the keys above their minimum.
+bool isGuarded(llvm::ArrayRef<const Stmt *> Path, const Stmt *Access,
+               const GuardKeys &Keys) {
+  for (size_t I = Path.size(); I-- > 0;) {
+    const Stmt *Parent = Path[I];
+    const Stmt *Child = I + 1 < Path.size() ? Path[I + 1] : Access;
+    if (const auto *If = dyn_cast<IfStmt>(Parent)) {
+      if (Child == If->getThen() && Keys.mayBoundBelow(If->getCond()))
+        return true;
+      if (Child == If->getElse() && Keys.mentions(If->getCond()))
+        return true;
+    } else if (const auto *CO = dyn_cast<ConditionalOperator>(Parent)) {
+      if (Child == CO->getTrueExpr() && Keys.mayBoundBelow(CO->getCond()))
+        return true;
+      if (Child == CO->getFalseExpr() && Keys.mentions(CO->getCond()))
+        return true;
+    } else if (const auto *BO = dyn_cast<BinaryOperator>(Parent)) {
+      if (Child != BO->getRHS())
+        continue;
+      if (BO->getOpcode() == BO_LAnd && Keys.mayBoundBelow(BO->getLHS()))
+        return true;
+      if (BO->getOpcode() == BO_LOr && Keys.mentions(BO->getLHS()))
+        return true;
+    } else if (const auto *For = dyn_cast<ForStmt>(Parent)) {
+      if (Child == For->getBody() && For->getCond() &&
+          Keys.mayBoundBelow(For->getCond()))
+        return true;
+    } else if (const auto *While = dyn_cast<WhileStmt>(Parent)) {
+      if (Child == While->getBody() && Keys.mayBoundBelow(While->getCond()))
+        return true;
+    } else if (const auto *Switch = dyn_cast<SwitchStmt>(Parent)) {
+      if (Keys.mentions(Switch->getCond()))
+        return true;
+    } else if (const auto *CS = dyn_cast<CompoundStmt>(Parent)) {
+      for (const Stmt *Before : CS->body()) {
+        if (Before == Child)
+          break;
+        if (const auto *If = dyn_cast<IfStmt>(Before);
+            If && Keys.mentions(If->getCond()) &&
+            (containsJump(If->getThen()) || containsJump(If->getElse())))
+          return true;
+      }
+    }
+  }
+  return false;
+}
+
+// The unsigned subtraction of a constant inside an index (through sums,
+// products and locals that keep their value): i - 1, (row - 1) * w + col.
+const BinaryOperator *subtractionIn(const Expr *E, const LocalWrites &Writes,
+                                    const ASTContext &Ctx, unsigned Depth = 0) {
+  E = E->IgnoreParens();
+  if (Depth > 8 || !isUnsigned32(E->getType(), Ctx))
+    return nullptr;
+  if (const auto *Cast = dyn_cast<ImplicitCastExpr>(E))
+    return subtractionIn(Cast->getSubExpr(), Writes, Ctx, Depth + 1);
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
+    const auto *V = dyn_cast<VarDecl>(DRE->getDecl());
+    return V && Writes.keepsInitialValue(V)
+               ? subtractionIn(V->getInit(), Writes, Ctx, Depth + 1)
+               : nullptr;
+  }
+  const auto *BO = dyn_cast<BinaryOperator>(E);
+  if (!BO)
+    return nullptr;
+  if (BO->getOpcode() == BO_Sub) {
+    std::optional<int64_t> C = constantOf(BO->getRHS(), Ctx);
+    if (C && *C > 0 && !constantOf(BO->getLHS(), Ctx))
+      return BO;
+  }
+  if (BO->getOpcode() == BO_Add || BO->getOpcode() == BO_Mul ||
+      BO->getOpcode() == BO_Sub) {
+    if (const BinaryOperator *S =
+            subtractionIn(BO->getLHS(), Writes, Ctx, Depth + 1))
+      return S;
+    if (BO->getOpcode() != BO_Sub)
+      return subtractionIn(BO->getRHS(), Writes, Ctx, Depth + 1);
+  }
+  return nullptr;
+}
+
+// A __shared__ or local array: 32-bit addressing, nothing to widen.
+bool isArrayBase(const Expr *Base) {
+  const auto *Cast = dyn_cast<ImplicitCastExpr>(Base->IgnoreParens());
+  return Cast && Cast->getCastKind() == CK_ArrayToPointerDecay;
+}
+
+} // namespace
+
+void UnsignedIndexCheck::checkFunction(const FunctionDecl *F) {
+  if (!isWrittenForDevice(F))
+    return;
+  LocalWrites Writes(F->getBody());
+  const ASTContext &Ctx = F->getASTContext();
+  std::vector<Loop> Loops; // enclosing loops, outermost first
+  std::vector<const Stmt *> Path;
+  std::function<void(const Stmt *)> Walk = [&](const Stmt *S) {
+    if (!S || isa<LambdaExpr, UnaryExprOrTypeTraitExpr>(S))
+      return;
+    if (const auto *E = dyn_cast<Expr>(S); E && E->isValueDependent())
+      return;
+    std::optional<Access> A;
+    if (const auto *ASE = dyn_cast<ArraySubscriptExpr>(S))
+      A = Access{ASE, ASE->getBase(), ASE->getIdx()};
+    else if (const auto *BO = dyn_cast<BinaryOperator>(S);
+             BO && BO->getOpcode() == BO_Add) {
+      if (BO->getLHS()->getType()->isPointerType() &&
+          BO->getRHS()->getType()->isIntegerType())
+        A = Access{BO, BO->getLHS(), BO->getRHS()};
+      else if (BO->getRHS()->getType()->isPointerType() &&
+               BO->getLHS()->getType()->isIntegerType())
+        A = Access{BO, BO->getRHS(), BO->getLHS()};
+    }
+    if (A && isUnsigned32(A->Index->IgnoreParens()->getType(), Ctx)) {
+      checkStrengthReduction(*A, Loops, Writes, F);
+      checkWrap(*A, Loops, Path, Writes);
+    }
+    std::optional<Loop> L;
+    if (const auto *FS = dyn_cast<ForStmt>(S))
+      L = loopOf(FS, Ctx);
+    if (L)
+      Loops.push_back(*L);
+    Path.push_back(S);
+    for (const Stmt *Child : S->children())
+      Walk(Child);
+    Path.pop_back();
+    if (L)
+      Loops.pop_back();
+  };
+  Walk(F->getBody());
+}
+
+void UnsignedIndexCheck::checkStrengthReduction(const Access &A,
+                                                llvm::ArrayRef<Loop> Loops,
+                                                const LocalWrites &Writes,
+                                                const FunctionDecl *F) {
+  if (isArrayBase(A.Base))
+    return;
+  const ASTContext &Ctx = context().astContext();
+  llvm::SmallVector<IndexLeaf, 8> Leaves;
+  collectAllLeaves(A.Index, Writes, Leaves);
+  // The innermost loop whose counter the index follows.
+  const Loop *L = nullptr;
+  for (const Loop &Candidate : llvm::reverse(Loops))
+    if (llvm::any_of(Leaves, [&](const IndexLeaf &X) {
+          return X.V == Candidate.Counter;
+        })) {
+      L = &Candidate;
+      break;
+    }
+  if (!L || ReportedLoops.contains(L->For) ||
+      isCounterPlusConstant(A.Index, L->Counter, Ctx))
+    return;
+  // Locals computed from the counter are part of the index arithmetic; the
+  // others are loop-invariant values whose own type is what counts.
+  std::function<bool(const VarDecl *)> FollowsCounter = [&](const VarDecl *V) {
+    llvm::SmallVector<IndexLeaf, 8> Inner;
+    collectAllLeaves(V->getInit(), Writes, Inner);
+    return llvm::any_of(Inner,
+                        [&](const IndexLeaf &X) { return X.V == L->Counter; });
+  };
+  Leaves.clear();
+  collectLeaves(A.Index, Writes, FollowsCounter, Leaves);
+  if (L->Step)
+    collectLeaves(L->Step, Writes, FollowsCounter, Leaves);
+  // The variables whose unsigned type makes the arithmetic unsigned; a
+  // built-in or an opaque unsigned value would need a cast instead of a
+  // declaration: not reported.
+  std::vector<std::string> Names;
+  for (const IndexLeaf &X : Leaves) {
+    QualType T = X.E->getType();
+    if (!isUnsigned32(T, Ctx))
+      continue;
+    if (X.K != IndexLeaf::Var)
+      return;
+    std::string Name = X.V->getName().str();
+    if (!llvm::is_contained(Names, Name))
+      Names.push_back(Name);
+  }
+  // An index whose range the compiler knows stays below 2^32 cannot wrap
+  // (a constant trip count times a constant stride, a lane id): the PTX is
+  // the same as for int.
+  Bounds Range = RangeFinder(Loops, Writes, Ctx)(A.Index);
+  if (Range.Hi && *Range.Hi <= UINT32_MAX)
+    return;
+  // Shared memory and local arrays are addressed with 32 bits: there is
+  // nothing to widen (nvcc -O3 PTX is the same for int and unsigned).
+  if (Names.empty() ||
+      context().affine().pointer(A.Base, F).Space == MemorySpace::Shared)
+    return;
+  ReportedLoops.insert(L->For);
+  diag(A.Index->getBeginLoc(),
+       "'%0' indexes '%1' with unsigned 32-bit arithmetic in the loop over "
+       "'%2': unsigned overflow wraps, so the compiler cannot turn the "
+       "address into a pointer stepped each iteration and recomputes it with "
+       "a 64-bit widening multiply (mul.wide.u32) instead; declare %3 int "
+       "(CUDA C++ Best Practices Guide, 'Loop Counters Signed vs. Unsigned')")
+      << context().sourceText(A.Index) << context().sourceText(A.Base)
+      << L->Counter->getName() << quotedList(Names);
+}
+
+void UnsignedIndexCheck::checkWrap(const Access &A, llvm::ArrayRef<Loop> Loops,
+                                   llvm::ArrayRef<const Stmt *> Path,
+                                   const LocalWrites &Writes) {
+  const ASTContext &Ctx = context().astContext();
+  const BinaryOperator *Sub = subtractionIn(A.Index, Writes, Ctx);
+  if (!Sub)
+    return;
+  uint64_t C = uint64_t(*constantOf(Sub->getRHS(), Ctx));
+  Bounds Range = RangeFinder(Loops, Writes, Ctx)(Sub->getLHS());
+  if (!Range.Lo || *Range.Lo >= C || Range.Why == 0)
+    return;
+  GuardKeys Keys(Sub->getLHS(), Writes);
+  if (isGuarded(Path, A.E, Keys))
+    return;
+  if (!ReportedWraps.insert(Sub->getExprLoc().getRawEncoding()).second)
+    return;
+  uint64_t Wrapped = (uint64_t(1) << 32) + *Range.Lo - C;
+  std::string X = context().sourceText(Sub->getLHS());
+  diag(Sub->getBeginLoc(),
+       "'%0' wraps around to %1 when '%2' is %3 (%4): the subtraction is "
+       "unsigned 32-bit, so '%5' is out of bounds; guard it with '%2 >= %6'")
+      << context().sourceText(Sub) << int64_t(Wrapped) << X
+      << int64_t(*Range.Lo) << describe(Range.Why) << context().sourceText(A.E)
+      << int64_t(C);
+}
+
+WARPLINT_CHECK_FACTORY(UnsignedIndexCheck)
+
+} // namespace warplint::arith

@@ -1,0 +1,41 @@
+// arith-unsigned-index: index arithmetic in unsigned 32-bit types that the
+// compiler must let wrap — in a loop, where it blocks strength reduction of
+// the address (CUDA C++ Best Practices Guide, "Loop Counters Signed vs.
+// Unsigned"; Maxwell tuning guide 1.4.1.4: "signed arithmetic should be
+// preferred over unsigned arithmetic wherever possible"), and in a
+// subtraction that does wrap (a[i - 1] when i is 0).
+#pragma once
+#include "Core/Check.h"
+#include "llvm/ADT/DenseSet.h"
+
+namespace warplint {
+class LocalWrites;
+}
+
+namespace warplint::arith {
+
+class UnsignedIndexCheck : public FunctionCheck {
+public:
+  using FunctionCheck::FunctionCheck;
+  // A counted for loop, and a memory access with its index (defined in the
+  // .cpp).
+  struct Loop;
+  struct Access;
+
+private:
+  void checkFunction(const clang::FunctionDecl *F) override;
+  bool wantsInstantiations() const override { return true; }
+
+  void checkStrengthReduction(const Access &A, llvm::ArrayRef<Loop> Loops,
+                              const LocalWrites &Writes,
+                              const clang::FunctionDecl *F);
+  void checkWrap(const Access &A, llvm::ArrayRef<Loop> Loops,
+                 llvm::ArrayRef<const clang::Stmt *> Path,
+                 const LocalWrites &Writes);
+
+  // Loops that already have a finding: one per loop.
+  llvm::DenseSet<const clang::Stmt *> ReportedLoops;
+  llvm::DenseSet<unsigned> ReportedWraps;
+};
+
+} // namespace warplint::arith

@@ -1,0 +1,822 @@
+#include "checks/host/TransferInLoopCheck.h"
+#include "Analysis/AffineIndex.h"
+#include "Analysis/Launches.h"
+#include "Core/SourceText.h"
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/Attr.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/StmtCXX.h"
+#include "clang/Basic/SourceManager.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/Support/FormatVariadic.h"
+#include <functional>
+
+using namespace clang;
+
+namespace warplint::host {
+
+namespace {
+
+// How many calls deep a loop's helpers are looked through.
+constexpr unsigned MaxCallDepth = 3;
+
+enum class OpKind { Copy, Sync, Alloc, Free, SetDevice };
+
+// A runtime call the check knows: which arguments hold a copy's source
+// (the destination is the first), its size (Size x Size2 for the 2D copy)
+// and its cudaMemcpyKind, and an allocation's size.
+struct RuntimeCall {
+  llvm::StringLiteral Name;
+  OpKind Kind;
+  int Src = -1, Size = -1, Size2 = -1, Direction = -1;
+  bool Pinned = false; // page-locked host memory
+};
+
+const RuntimeCall RuntimeCalls[] = {
+    {"cudaMemcpy", OpKind::Copy, 1, 2, -1, 3},
+    {"cudaMemcpy2D", OpKind::Copy, 2, 4, 5, 6},
+    {"cudaMemcpyToSymbol", OpKind::Copy, 1, 2, -1, 4},
+    {"cudaMemcpyFromSymbol", OpKind::Copy, 1, 2, -1, 4},
+    {"cudaDeviceSynchronize", OpKind::Sync},
+    {"cudaThreadSynchronize", OpKind::Sync},
+    {"cudaMalloc", OpKind::Alloc, -1, 1},
+    {"cudaMallocPitch", OpKind::Alloc, -1, 2, 3},
+    {"cudaMallocManaged", OpKind::Alloc, -1, 1},
+    {"cudaMallocHost", OpKind::Alloc, -1, 1, -1, -1, true},
+    {"cudaHostAlloc", OpKind::Alloc, -1, 1, -1, -1, true},
+    {"cudaFree", OpKind::Free},
+    {"cudaFreeHost", OpKind::Free, -1, -1, -1, -1, true},
+    {"cudaSetDevice", OpKind::SetDevice},
+};
+
+// The name of the global function a call names: its callee's, or in a
+// template the unqualified name it looks up.
+llvm::StringRef globalCalleeName(const CallExpr *Call) {
+  if (const FunctionDecl *F = Call->getDirectCallee())
+    return F->getDeclName().isIdentifier() &&
+                   F->getDeclContext()->getRedeclContext()->isTranslationUnit()
+               ? F->getName()
+               : llvm::StringRef();
+  if (const auto *U = dyn_cast<UnresolvedLookupExpr>(
+          Call->getCallee()->IgnoreParenImpCasts()))
+    if (!U->getQualifierLoc() && U->getName().isIdentifier())
+      return U->getName().getAsIdentifierInfo()->getName();
+  return {};
+}
+
+const RuntimeCall *runtimeCall(const CallExpr *Call) {
+  llvm::StringRef Name = globalCalleeName(Call);
+  if (Name.empty())
+    return nullptr;
+  for (const RuntimeCall &R : RuntimeCalls)
+    if (R.Name == Name)
+      return &R;
+  return nullptr;
+}
+
+const Expr *argument(const CallExpr *Call, int Index) {
+  if (Index < 0 || unsigned(Index) >= Call->getNumArgs())
+    return nullptr;
+  const Expr *E = Call->getArg(Index);
+  if (const auto *D = dyn_cast<CXXDefaultArgExpr>(E))
+    return D->getExpr();
+  return E;
+}
+
+// The cudaMemcpyKind enumerator a copy names, or "" when it is computed.
+llvm::StringRef direction(const CallExpr *Call, const RuntimeCall &R) {
+  const Expr *E = argument(Call, R.Direction);
+  if (!E)
+    return {};
+  if (const auto *Ref = dyn_cast<DeclRefExpr>(E->IgnoreParenCasts()))
+    if (const auto *C = dyn_cast<EnumConstantDecl>(Ref->getDecl()))
+      return C->getName();
+  return {};
+}
+
+bool isDeviceSide(const FunctionDecl *F) {
+  return F->hasAttr<CUDAGlobalAttr>() ||
+         (F->hasAttr<CUDADeviceAttr>() && !F->hasAttr<CUDAHostAttr>());
+}
+
+std::string quotedName(const CallExpr *Call) {
+  return "'" + Call->getDirectCallee()->getQualifiedNameAsString() + "'";
+}
+
+// Calls Fn on every node under S but those under Skip; lambdas and blocks
+// are left out: their bodies run where they are called, not where written.
+void forEachNode(const Stmt *S, llvm::function_ref<void(const Stmt *)> Fn,
+                 const Stmt *Skip = nullptr) {
+  if (!S || S == Skip || isa<LambdaExpr>(S) || isa<BlockExpr>(S))
+    return;
+  Fn(S);
+  for (const Stmt *C : S->children())
+    forEachNode(C, Fn, Skip);
+}
+
+// The variable or field an expression stands for, through &, *, [], . and
+// ->: the object a copy writes, or an assignment changes.
+const ValueDecl *baseDecl(const Expr *E) {
+  while (E) {
+    E = E->IgnoreParenCasts();
+    if (const auto *U = dyn_cast<UnaryOperator>(E)) {
+      if (U->getOpcode() != UO_AddrOf && U->getOpcode() != UO_Deref)
+        return nullptr;
+      E = U->getSubExpr();
+    } else if (const auto *A = dyn_cast<ArraySubscriptExpr>(E)) {
+      E = A->getBase();
+    } else if (const auto *M = dyn_cast<MemberExpr>(E)) {
+      if (isa<CXXThisExpr>(M->getBase()->IgnoreParenImpCasts()))
+        return M->getMemberDecl();
+      E = M->getBase();
+    } else if (const auto *MC = dyn_cast<CXXMemberCallExpr>(E)) {
+      E = MC->getImplicitObjectArgument();
+    } else if (const auto *Ref = dyn_cast<DeclRefExpr>(E)) {
+      return Ref->getDecl();
+    } else {
+      return nullptr;
+    }
+  }
+  return nullptr;
+}
+
+using DeclSet = llvm::SmallPtrSet<const ValueDecl *, 4>;
+
+bool referencesAny(const Stmt *S, const DeclSet &Decls,
+                   const Stmt *Skip = nullptr) {
+  bool Found = false;
+  forEachNode(
+      S,
+      [&](const Stmt *N) {
+        if (const auto *Ref = dyn_cast<DeclRefExpr>(N))
+          Found |= Decls.contains(Ref->getDecl());
+        else if (const auto *M = dyn_cast<MemberExpr>(N))
+          Found |= Decls.contains(M->getMemberDecl());
+      },
+      Skip);
+  return Found;
+}
+
+bool contains(const Stmt *S, const Stmt *Inner) {
+  bool Found = false;
+  forEachNode(S, [&](const Stmt *N) { Found |= N == Inner; });
+  return Found;
+}
+
+bool anyCall(const Stmt *S, llvm::function_ref<bool(const CallExpr *)> Pred) {
+  bool Found = false;
+  forEachNode(S, [&](const Stmt *N) {
+    if (const auto *Call = dyn_cast<CallExpr>(N))
+      Found |= Pred(Call);
+  });
+  return Found;
+}
+
+// Whether S changes D: assigns, steps, calls a non-const method on it, or
+// hands its address to a call (cudaMalloc(&buf, ...)).
+bool writes(const Stmt *S, const ValueDecl *D) {
+  bool Found = false;
+  forEachNode(S, [&](const Stmt *N) {
+    if (const auto *B = dyn_cast<BinaryOperator>(N))
+      Found |= B->isAssignmentOp() && baseDecl(B->getLHS()) == D;
+    else if (const auto *U = dyn_cast<UnaryOperator>(N))
+      Found |= (U->isIncrementDecrementOp() || U->getOpcode() == UO_AddrOf) &&
+               baseDecl(U->getSubExpr()) == D;
+    else if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(N))
+      Found |= Op->isAssignmentOp() && baseDecl(Op->getArg(0)) == D;
+    else if (const auto *MC = dyn_cast<CXXMemberCallExpr>(N))
+      Found |= MC->getMethodDecl() && !MC->getMethodDecl()->isConst() &&
+               baseDecl(MC->getImplicitObjectArgument()) == D;
+  });
+  return Found;
+}
+
+bool isLoop(const Stmt *S) {
+  return isa<ForStmt, WhileStmt, DoStmt, CXXForRangeStmt>(S);
+}
+
+// do { ... } while (0): a macro's statement braces, not a loop.
+bool runsBodyOnce(const DoStmt *Do, const ASTContext &Ctx) {
+  bool Value = true;
+  const Expr *Cond = Do->getCond();
+  return !Cond->isValueDependent() &&
+         Cond->EvaluateAsBooleanCondition(Value, Ctx) && !Value;
+}
+
+// The variables a loop steps each iteration: a for loop's own counters, and
+// the variables its body steps outside nested loops (while (...) { ...;
+// ++iter; }).
+DeclSet counters(const Stmt *Loop) {
+  DeclSet Out;
+  auto Step = [&](const Stmt *N) {
+    if (const auto *U = dyn_cast<UnaryOperator>(N)) {
+      if (U->isIncrementDecrementOp())
+        if (const ValueDecl *D = baseDecl(U->getSubExpr()))
+          Out.insert(D);
+    } else if (const auto *B = dyn_cast<BinaryOperator>(N)) {
+      if (B->isCompoundAssignmentOp())
+        if (const ValueDecl *D = baseDecl(B->getLHS()))
+          Out.insert(D);
+    }
+  };
+  const Stmt *Body = nullptr;
+  if (const auto *For = dyn_cast<ForStmt>(Loop)) {
+    if (const auto *Init = dyn_cast_or_null<DeclStmt>(For->getInit()))
+      for (const Decl *D : Init->decls())
+        if (const auto *V = dyn_cast<VarDecl>(D))
+          Out.insert(V);
+    forEachNode(For->getInc(), [&](const Stmt *N) {
+      Step(N);
+      if (const auto *B = dyn_cast<BinaryOperator>(N))
+        if (B->isAssignmentOp())
+          if (const ValueDecl *D = baseDecl(B->getLHS()))
+            Out.insert(D);
+    });
+    Body = For->getBody();
+  } else if (const auto *W = dyn_cast<WhileStmt>(Loop)) {
+    Body = W->getBody();
+  } else if (const auto *D = dyn_cast<DoStmt>(Loop)) {
+    Body = D->getBody();
+  }
+  std::function<void(const Stmt *)> Walk = [&](const Stmt *S) {
+    if (!S || isLoop(S) || isa<LambdaExpr>(S))
+      return;
+    Step(S);
+    for (const Stmt *C : S->children())
+      Walk(C);
+  };
+  Walk(Body);
+  return Out;
+}
+
+// An if whose then-branch runs once, or once in a while, however often the
+// loop around it runs: it changes what its condition reads (if (!buf)
+// cudaMalloc(&buf, n); if (n > cap) { ...; cap = n; }), or compares the
+// loop's counter (if (iter == 0), if (step % 100 == 0)).
+bool runsOnce(const IfStmt *If, const Stmt *Loop) {
+  DeclSet Read;
+  forEachNode(If->getCond(), [&](const Stmt *N) {
+    if (const auto *Ref = dyn_cast<DeclRefExpr>(N))
+      Read.insert(Ref->getDecl());
+    else if (const auto *M = dyn_cast<MemberExpr>(N))
+      Read.insert(M->getMemberDecl());
+  });
+  for (const ValueDecl *D : Read)
+    if (writes(If->getThen(), D))
+      return true;
+  if (!Loop)
+    return false;
+  DeclSet Counters = counters(Loop);
+  bool Compared = false;
+  forEachNode(If->getCond(), [&](const Stmt *N) {
+    if (const auto *B = dyn_cast<BinaryOperator>(N))
+      Compared |= B->getOpcode() == BO_EQ && referencesAny(B, Counters);
+    else if (const auto *U = dyn_cast<UnaryOperator>(N))
+      Compared |= U->getOpcode() == UO_LNot &&
+                  isa<DeclRefExpr>(U->getSubExpr()->IgnoreParenImpCasts()) &&
+                  referencesAny(U, Counters);
+  });
+  return Compared;
+}
+
+// A call that reads a clock (a timer, an event record, a time function):
+// the code around it measures itself.
+bool readsClock(const CallExpr *Call) {
+  const FunctionDecl *F = Call->getDirectCallee();
+  if (!F || !F->getDeclName().isIdentifier())
+    return false;
+  std::string Name = F->getName().lower();
+  if (const auto *M = dyn_cast<CXXMethodDecl>(F))
+    Name += " " + llvm::StringRef(M->getParent()->getNameAsString()).lower();
+  return F->getName() == "cudaEventRecord" ||
+         llvm::StringRef(Name).contains("time") ||
+         llvm::StringRef(Name).contains("clock");
+}
+
+// Whether the value a small copy writes into Dst decides what the code
+// does next: a condition (a convergence test, a break) or a launch shape
+// reads it, or a value computed from it (grid.x = blocksFor(count)).
+bool steers(const ValueDecl *Dst, const Stmt *Scope, const CallExpr *Copy) {
+  DeclSet Tainted;
+  Tainted.insert(Dst);
+  for (int Round = 0; Round < 2; ++Round)
+    forEachNode(Scope, [&](const Stmt *N) {
+      if (const auto *B = dyn_cast<BinaryOperator>(N)) {
+        if (B->isAssignmentOp() && referencesAny(B->getRHS(), Tainted))
+          if (const ValueDecl *L = baseDecl(B->getLHS()))
+            Tainted.insert(L);
+      } else if (const auto *DS = dyn_cast<DeclStmt>(N)) {
+        for (const Decl *D : DS->decls())
+          if (const auto *V = dyn_cast<VarDecl>(D))
+            if (V->getInit() && referencesAny(V->getInit(), Tainted))
+              Tainted.insert(V);
+      }
+    });
+  bool Found = false;
+  forEachNode(Scope, [&](const Stmt *N) {
+    const Stmt *Cond = FunctionDependence::conditionOf(N);
+    if (const auto *L = dyn_cast<CUDAKernelCallExpr>(N))
+      Cond = L->getConfig();
+    else if (const auto *R = dyn_cast<ReturnStmt>(N))
+      Cond = R->getRetValue();
+    // The copy's own error check (if (cudaMemcpy(&x, ...) != cudaSuccess))
+    // does not read the value.
+    Found |= Cond && referencesAny(Cond, Tainted, Copy);
+  });
+  return Found;
+}
+
+std::string kernelName(const CallExpr *Launch, const ASTContext &Ctx) {
+  if (const FunctionDecl *K = launchSite(Launch).Kernel)
+    return "'" + K->getNameAsString() + "'";
+  if (const auto *L = dyn_cast<CUDAKernelCallExpr>(Launch))
+    return "'" + sourceText(L->getCallee(), Ctx) + "'";
+  return "a kernel";
+}
+
+std::string bytesText(uint64_t Bytes) {
+  std::string Out = std::to_string(Bytes) + (Bytes == 1 ? " byte" : " bytes");
+  auto Scaled = [](double V, const char *Unit) {
+    return V == double(uint64_t(V))
+               ? llvm::formatv(" ({0} {1})", uint64_t(V), Unit).str()
+               : llvm::formatv(" ({0:F1} {1})", V, Unit).str();
+  };
+  if (Bytes >= (1u << 20))
+    Out += Scaled(Bytes / double(1u << 20), "MiB");
+  else if (Bytes >= 1024)
+    Out += Scaled(Bytes / 1024.0, "KiB");
+  return Out;
+}
+
+// Where the walk stands: the loops and taken then-branches around a call.
+struct Frame {
+  const Stmt *S;
+  bool Loop;
+};
+
+struct Event {
+  TransferInLoopCheck::Reach R;
+  bool Launch;
+  const RuntimeCall *Runtime; // null for a launch
+  llvm::SmallVector<Frame, 4> Frames;
+};
+
+// Collects the launches and runtime calls of one function body, with the
+// loops and branches around each; a call of the TU's own host function is
+// replaced by what that function reaches.
+class Walker {
+public:
+  using SummaryFn =
+      std::function<TransferInLoopCheck::Summary(const FunctionDecl *)>;
+  Walker(const FunctionDecl *F, const ASTContext &Ctx, SummaryFn Summarise)
+      : F(F), Ctx(Ctx), Summarise(std::move(Summarise)) {}
+
+  std::vector<Event> Events;
+
+  void visit(const Stmt *S) {
+    if (!S || isa<LambdaExpr>(S) || isa<BlockExpr>(S))
+      return;
+    if (const auto *For = dyn_cast<ForStmt>(S)) {
+      visit(For->getInit());
+      inLoop(For, {For->getCond(), For->getInc(), For->getBody()});
+    } else if (const auto *W = dyn_cast<WhileStmt>(S)) {
+      inLoop(W,
+             {W->getConditionVariableDeclStmt(), W->getCond(), W->getBody()});
+    } else if (const auto *D = dyn_cast<DoStmt>(S)) {
+      if (runsBodyOnce(D, Ctx))
+        visit(D->getBody());
+      else
+        inLoop(D, {D->getBody(), D->getCond()});
+    } else if (const auto *R = dyn_cast<CXXForRangeStmt>(S)) {
+      visit(R->getInit());
+      visit(R->getRangeInit());
+      inLoop(R, {R->getBody()});
+    } else if (const auto *If = dyn_cast<IfStmt>(S)) {
+      visit(If->getInit());
+      visit(If->getConditionVariableDeclStmt());
+      visit(If->getCond());
+      Frames.push_back({If, false});
+      visit(If->getThen());
+      Frames.pop_back();
+      visit(If->getElse());
+    } else {
+      if (const auto *Call = dyn_cast<CallExpr>(S))
+        call(Call);
+      for (const Stmt *C : S->children())
+        visit(C);
+    }
+  }
+
+private:
+  void inLoop(const Stmt *Loop, std::initializer_list<const Stmt *> Parts) {
+    Frames.push_back({Loop, true});
+    for (const Stmt *P : Parts)
+      visit(P);
+    Frames.pop_back();
+  }
+
+  void add(const CallExpr *Site, const CallExpr *Inner,
+           const FunctionDecl *InnerFn, const RuntimeCall *Runtime) {
+    Events.push_back(
+        {{Site, Inner, InnerFn},
+         Runtime == nullptr,
+         Runtime,
+         llvm::SmallVector<Frame, 4>(Frames.begin(), Frames.end())});
+  }
+
+  void call(const CallExpr *Call) {
+    if (isLaunch(Call))
+      return add(Call, Call, F, nullptr);
+    if (const RuntimeCall *R = runtimeCall(Call))
+      return add(Call, Call, F, R);
+    const FunctionDecl *Callee = Call->getDirectCallee();
+    const FunctionDecl *Def = nullptr;
+    const SourceManager &SM = Ctx.getSourceManager();
+    if (!Callee || !Callee->hasBody(Def) || isDeviceSide(Def) ||
+        SM.isInSystemHeader(SM.getFileLoc(Def->getLocation())))
+      return;
+    TransferInLoopCheck::Summary S = Summarise(Def);
+    if (S.Launch)
+      add(Call, S.Launch->Inner, S.Launch->InnerFn, nullptr);
+    for (const TransferInLoopCheck::Reach &B : S.Blocking)
+      add(Call, B.Inner, B.InnerFn, runtimeCall(B.Inner));
+  }
+
+  const FunctionDecl *F;
+  const ASTContext &Ctx;
+  SummaryFn Summarise;
+  llvm::SmallVector<Frame, 8> Frames;
+};
+
+bool inside(const Event &E, const Stmt *Loop) {
+  return llvm::any_of(E.Frames, [&](const Frame &Fr) { return Fr.S == Loop; });
+}
+
+// Whether a then-branch between the loop (at LoopIndex of the frames; all
+// of them without one) and the call makes it run once.
+bool guardedOnce(const Event &E, const Stmt *Loop, size_t LoopIndex) {
+  for (size_t I = Loop ? LoopIndex + 1 : 0; I < E.Frames.size(); ++I)
+    if (!E.Frames[I].Loop && runsOnce(cast<IfStmt>(E.Frames[I].S), Loop))
+      return true;
+  return false;
+}
+
+} // namespace
+
+TransferInLoopCheck::TransferInLoopCheck(llvm::StringRef Name,
+                                         CheckContext &Ctx)
+    : FunctionCheck(Name, Ctx),
+      SmallCopyBytes(Options.get("SmallCopyBytes", int64_t(65536))),
+      MinIterations(Options.get("MinIterations", int64_t(16))) {}
+
+void TransferInLoopCheck::storeOptions(CheckOptionMap &Opts) const {
+  Opts[Name + ".SmallCopyBytes"] = std::to_string(SmallCopyBytes);
+  Opts[Name + ".MinIterations"] = std::to_string(MinIterations);
+}
+
+void TransferInLoopCheck::checkFunction(const FunctionDecl *F) {
+  if (!isDeviceSide(F))
+    analyse(F, 0, /*Report=*/true);
+}
+
+void TransferInLoopCheck::finishTranslationUnit() {
+  Summaries.clear();
+  HotLoops.clear();
+}
+
+TransferInLoopCheck::Summary TransferInLoopCheck::summary(const FunctionDecl *F,
+                                                          unsigned Depth) {
+  auto Key = std::make_pair(F, Depth);
+  auto [It, New] = Summaries.try_emplace(Key);
+  if (!New)
+    return It->second; // done, or in progress (a recursive call)
+  Summary S = analyse(F, Depth, /*Report=*/false);
+  Summaries[Key] = S;
+  return S;
+}
+
+TransferInLoopCheck::Summary TransferInLoopCheck::analyse(const FunctionDecl *F,
+                                                          unsigned Depth,
+                                                          bool Report) {
+  Walker W(F, context().astContext(), [&](const FunctionDecl *Callee) {
+    return Depth < MaxCallDepth ? summary(Callee, Depth + 1) : Summary();
+  });
+  W.visit(F->getBody());
+
+  Summary Out;
+  // A function that times itself is a benchmark: what it does is measured
+  // on purpose, and not held against the loops that call it.
+  bool Timed = anyCall(F->getBody(), readsClock);
+  for (const Event &E : W.Events) {
+    if (E.Launch) {
+      if (!Out.Launch)
+        Out.Launch = E.R;
+      continue;
+    }
+    if (E.Runtime->Kind == OpKind::SetDevice)
+      continue;
+    // The innermost loop around the call that also launches.
+    const Event *Launch = nullptr;
+    size_t LoopIndex = E.Frames.size();
+    while (!Launch && LoopIndex-- > 0) {
+      if (!E.Frames[LoopIndex].Loop)
+        continue;
+      for (const Event &L : W.Events)
+        if (L.Launch && inside(L, E.Frames[LoopIndex].S)) {
+          Launch = &L;
+          break;
+        }
+    }
+    if (!Launch) {
+      // Not in a loop that launches here: a loop of a caller may.
+      if (!Timed && !guardedOnce(E, nullptr, 0) &&
+          !smallSteeringRead(E.R, F->getBody()))
+        Out.Blocking.push_back(E.R);
+      continue;
+    }
+    const Stmt *Loop = E.Frames[LoopIndex].S;
+    if (!Report || guardedOnce(E, Loop, LoopIndex) || !isHot(Loop))
+      continue;
+    // An allocation is churn when the loop frees too (not when it sets up
+    // one buffer per iteration, nor inside one self-contained helper call).
+    const Reach *Freed = nullptr;
+    if (E.Runtime->Kind == OpKind::Alloc) {
+      for (const Event &Other : W.Events)
+        if (!Other.Launch && Other.Runtime->Kind == OpKind::Free &&
+            Other.Runtime->Pinned == E.Runtime->Pinned && inside(Other, Loop) &&
+            (E.R.Site == E.R.Inner || Other.R.Site != E.R.Site)) {
+          Freed = &Other.R;
+          break;
+        }
+      if (!Freed)
+        continue;
+    }
+    judge(E.R, Loop, Launch->R, Freed);
+  }
+  return Out;
+}
+
+std::optional<uint64_t> TransferInLoopCheck::bytes(const CallExpr *Copy) {
+  const RuntimeCall &R = *runtimeCall(Copy);
+  AffineAnalysis &A = context().affine();
+  std::optional<uint64_t> N = A.literalValueOf(argument(Copy, R.Size));
+  if (!N || R.Size2 < 0)
+    return N;
+  std::optional<uint64_t> M = A.literalValueOf(argument(Copy, R.Size2));
+  return M ? std::optional<uint64_t>(*N * *M) : std::nullopt;
+}
+
+bool TransferInLoopCheck::isSmallDeviceToHost(const CallExpr *Copy) {
+  const RuntimeCall &R = *runtimeCall(Copy);
+  if (R.Kind != OpKind::Copy || direction(Copy, R) != "cudaMemcpyDeviceToHost")
+    return false;
+  std::optional<uint64_t> N = bytes(Copy);
+  return N && *N <= uint64_t(SmallCopyBytes);
+}
+
+bool TransferInLoopCheck::smallSteeringRead(const Reach &Op,
+                                            const Stmt *Scope) {
+  if (!isSmallDeviceToHost(Op.Inner))
+    return false;
+  // Through a helper: its result is the test (while (!converged(...))).
+  if (Op.Site != Op.Inner)
+    return steersThroughCall(Op.Site, Scope);
+  const ValueDecl *Dst = baseDecl(argument(Op.Inner, 0));
+  return Dst && steers(Dst, Scope, Op.Inner);
+}
+
+bool TransferInLoopCheck::steersThroughCall(const CallExpr *Site,
+                                            const Stmt *Scope) {
+  bool Found = false;
+  forEachNode(Scope, [&](const Stmt *N) {
+    if (const Expr *Cond = FunctionDependence::conditionOf(N))
+      Found |= contains(Cond, Site);
+  });
+  if (Found)
+    return true;
+  // status = step(...); ... while (status != DONE)
+  bool Assigned = false;
+  forEachNode(Scope, [&](const Stmt *N) {
+    if (const auto *B = dyn_cast<BinaryOperator>(N))
+      if (B->isAssignmentOp() && B->getRHS()->IgnoreParenImpCasts() == Site)
+        if (const ValueDecl *D = baseDecl(B->getLHS()))
+          Assigned |= steers(D, Scope, Site);
+  });
+  return Assigned;
+}
+
+std::optional<uint64_t> TransferInLoopCheck::tripCount(const Stmt *Loop) {
+  AffineAnalysis &A = context().affine();
+  ASTContext &Ctx = context().astContext();
+  if (const auto *R = dyn_cast<CXXForRangeStmt>(Loop)) {
+    const Expr *Range = R->getRangeInit()->IgnoreImplicit();
+    if (const auto *T = Ctx.getAsConstantArrayType(Range->getType()))
+      return T->getSize().getZExtValue();
+    if (const auto *List = dyn_cast<CXXStdInitializerListExpr>(Range))
+      if (const auto *Init =
+              dyn_cast<InitListExpr>(List->getSubExpr()->IgnoreImplicit()))
+        return Init->getNumInits();
+    return std::nullopt;
+  }
+  const auto *For = dyn_cast<ForStmt>(Loop);
+  if (!For || !For->getCond() || !For->getInc())
+    return std::nullopt;
+  // for (i = A; i < B; ++i / i += S), in the common spellings.
+  const VarDecl *Counter = nullptr;
+  std::optional<uint64_t> From;
+  if (const auto *Init = dyn_cast_or_null<DeclStmt>(For->getInit())) {
+    if (Init->isSingleDecl())
+      if ((Counter = dyn_cast<VarDecl>(Init->getSingleDecl())))
+        From = A.literalValueOf(Counter->getInit());
+  } else if (const auto *Assign =
+                 dyn_cast_or_null<BinaryOperator>(For->getInit())) {
+    if (Assign->getOpcode() == BO_Assign)
+      if (const auto *Ref =
+              dyn_cast<DeclRefExpr>(Assign->getLHS()->IgnoreParenImpCasts())) {
+        Counter = dyn_cast<VarDecl>(Ref->getDecl());
+        From = A.literalValueOf(Assign->getRHS());
+      }
+  }
+  const auto *Cond =
+      dyn_cast<BinaryOperator>(For->getCond()->IgnoreParenImpCasts());
+  if (!Counter || !From || !Cond)
+    return std::nullopt;
+  const auto *Left =
+      dyn_cast<DeclRefExpr>(Cond->getLHS()->IgnoreParenImpCasts());
+  std::optional<uint64_t> To = A.literalValueOf(Cond->getRHS());
+  if (!Left || Left->getDecl() != Counter || !To)
+    return std::nullopt;
+  uint64_t Step = 0;
+  const Expr *Inc = For->getInc()->IgnoreParenImpCasts();
+  if (const auto *U = dyn_cast<UnaryOperator>(Inc)) {
+    if (U->isIncrementOp())
+      Step = 1;
+  } else if (const auto *B = dyn_cast<CompoundAssignOperator>(Inc)) {
+    if (B->getOpcode() == BO_AddAssign)
+      Step = A.literalValueOf(B->getRHS()).value_or(0);
+  }
+  if (!Step || *To < *From)
+    return std::nullopt;
+  uint64_t Span = *To - *From + (Cond->getOpcode() == BO_LE ? 1 : 0);
+  if (Cond->getOpcode() != BO_LT && Cond->getOpcode() != BO_LE &&
+      Cond->getOpcode() != BO_NE)
+    return std::nullopt;
+  return (Span + Step - 1) / Step;
+}
+
+bool TransferInLoopCheck::isHot(const Stmt *Loop) {
+  auto [It, New] = HotLoops.try_emplace(Loop, false);
+  if (New)
+    It->second = judgeLoop(Loop);
+  return It->second;
+}
+
+bool TransferInLoopCheck::judgeLoop(const Stmt *Loop) {
+  // A fixed handful of iterations: a list of block sizes, kernels, levels.
+  if (std::optional<uint64_t> N = tripCount(Loop);
+      N && *N < uint64_t(MinIterations))
+    return false;
+  // A loop that times itself measures what it does on purpose.
+  if (anyCall(Loop, readsClock))
+    return false;
+  // A loop over the GPUs sets up another device each iteration.
+  if (anyCall(Loop, [](const CallExpr *C) {
+        const RuntimeCall *R = runtimeCall(C);
+        return R && R->Kind == OpKind::SetDevice;
+      }))
+    return false;
+  // A loop over problem sizes: a whole buffer, of a size that the loop
+  // steps, copied or allocated anew each iteration (not a chunk of one
+  // buffer at an offset the loop steps, which is a pipeline).
+  DeclSet Counters = counters(Loop);
+  return !anyCall(Loop, [&](const CallExpr *C) {
+    const RuntimeCall *R = runtimeCall(C);
+    if (!R || (R->Kind != OpKind::Copy && R->Kind != OpKind::Alloc))
+      return false;
+    auto Steps = [&](int I) {
+      const Expr *E = argument(C, I);
+      return E && referencesAny(E, Counters);
+    };
+    return (Steps(R->Size) || Steps(R->Size2)) && !Steps(0) && !Steps(R->Src);
+  });
+}
+
+void TransferInLoopCheck::judge(const Reach &Op, const Stmt *Loop,
+                                const Reach &Launch, const Reach *Freed) {
+  const RuntimeCall &R = *runtimeCall(Op.Inner);
+  std::string Kernel = kernelName(Launch.Inner, context().astContext());
+  std::string Call = R.Name.str();
+  if (Op.Site != Op.Inner)
+    Call = quotedName(Op.Site) + " calls " + Call;
+  SourceLocation Loc = Op.Site->getBeginLoc();
+
+  switch (R.Kind) {
+  case OpKind::Copy: {
+    llvm::StringRef Dir = direction(Op.Inner, R);
+    // Device-to-device and host-to-host copies do not wait for the GPU; a
+    // computed or default direction is not known.
+    bool ToDevice = Dir == "cudaMemcpyHostToDevice";
+    if (!ToDevice && Dir != "cudaMemcpyDeviceToHost")
+      return;
+    std::optional<uint64_t> Bytes = bytes(Op.Inner);
+    bool Small = Bytes && *Bytes <= uint64_t(SmallCopyBytes);
+    // The runtime stages a small host-to-device copy and returns at once;
+    // a small read of a flag or a count the loop needs to decide what it
+    // does next is the algorithm's sync point.
+    if (Small && (ToDevice || smallSteeringRead(Op, Loop)))
+      return;
+    std::string Size;
+    if (Bytes)
+      Size = bytesText(*Bytes);
+    else
+      Size = "'" + context().sourceText(argument(Op.Inner, R.Size)) + "'" +
+             (R.Size2 < 0
+                  ? ""
+                  : " x '" + context().sourceText(argument(Op.Inner, R.Size2)) +
+                        "'") +
+             " bytes";
+    std::string What =
+        (Op.Site != Op.Inner ? quotedName(Op.Site) + " makes a blocking "
+                             : std::string("blocking ")) +
+        R.Name.str() + " of " + Size +
+        (ToDevice ? " host-to-device" : " device-to-host");
+    if (Small) {
+      diag(Loc,
+           "%0 in a loop that launches %1: the copy is small, but the host "
+           "waits for the GPU to finish every iteration before it can queue "
+           "the next launch (a round trip of latency, not bandwidth); keep "
+           "the value on the device, or read it once after the loop",
+           Severity::Note)
+          << What << Kernel;
+      break;
+    }
+    FindingBuilder D =
+        diag(Loc, "%0 in a loop that launches %1: each iteration waits for "
+                  "the GPU before the copy and for the copy before the next "
+                  "launch, so copies and kernels run back to back, never "
+                  "overlapped (Volta tuning guide 1.2: minimize data "
+                  "transfers between the host and the device); hoist the "
+                  "copy out of the loop, or use pinned memory and "
+                  "cudaMemcpyAsync on a stream");
+    D << What << Kernel;
+    if (Bytes)
+      D.metric("bytes", double(*Bytes));
+    break;
+  }
+  case OpKind::Sync:
+    diag(Loc, "%0 in a loop that launches %1: the host waits for the GPU to "
+              "go idle every iteration, so each launch starts on an idle GPU "
+              "and nothing overlaps across iterations (Pascal deep dive, "
+              "Streams: concurrent kernels, asynchronous data transfers); "
+              "synchronize once after the loop, or on a stream or event "
+              "where the host needs a result")
+        << Call << Kernel;
+    break;
+  case OpKind::Alloc: {
+    const RuntimeCall &Free = *runtimeCall(Freed->Inner);
+    std::string FreeCall = Free.Name.str();
+    if (Freed->Site != Freed->Inner)
+      FreeCall = quotedName(Freed->Site) + " calls " + FreeCall;
+    bool Device = R.Name == "cudaMalloc" || R.Name == "cudaMallocPitch";
+    diag(Loc, "%0 in a loop that launches %1, and %2 in the same loop: %3 "
+              "is allocated and freed every iteration, and %4; allocate once "
+              "before the loop and free after it%5")
+        << Call << Kernel << FreeCall
+        << (R.Pinned                        ? "pinned host memory"
+            : R.Name == "cudaMallocManaged" ? "managed memory"
+                                            : "device memory")
+        << (Device ? "cudaMalloc and cudaFree make the GPU synchronize "
+                     "across all streams (CUDA C++ Programming Guide, "
+                     "Stream-Ordered Memory Allocator)"
+                   : "an allocation keeps commands of different streams "
+                     "from overlapping (CUDA C++ Programming Guide, Implicit "
+                     "Synchronization)")
+        << (Device ? ", or use cudaMallocAsync and cudaFreeAsync on a stream"
+                   : "");
+    break;
+  }
+  case OpKind::Free:
+  case OpKind::SetDevice:
+    return;
+  }
+
+  note(Loop->getBeginLoc(), "the loop");
+  if (Launch.Site != Launch.Inner) {
+    note(Launch.Site->getBeginLoc(), "%0 launches %1")
+        << quotedName(Launch.Site) << Kernel;
+    note(Launch.Inner->getBeginLoc(), "%0 is launched here") << Kernel;
+  } else {
+    note(Launch.Inner->getBeginLoc(), "%0 is launched here, in the same loop")
+        << Kernel;
+  }
+  if (Op.Site != Op.Inner)
+    note(Op.Inner->getBeginLoc(), "the %0, in '%1'")
+        << R.Name << Op.InnerFn->getQualifiedNameAsString();
+  if (Freed)
+    note(Freed->Inner->getBeginLoc(), "freed here");
+}
+
+WARPLINT_CHECK_FACTORY(TransferInLoopCheck)
+
+} // namespace warplint::host

@@ -1,0 +1,74 @@
+// host-transfer-in-loop: a blocking cudaMemcpy, a cudaDeviceSynchronize or a
+// cudaMalloc/cudaFree inside a host loop that also launches kernels, so that
+// transfers, host work and kernels run back to back instead of overlapping
+// (Volta tuning guide 1.2: minimize data transfers between the host and the
+// device; Pascal deep dive, "Streams": asynchronous data transfers).
+#pragma once
+#include "Core/Check.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SmallVector.h"
+
+namespace warplint::host {
+
+// Each host function is walked once; a call to another function of the TU
+// is looked through (a bounded number of calls deep) for the launches and
+// blocking calls it makes, so a loop that launches through a helper, or
+// copies through one, is judged as if the helper's body were written in it.
+class TransferInLoopCheck : public FunctionCheck {
+public:
+  TransferInLoopCheck(llvm::StringRef Name, CheckContext &Ctx);
+  CheckSide side() const override { return CheckSide::Host; }
+  void storeOptions(CheckOptionMap &Opts) const override;
+
+  // A launch or a blocking runtime call, and the call in the walked
+  // function that reaches it (itself, or a call of the helper that makes it).
+  struct Reach {
+    const clang::CallExpr *Site = nullptr;        // in the function walked
+    const clang::CallExpr *Inner = nullptr;       // the launch or runtime call
+    const clang::FunctionDecl *InnerFn = nullptr; // the function holding it
+  };
+  // What a function does, seen from a loop that calls it: the first launch
+  // it reaches, and the blocking calls it makes that are not already
+  // reported inside it nor guarded to run once.
+  struct Summary {
+    std::optional<Reach> Launch;
+    llvm::SmallVector<Reach, 2> Blocking;
+  };
+
+private:
+  bool wantsHostFunctions() const override { return true; }
+  void checkFunction(const clang::FunctionDecl *F) override;
+  void finishTranslationUnit() override;
+
+  Summary summary(const clang::FunctionDecl *F, unsigned Depth);
+  // Reports the blocking calls in F's loops that launch when Report is set;
+  // returns what F does for the loops of its callers.
+  Summary analyse(const clang::FunctionDecl *F, unsigned Depth, bool Report);
+  // Freed: for an allocation, the free of the same loop.
+  void judge(const Reach &Op, const clang::Stmt *Loop, const Reach &Launch,
+             const Reach *Freed);
+  // Whether the loop is one whose iterations add up: not a fixed handful,
+  // not a benchmark timing itself, not a loop over GPUs or problem sizes.
+  bool isHot(const clang::Stmt *Loop);
+  bool judgeLoop(const clang::Stmt *Loop);
+  std::optional<uint64_t> tripCount(const clang::Stmt *Loop);
+  // The byte count of a copy written with constants.
+  std::optional<uint64_t> bytes(const clang::CallExpr *Copy);
+  bool isSmallDeviceToHost(const clang::CallExpr *Copy);
+  // A small device-to-host read whose value decides what the code in Scope
+  // does next (a convergence flag, the size of the next launch).
+  bool smallSteeringRead(const Reach &Op, const clang::Stmt *Scope);
+  bool steersThroughCall(const clang::CallExpr *Site, const clang::Stmt *Scope);
+
+  // Copies of at most this many bytes are small: host-to-device ones return
+  // at once (the runtime stages them), device-to-host ones cost a round
+  // trip, not bandwidth.
+  int64_t SmallCopyBytes;
+  // Loops with a constant trip count below this are not reported.
+  int64_t MinIterations;
+  llvm::DenseMap<std::pair<const clang::FunctionDecl *, unsigned>, Summary>
+      Summaries;
+  llvm::DenseMap<const clang::Stmt *, bool> HotLoops;
+};
+
+} // namespace warplint::host

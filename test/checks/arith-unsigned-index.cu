@@ -1,0 +1,244 @@
+// RUN: %warplint --checks='-*,arith-unsigned-index' --arch=sm_61 %s -- -std=c++17 | FileCheck %s --implicit-check-not='{{warning|error|note}}:'
+// RUN: %warplint --checks='-*,arith-unsigned-index' --arch=sm_90 %s -- -std=c++17 | FileCheck %s --implicit-check-not='{{warning|error|note}}:'
+// RUN: %warplint --checks='-*,arith-unsigned-index' --arch=sm_61,sm_75,sm_90 %s -- -std=c++17 | FileCheck %s --implicit-check-not='{{warning|error|note}}:'
+// RUN: %warplint --format=json --checks='-*,arith-unsigned-index' --arch=sm_61,sm_75,sm_90 %s -- -std=c++17 | FileCheck %s --check-prefix=JSON
+// Unsigned 32-bit index arithmetic in a loop, and unsigned subtractions that
+// wrap, are the same on every target: one verdict, one finding for all the
+// targets.
+#include <cuda_runtime.h>
+#include <cstddef>
+
+// Index arithmetic that is unsigned 32-bit in a loop: nvcc -O3 cannot step a
+// pointer through the loop and recomputes the 64-bit address every iteration
+// (mul.lo and mul.wide.u32 in the PTX; with int, one add.s64).
+__global__ void guide_example(float *out, const float *in, unsigned n,
+                              unsigned offset, unsigned stride) {
+  for (unsigned i = 0; i < n; i++) {
+    out[i] = in[offset + stride * i];
+    // CHECK: :[[@LINE-1]]:17: warning: 'offset + stride * i' indexes 'in' with unsigned 32-bit arithmetic in the loop over 'i': unsigned overflow wraps, so the compiler cannot turn the address into a pointer stepped each iteration and recomputes it with a 64-bit widening multiply (mul.wide.u32) instead; declare 'offset', 'stride' and 'i' int (CUDA C++ Best Practices Guide, 'Loop Counters Signed vs. Unsigned') [arith-unsigned-index]
+    // JSON: "line": [[@LINE-2]],
+    // JSON-NEXT: "column": 17,
+    // JSON: "arch": [
+    // JSON-NEXT: "sm_61",
+    // JSON-NEXT: "sm_75",
+    // JSON-NEXT: "sm_90"
+  }
+}
+__global__ void unsigned_stride(float *out, const float *in, int n,
+                                unsigned stride) {
+  for (int i = 0; i < n; i++) {
+    out[i] = in[i * stride] + in[i * stride + 1];
+    // CHECK: :[[@LINE-1]]:17: warning: 'i * stride' indexes 'in' with unsigned 32-bit arithmetic in the loop over 'i': unsigned overflow wraps, so the compiler cannot turn the address into a pointer stepped each iteration and recomputes it with a 64-bit widening multiply (mul.wide.u32) instead; declare 'stride' int (CUDA C++ Best Practices Guide, 'Loop Counters Signed vs. Unsigned') [arith-unsigned-index]
+  }
+}
+__global__ void through_local(float *out, const float *in, unsigned n,
+                              unsigned stride) {
+  for (unsigned i = 0; i < n; i++) {
+    unsigned j = i * stride;
+    out[i] = in[j];
+    // CHECK: :[[@LINE-1]]:17: warning: 'j' indexes 'in' with unsigned 32-bit arithmetic in the loop over 'i': unsigned overflow wraps, so the compiler cannot turn the address into a pointer stepped each iteration and recomputes it with a 64-bit widening multiply (mul.wide.u32) instead; declare 'j', 'i' and 'stride' int (CUDA C++ Best Practices Guide, 'Loop Counters Signed vs. Unsigned') [arith-unsigned-index]
+  }
+}
+__global__ void block_loop(float *out, const float *in, int n) {
+  for (unsigned i = threadIdx.x; i < n; i += 32) {
+    out[i] = *(in + i * 2);
+    // CHECK: :[[@LINE-1]]:21: warning: 'i * 2' indexes 'in' with unsigned 32-bit arithmetic in the loop over 'i': unsigned overflow wraps, so the compiler cannot turn the address into a pointer stepped each iteration and recomputes it with a 64-bit widening multiply (mul.wide.u32) instead; declare 'i' int (CUDA C++ Best Practices Guide, 'Loop Counters Signed vs. Unsigned') [arith-unsigned-index]
+  }
+}
+__global__ void grid_stride_step(float *out, const float *in, unsigned n,
+                                 unsigned w) {
+  unsigned step = blockDim.x * gridDim.x;
+  for (unsigned i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += step) {
+    out[i] = in[i * w];
+    // CHECK: :[[@LINE-1]]:17: warning: 'i * w' indexes 'in' with unsigned 32-bit arithmetic in the loop over 'i': unsigned overflow wraps, so the compiler cannot turn the address into a pointer stepped each iteration and recomputes it with a 64-bit widening multiply (mul.wide.u32) instead; declare 'i', 'w' and 'step' int (CUDA C++ Best Practices Guide, 'Loop Counters Signed vs. Unsigned') [arith-unsigned-index]
+  }
+}
+__global__ void row_of_thread(float *od, const float *in, int w) {
+  unsigned y = blockIdx.x * blockDim.x + threadIdx.x;
+  for (int x = 1; x < w; x++) {
+    od[y * w + x] = in[x];
+    // CHECK: :[[@LINE-1]]:8: warning: 'y * w + x' indexes 'od' with unsigned 32-bit arithmetic in the loop over 'x': unsigned overflow wraps, so the compiler cannot turn the address into a pointer stepped each iteration and recomputes it with a 64-bit widening multiply (mul.wide.u32) instead; declare 'y' int (CUDA C++ Best Practices Guide, 'Loop Counters Signed vs. Unsigned') [arith-unsigned-index]
+  }
+}
+__global__ void counting_down(float *out, const float *in, unsigned n,
+                              unsigned stride) {
+  for (unsigned i = n; i > 0; i--) {
+    out[i] = in[i * stride];
+    // CHECK: :[[@LINE-1]]:17: warning: 'i * stride' indexes 'in' with unsigned 32-bit arithmetic in the loop over 'i': unsigned overflow wraps, so the compiler cannot turn the address into a pointer stepped each iteration and recomputes it with a 64-bit widening multiply (mul.wide.u32) instead; declare 'i' and 'stride' int (CUDA C++ Best Practices Guide, 'Loop Counters Signed vs. Unsigned') [arith-unsigned-index]
+  }
+}
+__global__ void lane_tiles(float4 *dst, const float *src, int n) {
+  const unsigned lane = threadIdx.x % 32;
+  for (int i = 0; i < n; i++) {
+    dst[i] = *reinterpret_cast<const float4 *>(&src[8192 * i + (lane << 2)]);
+    // CHECK: :[[@LINE-1]]:53: warning: '8192 * i + (lane << 2)' indexes 'src' with unsigned 32-bit arithmetic in the loop over 'i': unsigned overflow wraps, so the compiler cannot turn the address into a pointer stepped each iteration and recomputes it with a 64-bit widening multiply (mul.wide.u32) instead; declare 'lane' int (CUDA C++ Best Practices Guide, 'Loop Counters Signed vs. Unsigned') [arith-unsigned-index]
+  }
+}
+
+// Silent: the counter alone or plus a constant (the loop bound keeps it from
+// wrapping), 64-bit and signed arithmetic, shared and local arrays (32-bit
+// addresses), a built-in in the index or the step (the idiomatic
+// threadIdx.x / grid-stride code, where a declaration cannot help), values
+// only compared, and host code (with its lambdas and constexpr helpers,
+// which clang makes __host__ __device__ on its own).
+__global__ void plain(float *out, const float *in, unsigned n, size_t m,
+                      size_t wide, int istride) {
+  for (unsigned i = 0; i < n; i++) {
+    out[i] = in[i] + in[i + 1];
+  }
+  for (size_t i = 0; i < m; i++) {
+    out[i] = in[i * wide];
+  }
+  for (int i = 0; i < int(n); i++) {
+    out[i] = in[i * istride];
+  }
+}
+__global__ void on_chip(float *out, unsigned n, unsigned stride) {
+  __shared__ float tile[4096];
+  float *row = tile + threadIdx.x;
+  float regs[8] = {};
+  float acc = 0;
+  for (unsigned i = 0; i < n; i++) {
+    acc += tile[i * stride] + row[i * 32];
+  }
+  for (unsigned i = 0; i < 4; i++) {
+    acc += regs[i * 2];
+  }
+  out[threadIdx.x] = acc;
+}
+__global__ void builtins(float *out, const float *in, unsigned n, unsigned w) {
+  for (unsigned r = 0; r < n; r++) {
+    out[r] = in[r * w + threadIdx.x];
+  }
+  for (unsigned i = blockIdx.x * blockDim.x + threadIdx.x; i < n;
+       i += blockDim.x * gridDim.x) {
+    out[i] = in[i * w];
+  }
+  unsigned tid = blockIdx.x * blockDim.x + threadIdx.x;
+  if (tid < n) {
+    out[tid] = in[tid];
+  }
+}
+// A constant trip count and a lane id: the compiler knows the index stays
+// below 2^32, and the PTX is the same as with int.
+__global__ void known_range(float4 *dst, const float *src) {
+  const unsigned lane = threadIdx.x % 32;
+#pragma unroll
+  for (int i = 0; i < 16; i++) {
+    dst[i] = *reinterpret_cast<const float4 *>(&src[8192 * i + (lane << 2)]);
+  }
+}
+__global__ void compared_only(float *out, unsigned n) {
+  float acc = 0;
+  for (unsigned i = 0; i < n; i++) {
+    if (i * 2 < n) {
+      acc += 1.0f;
+    }
+  }
+  out[0] = acc;
+}
+void host_loop(float *out, const float *in, unsigned n, unsigned stride) {
+  for (unsigned i = 0; i < n; i++) {
+    out[i] = in[i * stride];
+  }
+  auto copy = [&] {
+    for (unsigned i = 0; i < n; i++) {
+      out[i] = in[i * stride];
+    }
+  };
+  copy();
+}
+constexpr unsigned sum_every(const unsigned *a, unsigned n, unsigned s) {
+  unsigned r = 0;
+  for (unsigned i = 0; i < n; i++) {
+    r += a[i * s];
+  }
+  return r;
+}
+
+// A lambda in a kernel is device code.
+__global__ void in_lambda(float *out, const float *in, unsigned n,
+                          unsigned stride) {
+  auto copy = [&] {
+    for (unsigned i = 0; i < n; i++) {
+      out[i] = in[i * stride];
+      // CHECK: :[[@LINE-1]]:19: warning: 'i * stride' indexes 'in' with unsigned 32-bit arithmetic in the loop over 'i': unsigned overflow wraps, so the compiler cannot turn the address into a pointer stepped each iteration and recomputes it with a 64-bit widening multiply (mul.wide.u32) instead; declare 'i' and 'stride' int (CUDA C++ Best Practices Guide, 'Loop Counters Signed vs. Unsigned') [arith-unsigned-index]
+    }
+  };
+  copy();
+}
+
+// An unsigned subtraction in an index that wraps: on the first iteration, in
+// thread 0, in block 0.
+__global__ void differences(float *out, const float *in, unsigned n,
+                            unsigned w) {
+  for (unsigned i = 0; i < n; i++) {
+    out[i] = in[i] - in[i - 1];
+    // CHECK: :[[@LINE-1]]:25: warning: 'i - 1' wraps around to 4294967295 when 'i' is 0 (on the loop's first iteration): the subtraction is unsigned 32-bit, so 'in[i - 1]' is out of bounds; guard it with 'i >= 1' [arith-unsigned-index]
+  }
+  __shared__ float s[256];
+  s[threadIdx.x] = in[threadIdx.x];
+  __syncthreads();
+  out[threadIdx.x] = s[threadIdx.x - 1];
+  // CHECK: :[[@LINE-1]]:24: warning: 'threadIdx.x - 1' wraps around to 4294967295 when 'threadIdx.x' is 0 (in thread 0): the subtraction is unsigned 32-bit, so 's[threadIdx.x - 1]' is out of bounds; guard it with 'threadIdx.x >= 1' [arith-unsigned-index]
+  unsigned x = blockIdx.x * blockDim.x + threadIdx.x;
+  unsigned y = blockIdx.y;
+  out[y * w + x] = in[(y - 1) * w + x];
+  // CHECK: :[[@LINE-1]]:24: warning: 'y - 1' wraps around to 4294967295 when 'y' is 0 (in block 0): the subtraction is unsigned 32-bit, so 'in[(y - 1) * w + x]' is out of bounds; guard it with 'y >= 1' [arith-unsigned-index]
+  unsigned tid = threadIdx.x;
+  unsigned left = tid - 2;
+  // CHECK: :[[@LINE-1]]:19: warning: 'tid - 2' wraps around to 4294967294 when 'tid' is 0 (in thread 0): the subtraction is unsigned 32-bit, so 's[left]' is out of bounds; guard it with 'tid >= 2' [arith-unsigned-index]
+  out[tid] += s[left];
+}
+
+// Silent: a loop that starts at 1, guards (if, ?:, &&, an early continue or
+// return, a lane computed from the index), a loop counting down to 1, a
+// value the analysis knows nothing about, signed and 64-bit arithmetic, and
+// comparisons.
+__global__ void guarded(float *out, const float *in, unsigned n, unsigned k,
+                        size_t m) {
+  for (unsigned i = 1; i < n; i++) {
+    out[i] = in[i] - in[i - 1];
+  }
+  for (unsigned i = 0; i < n; i++) {
+    if (i > 0) {
+      out[i] = in[i - 1];
+    }
+    out[i] += i >= 1 && in[i - 1] > 0.0f ? in[i - 1] : 0.0f;
+  }
+  for (unsigned i = 0; i < n; i++) {
+    if (i == 0) {
+      continue;
+    }
+    out[i] = in[i - 1];
+  }
+  __shared__ float s[256];
+  unsigned tid = threadIdx.x;
+  unsigned lane = tid & 31;
+  s[tid] = in[tid];
+  __syncthreads();
+  if (lane > 0) {
+    out[tid] = s[tid - 1];
+  }
+  for (unsigned i = n; i > 0; i--) {
+    out[i - 1] = in[i - 1];
+  }
+  out[0] = in[k - 1] + in[(int)threadIdx.x - 1];
+  for (size_t i = 0; i < m; i++) {
+    out[i] = in[i - 1];
+  }
+  if (tid - 1 < n) {
+    out[tid] = 0.0f;
+  }
+  if (tid == 0) {
+    return;
+  }
+  out[tid] = s[tid - 1];
+}
+
+__global__ void suppressed(float *out, const float *in, unsigned n,
+                           unsigned stride) {
+  for (unsigned i = 0; i < n; i++) {
+    out[i] = in[i * stride]; // NOLINT(arith-unsigned-index)
+  }
+}
