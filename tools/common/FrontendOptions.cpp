@@ -55,4 +55,15 @@ Expected<ArchTable> loadArchTables(StringRef Dir) {
   return Tables;
 }
 
+RunEnvironment runEnvironment(const ArchTable &Tables, StringRef Share) {
+  RunEnvironment Env;
+  Env.Tables = &Tables;
+  Env.Toolkit = findCudaToolkit(CudaPathOpt);
+  Env.FallbackDir = Share.str() + "/include/fallback";
+  Env.FeatureHeader =
+      Share.str() + "/include/features/warplint_missing_features.h";
+  Env.ResourceDir = WARPLINT_CLANG_RESOURCE_DIR;
+  return Env;
+}
+
 } // namespace warplint::frontend

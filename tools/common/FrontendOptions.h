@@ -4,6 +4,7 @@
 // the plugin: clang has options of these names).
 #pragma once
 #include "Arch/ArchTable.h"
+#include "Driver/Runner.h"
 #include "llvm/Support/CommandLine.h"
 
 namespace warplint::frontend {
@@ -22,5 +23,10 @@ std::string archDataDirectory(llvm::StringRef Share);
 
 // The rule tables of Dir; an error names an --arch they do not have.
 llvm::Expected<ArchTable> loadArchTables(llvm::StringRef Dir);
+
+// Where the parses find the toolkit (--cuda-path, else searched), the
+// fallback and feature headers under <share>/include, and clang's resource
+// directory.
+RunEnvironment runEnvironment(const ArchTable &Tables, llvm::StringRef Share);
 
 } // namespace warplint::frontend

@@ -71,10 +71,7 @@ int Main(int Argc, const char **Argv) {
   }
 
   lsp::ServerOptions Opts;
-  Opts.Env.Tables = &*Tables;
-  Opts.Env.Toolkit = findCudaToolkit(CudaPathOpt);
-  Opts.Env.FallbackDir = Share + "/include/fallback";
-  Opts.Env.ResourceDir = WARPLINT_CLANG_RESOURCE_DIR;
+  Opts.Env = runEnvironment(*Tables, Share);
   if (!Opts.Env.Toolkit.found())
     Log.info("no CUDA toolkit found; parsing with warplint's bundled minimal "
              "CUDA declarations");

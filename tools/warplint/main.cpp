@@ -311,12 +311,7 @@ int Main(int Argc, const char **Argv) {
     return 2;
   }
 
-  RunEnvironment Env;
-  Env.Tables = &*Tables;
-  Env.Toolkit = findCudaToolkit(CudaPathOpt);
-  Env.FallbackDir = Share + "/include/fallback";
-  Env.FeatureHeader = Share + "/include/features/warplint_missing_features.h";
-  Env.ResourceDir = WARPLINT_CLANG_RESOURCE_DIR;
+  RunEnvironment Env = runEnvironment(*Tables, Share);
   if (!Env.Toolkit.found() && !Quiet)
     errs() << "warplint: note: no CUDA toolkit found"
            << (CudaPathOpt.empty() ? "" : " at '" + CudaPathOpt + "'")
