@@ -1,7 +1,8 @@
 # lit configuration: the checks' tests (test/checks), the command line
-# (test/cli), the plugin (test/plugin), the IR layer (test/ir: .ll files
-# through opt's printer, .cu files through the CLI) and the build and CI
-# integrations (test/integration: pre-commit, CMake with nvcc and clang).
+# (test/cli), the language server (test/lsp), the plugin (test/plugin), the
+# IR layer (test/ir: .ll files through opt's printer, .cu files through the
+# CLI) and the build and CI integrations (test/integration: pre-commit,
+# CMake with nvcc and clang).
 import os
 import shutil
 import sys
@@ -23,6 +24,10 @@ for var in ("CUDA_PATH", "CUDA_HOME", "WARPLINT_ARCH_DATA", "WARPLINT_CACHE_DIR"
 # default: the tests' go to the build tree.
 config.environment["XDG_CACHE_HOME"] = os.path.join(config.test_exec_root, "xdg-cache")
 
+# Before %warplint, which is its prefix.
+config.substitutions.append(("%warplint-lsp", config.warplint_lsp))
+config.substitutions.append(("%lsp-client", "%s %s" % (sys.executable, os.path.join(
+    config.test_source_root, "lsp", "Inputs", "lsp_client.py"))))
 config.substitutions.append(("%warplint", config.warplint_bin))
 config.substitutions.append(("%plugin", config.warplint_plugin))
 # The IR layer's opt plugin (LLVM only: opt cannot load libclang-cpp).

@@ -533,8 +533,30 @@ static std::vector<std::string> expandResponseFiles(ArrayRef<std::string> Args,
   return Out;
 }
 
+static CompileFlags translateFlags(ArrayRef<std::string> Command,
+                                   StringRef File, StringRef Directory);
+
 CompileFlags translateCommand(ArrayRef<std::string> Command, StringRef File,
                               StringRef Directory) {
+  if (Command.empty())
+    return {};
+  // After "--" only inputs: an interpolated command (a header, a file not
+  // in the database) ends in "-- <file>".
+  auto DashDash = llvm::find(Command, "--");
+  std::vector<std::string> Inputs(DashDash == Command.end() ? DashDash
+                                                            : DashDash + 1,
+                                  Command.end());
+  Command = Command.take_front(DashDash - Command.begin());
+  CompileFlags F = translateFlags(Command, File, Directory);
+  for (const std::string &Input : Inputs)
+    if (!sameFile(Input, File, Directory))
+      F.Dropped.push_back(Input);
+  return F;
+}
+
+// translateCommand without a "--".
+static CompileFlags translateFlags(ArrayRef<std::string> Command,
+                                   StringRef File, StringRef Directory) {
   if (Command.empty())
     return {};
   if (isNvccCommand(Command.front())) {

@@ -1,5 +1,6 @@
 #include "Driver/Runner.h"
 #include "IR/IRLayer.h"
+#include "Driver/Preamble.h"
 #include "Driver/ResourceUsage.h"
 #include "clang/Basic/FileManager.h"
 #include "clang/Frontend/CompilerInstance.h"
@@ -56,9 +57,13 @@ private:
 class AnalysisConsumer : public ASTConsumer {
 public:
   AnalysisConsumer(std::unique_ptr<CheckContext> Ctx,
-                   std::unique_ptr<CheckRunner> Runner, std::string *Dump)
-      : Ctx(std::move(Ctx)), Runner(std::move(Runner)), Dump(Dump) {}
+                   std::unique_ptr<CheckRunner> Runner, std::string *Dump,
+                   std::function<bool()> Cancelled)
+      : Ctx(std::move(Ctx)), Runner(std::move(Runner)), Dump(Dump),
+        Cancelled(std::move(Cancelled)) {}
   void HandleTranslationUnit(ASTContext &AST) override {
+    if (Cancelled && Cancelled())
+      return;
     if (!Dump) {
       Runner->run(AST);
       return;
@@ -74,6 +79,7 @@ private:
   std::unique_ptr<CheckContext> Ctx;
   std::unique_ptr<CheckRunner> Runner;
   std::string *Dump;
+  std::function<bool()> Cancelled;
 };
 
 class AnalysisAction : public ASTFrontendAction {
@@ -97,7 +103,8 @@ public:
         *Ctx);
     CheckContext &Checks = *Ctx;
     auto AST = std::make_unique<AnalysisConsumer>(std::move(Ctx),
-                                                  std::move(Runner), Dump);
+                                                  std::move(Runner), Dump,
+                                                  T.Cancelled);
     if (!wantsIRLayer(CI))
       return AST;
     // The same parse feeds the code generator, after the checks.
@@ -143,11 +150,12 @@ std::vector<std::string> filesRead(FileManager &Files) {
 
 // Whether the main file launches a kernel, by its text: a file without a
 // launch (a header of kernels, device functions) needs no register counts.
-bool mentionsLaunch(const FileTask &T) {
+bool mentionsLaunch(const FileTask &T, llvm::vfs::FileSystem &FS) {
   llvm::SmallString<256> Path(T.File);
   if (llvm::sys::path::is_relative(Path) && !T.Directory.empty())
     llvm::sys::path::make_absolute(T.Directory, Path);
-  auto Buf = llvm::MemoryBuffer::getFile(Path, /*IsText=*/true);
+  auto Buf = FS.getBufferForFile(Path, -1, /*RequiresNullTerminator=*/false,
+                                 /*IsVolatile=*/false, /*IsText=*/true);
   if (!Buf)
     return false;
   llvm::StringRef Text = (*Buf)->getBuffer();
@@ -221,7 +229,14 @@ std::vector<std::string> buildParseArgs(const FileTask &T,
   return Args;
 }
 
-FileResult runFile(const FileTask &T, const RunEnvironment &Env) {
+std::unique_ptr<DiagnosticConsumer> createErrorCollector(DiagSink &Sink,
+                                                         llvm::StringRef File) {
+  return std::make_unique<ErrorCollector>(Sink, File);
+}
+
+FileResult runFile(const FileTask &T, const RunEnvironment &Env,
+                   llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> FS,
+                   PreambleCache *Preambles) {
   FileResult R;
   if (!T.Flags.Dropped.empty()) {
     std::string List;
@@ -232,8 +247,9 @@ FileResult runFile(const FileTask &T, const RunEnvironment &Env) {
                          "translate: " +
                          List);
   }
-  llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> FS(
-      llvm::vfs::createPhysicalFileSystem().release());
+  if (!FS)
+    FS = llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem>(
+        llvm::vfs::createPhysicalFileSystem().release());
   llvm::IntrusiveRefCntPtr<FileManager> Files(
       new FileManager(FileSystemOptions(), FS));
 
@@ -243,26 +259,43 @@ FileResult runFile(const FileTask &T, const RunEnvironment &Env) {
   // Register counts for launch-occupancy: nvcc runs beside the parses.
   std::unique_ptr<ResourceUsageJob> Resources;
   if (T.Flags.IsCuda && !T.Nvcc.empty() && !T.DumpAnalysis &&
-      T.Checks.contains("launch-occupancy") && mentionsLaunch(T))
+      T.Checks.contains("launch-occupancy") && mentionsLaunch(T, *FS))
     Resources = ResourceUsageJob::start(T, Env, T.Nvcc, T.ResourceCacheDir);
   for (const ArchInfo *Arch : Parses) {
+    if (T.Cancelled && T.Cancelled())
+      break;
     // Heap objects, so that after a contained crash they can be abandoned
     // rather than destroyed half-way through their work.
     auto Errors = std::make_unique<ErrorCollector>(R.Sink, T.File);
-    auto Invocation = std::make_unique<tooling::ToolInvocation>(
-        buildParseArgs(T, Env, Arch),
-        std::make_unique<AnalysisAction>(T, *Env.Tables, Arch, R.Sink,
-                                         T.DumpAnalysis ? &R.Dump : nullptr,
-                                         Resources.get()),
-        Files.get());
-    Invocation->setDiagnosticConsumer(Errors.get());
+    std::vector<std::string> Args = buildParseArgs(T, Env, Arch);
+    auto Action = std::make_unique<AnalysisAction>(
+        T, *Env.Tables, Arch, R.Sink, T.DumpAnalysis ? &R.Dump : nullptr,
+        Resources.get());
+    std::unique_ptr<tooling::ToolInvocation> Invocation;
+    if (!Preambles) {
+      Invocation = std::make_unique<tooling::ToolInvocation>(
+          Args, std::move(Action), Files.get());
+      Invocation->setDiagnosticConsumer(Errors.get());
+    }
+    auto Parse = [&] {
+      if (!Preambles) {
+        Invocation->run();
+        return;
+      }
+      if (!Preambles->parse(Args, std::move(Action), FS, *Errors, R.Sink)) {
+        ToolError E;
+        E.Loc.File = T.File;
+        E.Message = "cannot make a compiler invocation of the compile command";
+        R.Sink.reportError(std::move(E));
+      }
+    };
     // A TU with errors still gets the findings of what parsed; the errors
     // themselves go to the sink, merged across targets. A crash in the
     // parser or in a check is contained: this file gets an error, the other
     // files are still analysed. The parse runs on a thread with clang's own
     // stack size, as cc1 does.
     llvm::CrashRecoveryContext CRC;
-    if (!CRC.RunSafelyOnThread([&] { Invocation->run(); }, 8 << 20)) {
+    if (!CRC.RunSafelyOnThread(Parse, 8 << 20)) {
       (void)Invocation.release();
       (void)Errors.release();
       Files->Retain();

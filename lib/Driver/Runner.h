@@ -7,6 +7,8 @@
 #include "Driver/NvccFlags.h"
 #include "Driver/Toolkit.h"
 #include "IR/IRLayer.h"
+#include "llvm/Support/VirtualFileSystem.h"
+#include <functional>
 
 namespace warplint {
 
@@ -41,6 +43,10 @@ struct FileTask {
   std::string NoPtxas;
   // Where its answers are cached (empty: not cached).
   std::string ResourceCacheDir;
+  // The language server: true once the result is no longer wanted (a newer
+  // version of the buffer waits), checked between the parses and before the
+  // checks run; the result of a cancelled run is incomplete.
+  std::function<bool()> Cancelled;
 };
 
 struct FileResult {
@@ -57,6 +63,18 @@ std::vector<std::string> buildParseArgs(const FileTask &T,
                                         const RunEnvironment &Env,
                                         const ArchInfo *Arch);
 
-FileResult runFile(const FileTask &T, const RunEnvironment &Env);
+class PreambleCache;
+
+// FS: what the parses read (the language server's unsaved buffers over the
+// disk); null: the disk. Preambles: parse with precompiled preambles kept
+// there (the language server); null: a plain LibTooling parse.
+FileResult runFile(const FileTask &T, const RunEnvironment &Env,
+                   llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> FS = nullptr,
+                   PreambleCache *Preambles = nullptr);
+
+// The consumer of a parse's diagnostics: its errors go to Sink, as
+// clang-diagnostic-error findings of File.
+std::unique_ptr<clang::DiagnosticConsumer>
+createErrorCollector(DiagSink &Sink, llvm::StringRef File);
 
 } // namespace warplint

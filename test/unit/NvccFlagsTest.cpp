@@ -75,6 +75,22 @@ TEST(NvccFlags, ClangCommandKeepsFlagsDropsTargetsAndOutputs) {
   EXPECT_TRUE(F.IsCuda);
 }
 
+// A command Clang's tooling interpolated for a file not in the database (a
+// header, a new file) ends in "-- <file>": nothing after "--" is a flag.
+TEST(NvccFlags, InterpolatedCommandEndsInDashDash) {
+  auto F = translateCommand({"clang++", "-I", "inc", "-x", "cuda", "--",
+                             "/s/k.cuh"},
+                            "/s/k.cuh", "/b");
+  EXPECT_EQ(F.Args, (std::vector<std::string>{"-I", "inc"}));
+  EXPECT_TRUE(F.IsCuda);
+  EXPECT_TRUE(F.Dropped.empty());
+  auto N = translateCommand({"/usr/local/cuda/bin/nvcc", "-arch=sm_60", "--",
+                             "/s/k.cuh"},
+                            "/s/k.cuh", "/b");
+  EXPECT_EQ(N.Archs, std::vector<std::string>{"sm_60"});
+  EXPECT_FALSE(has(N.Args, "--"));
+}
+
 TEST(NvccFlags, DropUnknownDriverFlags) {
   CompileFlags F;
   F.Args = {"-DX", "-fno-such-flag-anywhere", "-isystem", "/i", "-O2"};

@@ -1,17 +1,18 @@
 // warplint: the command-line front end (LibTooling), with clang-tidy's
 // conventions: warplint [options] <files...> [-- <compiler flags>].
+#include "../common/FrontendOptions.h"
 #include "Arch/ArchTable.h"
 #include "Core/Check.h"
 #include "Core/Config.h"
 #include "Driver/NvccFlags.h"
 #include "Driver/ResultCache.h"
 #include "Driver/Runner.h"
+#include "Driver/Tasks.h"
 #include "Driver/Toolkit.h"
 #include "Output/Fingerprint.h"
 #include "Output/Fixes.h"
 #include "Output/Writers.h"
 #include "clang/Tooling/CompilationDatabase.h"
-#include "clang/Tooling/JSONCompilationDatabase.h"
 #include "llvm/ADT/SmallString.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/CrashRecoveryContext.h"
@@ -30,10 +31,9 @@
 
 using namespace llvm;
 using namespace warplint;
+using namespace warplint::frontend;
 
 namespace {
-
-cl::OptionCategory Category("warplint options");
 
 cl::list<std::string> Files(cl::Positional, cl::desc("<files...>"),
                             cl::cat(Category));
@@ -42,17 +42,6 @@ cl::opt<std::string> BuildPath(
     cl::desc("Build directory with compile_commands.json (or the file "
              "itself); nvcc commands in it are translated"),
     cl::value_desc("build dir"), cl::cat(Category));
-cl::opt<std::string> ChecksOpt(
-    "checks",
-    cl::desc("Comma-separated globs of checks to run, '-' to exclude, applied "
-             "after .warplint.yaml's Checks (e.g. -*,warp-*)"),
-    cl::cat(Category));
-cl::list<std::string>
-    ArchOpt("arch",
-            cl::desc("Target architecture(s) to judge for, e.g. sm_80 or "
-                     "sm_70,sm_90 (default: the compile command's, then "
-                     ".warplint.yaml's Arch, then sm_80)"),
-            cl::CommaSeparated, cl::value_desc("sm_XX"), cl::cat(Category));
 cl::opt<OutputFormat> FormatOpt(
     "format", cl::desc("Output format"), cl::init(OutputFormat::Text),
     cl::values(clEnumValN(OutputFormat::Text, "text", "clang-style text"),
@@ -84,14 +73,6 @@ cl::opt<std::string> HelpBaseUrlOpt(
     cl::desc("URL of the directory of check docs: SARIF's helpUri is "
              "<url>/<check-id>.md (default: none)"),
     cl::value_desc("url"), cl::cat(Category));
-cl::list<std::string> ExtraArgs(
-    "extra-arg",
-    cl::desc("Additional argument to append to the compiler command line"),
-    cl::cat(Category));
-cl::list<std::string> ExtraArgsBefore(
-    "extra-arg-before",
-    cl::desc("Additional argument to prepend to the compiler command line"),
-    cl::cat(Category));
 cl::opt<std::string> CacheDirOpt(
     "cache-dir",
     cl::desc("Keep each file's results here and reuse them while the file, "
@@ -127,9 +108,6 @@ cl::opt<std::string> ExportFixes(
     cl::value_desc("file"), cl::cat(Category));
 cl::opt<bool> Quiet("quiet", cl::desc("No summary or notices on stderr"),
                     cl::cat(Category));
-cl::opt<std::string> CudaPathOpt("cuda-path",
-                                 cl::desc("CUDA toolkit to parse against"),
-                                 cl::value_desc("dir"), cl::cat(Category));
 cl::opt<bool> PtxasOpt(
     "ptxas",
     cl::desc("Compile each file that launches kernels with the toolkit's nvcc "
@@ -143,11 +121,6 @@ cl::opt<std::string> NvccOpt(
     cl::value_desc("path"), cl::cat(Category));
 cl::opt<unsigned> Jobs("j", cl::desc("Files analysed in parallel"), cl::init(1),
                        cl::cat(Category));
-cl::opt<std::string> ArchDataOpt(
-    "arch-data",
-    cl::desc("Directory of rule tables (default: the installed arch-data, or "
-             "$WARPLINT_ARCH_DATA)"),
-    cl::value_desc("dir"), cl::cat(Category));
 
 cl::opt<bool> DumpAnalysisOpt(
     "dump-analysis",
@@ -254,23 +227,12 @@ int Main(int Argc, const char **Argv) {
   std::string Share = shareDirectory(Argv[0]);
 
   // Rule tables first: every later step may need them.
-  std::string ArchDir = ArchDataOpt;
-  if (ArchDir.empty())
-    if (auto Env = sys::Process::GetEnv("WARPLINT_ARCH_DATA"))
-      ArchDir = *Env;
-  if (ArchDir.empty())
-    ArchDir = Share + "/arch-data";
-  auto Tables = ArchTable::loadDirectory(ArchDir);
+  std::string ArchDir = archDataDirectory(Share);
+  auto Tables = loadArchTables(ArchDir);
   if (!Tables) {
     printError(toString(Tables.takeError()));
     return 2;
   }
-  for (const std::string &A : ArchOpt)
-    if (!Tables->find(A)) {
-      printError("unknown architecture '" + A +
-                 "' (--arch); known: " + Tables->knownNames());
-      return 2;
-    }
 
   std::optional<Config> ExplicitConfig;
   if (!ConfigFileOpt.empty()) {
@@ -331,31 +293,12 @@ int Main(int Argc, const char **Argv) {
 
   std::unique_ptr<clang::tooling::CompilationDatabase> Database;
   if (!BuildPath.empty()) {
-    std::string Err;
-    StringRef P = BuildPath;
-    if (sys::fs::is_directory(P)) {
-      SmallString<256> Json(P);
-      sys::path::append(Json, "compile_commands.json");
-      if (!sys::fs::exists(Json)) {
-        printError(BuildPath + ": no compile_commands.json in this directory");
-        return 2;
-      }
-      Database = clang::tooling::JSONCompilationDatabase::loadFromFile(
-          Json, Err, clang::tooling::JSONCommandLineSyntax::AutoDetect);
-      if (!Database) {
-        printError(std::string(Json) + ": " + Err);
-        return 2;
-      }
-    } else {
-      Database = clang::tooling::JSONCompilationDatabase::loadFromFile(
-          P, Err, clang::tooling::JSONCommandLineSyntax::AutoDetect);
-      if (!Database) {
-        printError(BuildPath + ": " + Err);
-        return 2;
-      }
+    auto DB = loadCompilationDatabase(BuildPath);
+    if (!DB) {
+      printError(toString(DB.takeError()));
+      return 2;
     }
-    // Headers and files not in the database borrow a neighbour's flags.
-    Database = clang::tooling::inferMissingCompileCommands(std::move(Database));
+    Database = std::move(*DB);
   }
 
   std::vector<std::string> Inputs(Files.begin(), Files.end());
@@ -368,19 +311,30 @@ int Main(int Argc, const char **Argv) {
     return 2;
   }
 
-  RunEnvironment Env;
-  Env.Tables = &*Tables;
-  Env.Toolkit = findCudaToolkit(CudaPathOpt);
-  Env.FallbackDir = Share + "/include/fallback";
-  Env.FeatureHeader = Share + "/include/features/warplint_missing_features.h";
-  Env.ResourceDir = WARPLINT_CLANG_RESOURCE_DIR;
+  RunEnvironment Env = runEnvironment(*Tables, Share);
   if (!Env.Toolkit.found() && !Quiet)
     errs() << "warplint: note: no CUDA toolkit found"
            << (CudaPathOpt.empty() ? "" : " at '" + CudaPathOpt + "'")
            << "; parsing with warplint's bundled minimal CUDA declarations\n";
 
+  TaskSettings Settings;
+  if (HaveFixedFlags) {
+    Settings.FixedCommand = {"clang++"};
+    Settings.FixedCommand->insert(Settings.FixedCommand->end(),
+                                  FixedFlags.begin(), FixedFlags.end());
+  }
+  Settings.ExtraArgsBefore.assign(ExtraArgsBefore.begin(),
+                                  ExtraArgsBefore.end());
+  Settings.ExtraArgs.assign(ExtraArgs.begin(), ExtraArgs.end());
+  Settings.Checks = ChecksOpt;
+  Settings.WarningsAsErrors = WarningsAsErrorsOpt;
+  Settings.Archs.assign(ArchOpt.begin(), ArchOpt.end());
+  Settings.ExplicitConfig = ExplicitConfig ? &*ExplicitConfig : nullptr;
+  Settings.IRLayer = IRLayerOpt;
+  Settings.DumpAnalysis = DumpAnalysisOpt;
+  TaskBuilder Builder(*Tables, std::move(Settings));
+
   DiagSink All;
-  std::map<std::string, std::optional<Config>> ConfigCache;
   std::vector<FileTask> Tasks;
   for (const std::string &File : Inputs) {
     std::string Abs = absolute(File);
@@ -404,83 +358,12 @@ int Main(int Argc, const char **Argv) {
     }
     sys::fs::closeFile(*FD);
 
-    FileTask T;
-    T.File = File;
-    std::vector<std::string> Command;
-    if (HaveFixedFlags) {
-      Command = {"clang++"};
-      Command.insert(Command.end(), FixedFlags.begin(), FixedFlags.end());
-      SmallString<256> Cwd;
-      sys::fs::current_path(Cwd);
-      T.Directory = std::string(Cwd);
-    } else if (Database) {
-      auto Commands = Database->getCompileCommands(Abs);
-      if (!Commands.empty()) {
-        Command = Commands.front().CommandLine;
-        T.Directory = Commands.front().Directory;
-      }
-    }
-    if (Command.empty())
-      Command = {"clang++"};
-    T.Flags = translateCommand(Command, Abs, T.Directory);
-    // As clang-tidy: around the compile command's own flags.
-    T.Flags.Args.insert(T.Flags.Args.begin(), ExtraArgsBefore.begin(),
-                        ExtraArgsBefore.end());
-    T.Flags.Args.insert(T.Flags.Args.end(), ExtraArgs.begin(), ExtraArgs.end());
-    dropUnknownDriverFlags(T.Flags);
-    T.Flags.IsCuda |=
-        StringRef(File).ends_with(".cu") || StringRef(File).ends_with(".cuh");
-
-    const Config *Cfg = nullptr;
-    std::string CfgPath;
-    if (ExplicitConfig) {
-      Cfg = &*ExplicitConfig;
-    } else if (auto Path = findConfigFile(Abs)) {
-      auto &Slot = ConfigCache[*Path];
-      if (!Slot) {
-        auto C = loadConfigFile(*Path);
-        if (!C) {
-          printError(toString(C.takeError()));
-          return 2;
-        }
-        Slot = std::move(*C);
-      }
-      Cfg = &*Slot;
-    }
-    EffectiveSettings S = combineSettings(Cfg, ChecksOpt, WarningsAsErrorsOpt);
-    T.Checks = GlobList(S.ChecksText);
-    T.IRLayer =
-        IRLayerOpt != IRLayerMode::Off && T.Checks.contains(IRLayerCheckId);
-    if (IRLayerOpt == IRLayerMode::Only)
-      T.Checks = GlobList(S.ChecksText + ",-" + IRLayerCheckId.str());
-    T.WarningsAsErrors = GlobList(S.WarningsAsErrorsText);
-    T.Options = S.CheckOptions;
-    T.DumpAnalysis = DumpAnalysisOpt;
-
-    std::vector<std::string> ArchNames(ArchOpt.begin(), ArchOpt.end());
-    if (ArchNames.empty())
-      ArchNames = T.Flags.Archs;
-    if (ArchNames.empty())
-      ArchNames = S.ConfigArchs;
-    if (ArchNames.empty())
-      ArchNames = {"sm_80"};
-    bool BadArch = false;
-    for (const std::string &Name : ArchNames) {
-      const ArchInfo *A = Tables->find(Name);
-      if (!A) {
-        printError("unknown architecture '" + Name + "' (" +
-                   (Cfg && ArchNames == S.ConfigArchs ? Cfg->Path
-                                                      : "compile command") +
-                   " for " + File + "); known: " + Tables->knownNames());
-        BadArch = true;
-        break;
-      }
-      if (std::find(T.Archs.begin(), T.Archs.end(), A) == T.Archs.end())
-        T.Archs.push_back(A);
-    }
-    if (BadArch)
+    auto T = Builder.build(File, Abs, Database.get());
+    if (!T) {
+      printError(toString(T.takeError()));
       return 2;
-    Tasks.push_back(std::move(T));
+    }
+    Tasks.push_back(std::move(*T));
   }
 
   // nvcc's own options that mean nothing to clang: said once per run each,

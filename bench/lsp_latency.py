@@ -1,0 +1,109 @@
+#!/usr/bin/env python3
+"""Latency of warplint-lsp: from an edit to the diagnostics of its version.
+
+Opens the file, waits for its first diagnostics (a cold start), then makes N
+edits one at a time (a comment line added at the top and removed again, so
+that every line below moves and the preamble region changes, as when you add
+an #include; or --edit=body: a character typed in the last function, as when
+you type in a kernel) and times each from didChange to the
+publishDiagnostics of that version, with --debounce-ms=0. Prints the cold
+start and the median and fastest edit.
+
+    python3 bench/lsp_latency.py [--edits N] [--edit top|body] [--server-arg=...] file.cu
+"""
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+class Server:
+    def __init__(self, argv):
+        self.p = subprocess.Popen(argv, stdin=subprocess.PIPE,
+                                  stdout=subprocess.PIPE,
+                                  stderr=subprocess.DEVNULL)
+
+    def send(self, msg):
+        body = json.dumps(msg).encode()
+        self.p.stdin.write(b"Content-Length: %d\r\n\r\n" % len(body) + body)
+        self.p.stdin.flush()
+
+    def recv(self):
+        length = None
+        while True:
+            line = self.p.stdout.readline().decode().strip()
+            if not line:
+                break
+            if line.lower().startswith("content-length:"):
+                length = int(line.split(":")[1])
+        return json.loads(self.p.stdout.read(length))
+
+    def diagnostics_of(self, version):
+        while True:
+            m = self.recv()
+            if (m.get("method") == "textDocument/publishDiagnostics"
+                    and m["params"].get("version") == version):
+                return m["params"]["diagnostics"]
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("file")
+    ap.add_argument("--edits", type=int, default=10)
+    ap.add_argument("--edit", choices=["top", "body"], default="body")
+    ap.add_argument("--server", default=os.path.join(ROOT, "build/bin/warplint-lsp"))
+    ap.add_argument("--server-arg", action="append", default=[])
+    args = ap.parse_args()
+    path = os.path.abspath(args.file)
+    uri = "file://" + path
+    text = open(path, encoding="utf-8").read()
+    s = Server([args.server, "--debounce-ms=0", "--log=error"] + args.server_arg)
+    s.send({"jsonrpc": "2.0", "id": 1, "method": "initialize",
+            "params": {"capabilities": {}}})
+    s.recv()
+    start = time.perf_counter()
+    s.send({"jsonrpc": "2.0", "method": "textDocument/didOpen",
+            "params": {"textDocument": {"uri": uri, "languageId": "cuda",
+                                        "version": 1, "text": text}}})
+    diags = s.diagnostics_of(1)
+    cold = time.perf_counter() - start
+    lines = text.split("\n")
+    last = len(lines) - 2  # the last line with text, in a file ending in \n
+    times = []
+    for i in range(args.edits):
+        version = i + 2
+        if args.edit == "top":
+            change = ({"range": {"start": {"line": 0, "character": 0},
+                                 "end": {"line": 0, "character": 0}},
+                       "text": "// edit\n"} if i % 2 == 0 else
+                      {"range": {"start": {"line": 0, "character": 0},
+                                 "end": {"line": 1, "character": 0}},
+                       "text": ""})
+        else:
+            change = ({"range": {"start": {"line": last, "character": 0},
+                                 "end": {"line": last, "character": 0}},
+                       "text": " "} if i % 2 == 0 else
+                      {"range": {"start": {"line": last, "character": 0},
+                                 "end": {"line": last, "character": 1}},
+                       "text": ""})
+        t0 = time.perf_counter()
+        s.send({"jsonrpc": "2.0", "method": "textDocument/didChange",
+                "params": {"textDocument": {"uri": uri, "version": version},
+                           "contentChanges": [change]}})
+        s.diagnostics_of(version)
+        times.append(time.perf_counter() - t0)
+    s.send({"jsonrpc": "2.0", "id": 2, "method": "shutdown"})
+    s.send({"jsonrpc": "2.0", "method": "exit"})
+    s.p.wait()
+    print("%s: %d diagnostics; open %.3f s; edit (%s, %d): median %.3f s, "
+          "fastest %.3f s" % (os.path.basename(path), len(diags), cold,
+                              args.edit, len(times), statistics.median(times),
+                              min(times)))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,710 @@
+#include "Server.h"
+#include "clang/Basic/LangOptions.h"
+#include "clang/Lex/Lexer.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/VirtualFileSystem.h"
+
+using namespace llvm;
+
+namespace warplint::lsp {
+
+namespace {
+
+json::Object errorObject(int Code, const Twine &Message) {
+  return json::Object{{"code", Code}, {"message", Message.str()}};
+}
+
+std::string absolute(StringRef Path) {
+  SmallString<256> P(Path);
+  sys::fs::make_absolute(P);
+  sys::path::remove_dots(P, true);
+  return std::string(P);
+}
+
+// CUDA C++ as the raw lexer needs it to measure tokens and find comments.
+clang::LangOptions cudaLangOptions() {
+  clang::LangOptions LO;
+  LO.CPlusPlus = LO.CPlusPlus11 = LO.CPlusPlus14 = LO.CPlusPlus17 = true;
+  LO.CUDA = true;
+  LO.LineComment = true;
+  return LO;
+}
+
+// A raw lexer over Text from Offset (Text must be a std::string's: the
+// lexer reads its terminating null).
+clang::Lexer rawLexer(const std::string &Text, size_t Offset) {
+  static const clang::LangOptions LO = cudaLangOptions();
+  return clang::Lexer(clang::SourceLocation(), LO, Text.data(),
+                      Text.data() + Offset, Text.data() + Text.size());
+}
+
+// Length of the token at Offset (0 at the end or on whitespace).
+unsigned tokenLength(const std::string &Text, size_t Offset) {
+  if (Offset >= Text.size() || isSpace(Text[Offset]))
+    return 0;
+  clang::Lexer L = rawLexer(Text, Offset);
+  clang::Token Tok;
+  L.LexFromRawLexer(Tok);
+  return Tok.is(clang::tok::eof) ? 0 : Tok.getLength();
+}
+
+// Whether the line [Start, End) of Text ends in a comment (a NOLINT appended
+// there would become part of it).
+bool lineEndsInComment(const std::string &Text, size_t Start, size_t End) {
+  clang::Lexer L = rawLexer(Text, Start);
+  L.SetCommentRetentionState(true);
+  bool Comment = false;
+  for (clang::Token Tok;;) {
+    L.LexFromRawLexer(Tok);
+    size_t At = L.getBufferLocation() - Text.data() - Tok.getLength();
+    if (Tok.is(clang::tok::eof) || At >= End)
+      return Comment;
+    Comment = Tok.is(clang::tok::comment);
+  }
+}
+
+std::string shorten(StringRef S) {
+  S = S.trim();
+  if (S.size() <= 40 && !S.contains('\n'))
+    return S.str();
+  return S.take_front(std::min<size_t>(S.find('\n'), 37)).str() + "...";
+}
+
+} // namespace
+
+Server::Server(Transport &T, Logger &Log, ServerOptions O)
+    : T(T), Log(Log), Opts(std::move(O)), Databases(Opts.CompileCommandsDir) {
+  Worker = std::thread([this] { worker(); });
+}
+
+Server::~Server() {
+  {
+    std::lock_guard<std::mutex> Hold(Lock);
+    Stopping = true;
+  }
+  Wake.notify_all();
+  Worker.join();
+}
+
+int Server::run() {
+  while (!Exited) {
+    std::optional<std::string> Body = T.read();
+    if (!Body) {
+      Log.info("input closed");
+      return Phase == State::ShutDown ? 0 : 1;
+    }
+    Log.verbose(">>> " + *Body);
+    Expected<json::Value> Message = json::parse(*Body);
+    if (!Message) {
+      // As clangd: said in the log, and the next message is served.
+      Log.error("malformed JSON: " + toString(Message.takeError()));
+      continue;
+    }
+    handle(std::move(*Message));
+  }
+  return Phase == State::ShutDown ? 0 : 1;
+}
+
+void Server::handle(json::Value Message) {
+  json::Object *M = Message.getAsObject();
+  if (!M) {
+    Log.error("a message that is not a JSON object; ignored");
+    return;
+  }
+  std::optional<StringRef> Method = M->getString("method");
+  const json::Value *Id = M->get("id");
+  const json::Value *ParamsValue = M->get("params");
+  const json::Object *Params = ParamsValue ? ParamsValue->getAsObject() : nullptr;
+  if (!Method) {
+    if (Id) // a response: the server sends no requests
+      return;
+    Log.error("a message with neither method nor id; ignored");
+    return;
+  }
+  if (Id)
+    onRequest(*Method, *Id, Params);
+  else
+    onNotification(*Method, Params);
+}
+
+void Server::reply(json::Value Id, Expected<json::Value> Result) {
+  json::Object Reply{{"jsonrpc", "2.0"}, {"id", std::move(Id)}};
+  if (Result) {
+    Reply["result"] = std::move(*Result);
+  } else {
+    Reply["error"] = errorObject(InvalidParams, toString(Result.takeError()));
+  }
+  T.send(std::move(Reply));
+}
+
+void Server::onRequest(StringRef Method, json::Value Id,
+                       const json::Object *Params) {
+  auto Fail = [&](int Code, const Twine &Message) {
+    Log.info(Method + ": " + Message);
+    T.send(json::Object{{"jsonrpc", "2.0"},
+                        {"id", std::move(Id)},
+                        {"error", errorObject(Code, Message)}});
+  };
+  if (Method == "initialize") {
+    if (Phase != State::Uninitialized)
+      return Fail(InvalidRequest, "initialize was already received");
+    Phase = State::Running;
+    return reply(std::move(Id), initialize(Params));
+  }
+  if (Phase == State::Uninitialized)
+    return Fail(ServerNotInitialized, "the server is not initialized");
+  if (Phase == State::ShutDown)
+    return Fail(InvalidRequest, "the server is shut down");
+  if (Method == "shutdown") {
+    Phase = State::ShutDown;
+    return reply(std::move(Id), json::Value(nullptr));
+  }
+  if (Method == "textDocument/codeAction") {
+    if (!Params)
+      return Fail(InvalidParams, "codeAction without params");
+    return reply(std::move(Id), codeAction(*Params));
+  }
+  Fail(MethodNotFound, "method not found: " + Method);
+}
+
+void Server::onNotification(StringRef Method, const json::Object *Params) {
+  if (Method == "exit") {
+    Exited = true;
+    return;
+  }
+  if (Phase != State::Running) {
+    Log.info("notification " + Method + " before initialize or after "
+             "shutdown; dropped");
+    return;
+  }
+  if (Method == "initialized" || Method.starts_with("$/") ||
+      Method == "workspace/didChangeConfiguration")
+    return;
+  if (Method == "workspace/didChangeWatchedFiles") {
+    Databases.clear(); // a compile database may have been (re)written
+    return;
+  }
+  using Handler = void (Server::*)(const json::Object &);
+  static const std::pair<StringRef, Handler> Handlers[] = {
+      {"textDocument/didOpen", &Server::didOpen},
+      {"textDocument/didChange", &Server::didChange},
+      {"textDocument/didSave", &Server::didSave},
+      {"textDocument/didClose", &Server::didClose},
+  };
+  for (const auto &[Name, Fn] : Handlers) {
+    if (Method != Name)
+      continue;
+    if (!Params)
+      Log.error(Method + " without params; ignored");
+    else
+      (this->*Fn)(*Params);
+    return;
+  }
+  Log.verbose("notification " + Method + " ignored");
+}
+
+json::Value Server::initialize(const json::Object *Params) {
+  const json::Object *Caps = Params ? Params->getObject("capabilities") : nullptr;
+  auto Path = [&](std::initializer_list<StringRef> Keys) -> const json::Value * {
+    const json::Object *O = Caps;
+    const json::Value *V = nullptr;
+    for (StringRef K : Keys) {
+      if (!O || !(V = O->get(K)))
+        return nullptr;
+      O = V->getAsObject();
+    }
+    return V;
+  };
+  if (const json::Value *Encodings = Path({"general", "positionEncodings"}))
+    if (const json::Array *A = Encodings->getAsArray())
+      for (const json::Value &E : *A)
+        if (E.getAsString() == StringRef("utf-8"))
+          Enc = Encoding::UTF8;
+  if (const json::Value *V =
+          Path({"textDocument", "publishDiagnostics", "relatedInformation"}))
+    RelatedInformation = V->getAsBoolean().value_or(false);
+  if (const json::Value *V = Path({"workspace", "workspaceEdit", "documentChanges"}))
+    DocumentChanges = V->getAsBoolean().value_or(false);
+  Log.info("initialized: positions in " +
+           Twine(Enc == Encoding::UTF8 ? "utf-8" : "utf-16"));
+  return json::Object{
+      {"capabilities",
+       json::Object{
+           {"positionEncoding", Enc == Encoding::UTF8 ? "utf-8" : "utf-16"},
+           {"textDocumentSync",
+            json::Object{{"openClose", true},
+                         {"change", 2}, // incremental
+                         {"save", json::Object{{"includeText", false}}}}},
+           {"codeActionProvider",
+            json::Object{{"codeActionKinds", json::Array{"quickfix"}}}},
+       }},
+      {"serverInfo",
+       json::Object{{"name", "warplint-lsp"}, {"version", WARPLINT_VERSION}}},
+  };
+}
+
+static std::optional<std::string> uriOf(const json::Object &Params) {
+  const json::Object *Doc = Params.getObject("textDocument");
+  if (!Doc)
+    return std::nullopt;
+  if (auto U = Doc->getString("uri"))
+    return U->str();
+  return std::nullopt;
+}
+
+void Server::didOpen(const json::Object &Params) {
+  const json::Object *Doc = Params.getObject("textDocument");
+  std::optional<std::string> Uri = uriOf(Params);
+  std::optional<StringRef> Text = Doc ? Doc->getString("text") : std::nullopt;
+  if (!Uri || !Text) {
+    Log.error("didOpen without textDocument.uri or text; ignored");
+    return;
+  }
+  Expected<std::string> Path = uriToPath(*Uri);
+  if (!Path) {
+    Log.info(toString(Path.takeError()) + "; not analysed");
+    return;
+  }
+  {
+    std::lock_guard<std::mutex> Hold(Lock);
+    Document &D = Docs[*Uri];
+    D = Document();
+    D.Path = absolute(*Path);
+    D.Text = Text->str();
+    D.Version = Doc->getInteger("version").value_or(0);
+    D.Generation = 1;
+  }
+  schedule(*Uri, std::chrono::milliseconds(0)); // opened: at once
+}
+
+void Server::didChange(const json::Object &Params) {
+  std::optional<std::string> Uri = uriOf(Params);
+  const json::Array *Changes = Params.getArray("contentChanges");
+  if (!Uri || !Changes) {
+    Log.error("didChange without textDocument.uri or contentChanges; ignored");
+    return;
+  }
+  {
+    std::lock_guard<std::mutex> Hold(Lock);
+    auto It = Docs.find(*Uri);
+    if (It == Docs.end()) {
+      Log.error("didChange of a document that is not open: " + *Uri);
+      return;
+    }
+    Document &D = It->second;
+    for (const json::Value &C : *Changes) {
+      const json::Object *Change = C.getAsObject();
+      Error E = Change ? applyChange(D.Text, *Change, Enc)
+                       : createStringError("a content change that is not an "
+                                           "object");
+      if (E) {
+        // The buffer no longer matches the editor's: better no findings
+        // than findings at the wrong places.
+        Log.error("didChange of " + *Uri + ": " + toString(std::move(E)) +
+                  "; the document is closed until it is opened again");
+        Docs.erase(It);
+        Due.erase(*Uri);
+        publishEmpty(*Uri);
+        return;
+      }
+    }
+    if (auto V = Params.getObject("textDocument")->getInteger("version"))
+      D.Version = *V;
+    ++D.Generation;
+  }
+  schedule(*Uri, Opts.Debounce);
+}
+
+void Server::didSave(const json::Object &Params) {
+  if (!uriOf(Params))
+    return;
+  // The saved file may be a header of any open buffer: all are analysed
+  // again (their preambles are rebuilt only where a header changed).
+  std::vector<std::string> Again;
+  {
+    std::lock_guard<std::mutex> Hold(Lock);
+    for (auto &[U, D] : Docs) {
+      ++D.Generation;
+      Again.push_back(U);
+    }
+  }
+  for (const std::string &U : Again)
+    schedule(U, Opts.Debounce);
+}
+
+void Server::didClose(const json::Object &Params) {
+  std::optional<std::string> Uri = uriOf(Params);
+  if (!Uri)
+    return;
+  {
+    std::lock_guard<std::mutex> Hold(Lock);
+    auto It = Docs.find(*Uri);
+    if (It != Docs.end()) {
+      Preambles.drop(It->second.Path);
+      Docs.erase(It);
+    }
+    Due.erase(*Uri);
+  }
+  publishEmpty(*Uri);
+}
+
+void Server::schedule(const std::string &Uri, std::chrono::milliseconds Delay) {
+  {
+    std::lock_guard<std::mutex> Hold(Lock);
+    Due[Uri] = std::chrono::steady_clock::now() + Delay;
+  }
+  Wake.notify_all();
+}
+
+void Server::worker() {
+  std::unique_lock<std::mutex> Hold(Lock);
+  while (!Stopping) {
+    if (Due.empty()) {
+      Wake.wait(Hold);
+      continue;
+    }
+    auto Next = std::min_element(
+        Due.begin(), Due.end(),
+        [](const auto &A, const auto &B) { return A.second < B.second; });
+    if (std::chrono::steady_clock::now() < Next->second) {
+      Wake.wait_until(Hold, Next->second);
+      continue;
+    }
+    std::string Uri = Next->first;
+    Due.erase(Next);
+    Hold.unlock();
+    analyse(Uri);
+    Hold.lock();
+  }
+}
+
+void Server::analyse(const std::string &Uri) {
+  // A snapshot of the buffer, and of every open buffer for the overlay (an
+  // unsaved header is read as the editor has it).
+  std::string Path, Text;
+  int64_t Version;
+  uint64_t Generation;
+  auto Memory = makeIntrusiveRefCnt<vfs::InMemoryFileSystem>();
+  {
+    std::lock_guard<std::mutex> Hold(Lock);
+    auto It = Docs.find(Uri);
+    if (It == Docs.end())
+      return;
+    Path = It->second.Path;
+    Text = It->second.Text;
+    Version = It->second.Version;
+    Generation = It->second.Generation;
+    for (const auto &[U, D] : Docs)
+      Memory->addFile(D.Path, 0, MemoryBuffer::getMemBufferCopy(D.Text, D.Path));
+  }
+  auto Current = [&] {
+    std::lock_guard<std::mutex> Hold(Lock);
+    auto It = Docs.find(Uri);
+    return !Stopping && It != Docs.end() && It->second.Generation == Generation;
+  };
+
+  // Built per analysis: .warplint.yaml is read afresh each time.
+  TaskBuilder Builder(*Opts.Env.Tables, Opts.Settings);
+  Expected<FileTask> Task = Builder.build(Path, Path, Databases.find(Path));
+  FileResult R;
+  if (!Task) {
+    ToolError E;
+    E.Message = toString(Task.takeError());
+    E.Loc.File = Path;
+    R.Sink.reportError(std::move(E));
+  } else {
+    if (!Opts.AllTargets && Task->Archs.size() > 1)
+      Task->Archs.resize(1);
+    Task->NoPtxas = "warplint-lsp does not run ptxas";
+    Task->Cancelled = [&] { return !Current(); };
+    for (const std::string &W : Task->Flags.IgnoredNvcc)
+      Log.info(Path + ": nvcc option '" + W + "' has no clang counterpart; "
+               "ignored");
+    auto Overlay = makeIntrusiveRefCnt<vfs::OverlayFileSystem>(
+        IntrusiveRefCntPtr<vfs::FileSystem>(
+            vfs::createPhysicalFileSystem().release()));
+    Overlay->pushOverlay(Memory);
+    auto Start = std::chrono::steady_clock::now();
+    R = runFile(*Task, Opts.Env, Overlay,
+                Opts.Preamble ? &Preambles : nullptr);
+    static const char *const PreambleUse[] = {
+        "no preamble", "preamble deferred", "preamble built",
+        "preamble reused"};
+    Log.info(formatv("analysed {0} version {1} for {2} in {3} ms ({4})", Path,
+                     Version,
+                     Task->Archs.empty() ? "c++" : Task->Archs[0]->Name,
+                     std::chrono::duration_cast<std::chrono::milliseconds>(
+                         std::chrono::steady_clock::now() - Start)
+                         .count(),
+                     Opts.Preamble
+                         ? PreambleUse[static_cast<int>(Preambles.lastUse())]
+                         : "preamble off"));
+    for (const std::string &W : R.Warnings)
+      Log.info(W);
+  }
+  for (const ToolError &E : R.Sink.errors())
+    if (E.Crashed) {
+      Crashed = true;
+      Log.error(Path + ": " + E.Message);
+    }
+
+  std::lock_guard<std::mutex> Hold(Lock);
+  auto It = Docs.find(Uri);
+  if (Stopping || It == Docs.end() || It->second.Generation != Generation) {
+    Log.info("dropped the analysis of " + Path + " version " + Twine(Version) +
+             ": the buffer changed meanwhile");
+    return;
+  }
+  publish(Uri, It->second, R, Text, Version);
+}
+
+json::Value Server::rangeAt(const std::string &Text, unsigned Line,
+                            unsigned Column) const {
+  size_t Start = offsetOfLineColumn(Text, Line, Column);
+  size_t End = Start + tokenLength(Text, Start);
+  return json::Object{{"start", toJSON(positionOf(Text, Start, Enc))},
+                      {"end", toJSON(positionOf(Text, End, Enc))}};
+}
+
+std::optional<std::string> Server::textOf(StringRef Path) {
+  {
+    std::lock_guard<std::mutex> Hold(Lock);
+    for (const auto &[U, D] : Docs)
+      if (D.Path == Path)
+        return D.Text;
+  }
+  auto Buf = MemoryBuffer::getFile(Path, /*IsText=*/true);
+  if (!Buf)
+    return std::nullopt;
+  return (*Buf)->getBuffer().str();
+}
+
+json::Object Server::diagnosticOf(const Finding &F, const Document &D,
+                                  const std::string &Text) const {
+  static const int LspSeverity[] = {3, 2, 1}; // Note, Warning, Error
+  json::Object Diag{
+      {"range", rangeAt(Text, F.Loc.Line, F.Loc.Column)},
+      {"severity", LspSeverity[static_cast<int>(F.effectiveLevel())]},
+      {"code", F.Check},
+      {"source", "warplint"},
+      {"message", F.Message},
+  };
+  if (!Opts.HelpBaseUrl.empty())
+    Diag["codeDescription"] =
+        json::Object{{"href", Opts.HelpBaseUrl + F.Check + ".md"}};
+  if (F.Notes.empty())
+    return Diag;
+  json::Array Related;
+  std::string Message = F.Message;
+  for (const FindingNote &N : F.Notes) {
+    std::string NotePath = absolute(N.Loc.File);
+    if (!RelatedInformation) {
+      Message += "\n" + sys::path::filename(NotePath).str() + ":" +
+                 std::to_string(N.Loc.Line) + ":" +
+                 std::to_string(N.Loc.Column) + ": note: " + N.Message;
+      continue;
+    }
+    std::optional<std::string> NoteText;
+    if (NotePath == D.Path)
+      NoteText = Text;
+    else if (auto Buf = MemoryBuffer::getFile(NotePath, /*IsText=*/true))
+      NoteText = (*Buf)->getBuffer().str();
+    Related.push_back(json::Object{
+        {"location",
+         json::Object{{"uri", pathToUri(NotePath)},
+                      {"range", rangeAt(NoteText.value_or(""), N.Loc.Line,
+                                        N.Loc.Column)}}},
+        {"message", N.Message}});
+  }
+  if (RelatedInformation)
+    Diag["relatedInformation"] = std::move(Related);
+  else
+    Diag["message"] = Message;
+  return Diag;
+}
+
+void Server::publish(const std::string &Uri, Document &D, FileResult &R,
+                     const std::string &Text, int64_t Version) {
+  json::Array Diags;
+  std::vector<Finding> Kept;
+  for (Finding &F : R.Sink.findings()) {
+    // Findings in headers belong to the header's own document.
+    if (absolute(F.Loc.File) != D.Path)
+      continue;
+    Diags.push_back(diagnosticOf(F, D, Text));
+    Kept.push_back(std::move(F));
+  }
+  for (const ToolError &E : R.Sink.errors()) {
+    bool Here = E.Loc.Line && absolute(E.Loc.File) == D.Path;
+    std::string Message = E.Message;
+    if (!Here && E.Loc.Line)
+      Message = "in included file: " + E.Loc.File + ":" +
+                std::to_string(E.Loc.Line) + ":" +
+                std::to_string(E.Loc.Column) + ": " + Message;
+    Diags.push_back(json::Object{
+        {"range", Here ? rangeAt(Text, E.Loc.Line, E.Loc.Column)
+                       : rangeAt(Text, 1, 1)},
+        {"severity", 1},
+        {"code", E.FromCompiler ? "clang-diagnostic-error" : "warplint-error"},
+        {"source", "warplint"},
+        {"message", Message},
+    });
+  }
+  D.PublishedText = Text;
+  D.PublishedVersion = Version;
+  D.Findings = std::move(Kept);
+  T.send(json::Object{
+      {"jsonrpc", "2.0"},
+      {"method", "textDocument/publishDiagnostics"},
+      {"params", json::Object{{"uri", Uri},
+                              {"version", Version},
+                              {"diagnostics", std::move(Diags)}}}});
+}
+
+void Server::publishEmpty(const std::string &Uri) {
+  T.send(json::Object{
+      {"jsonrpc", "2.0"},
+      {"method", "textDocument/publishDiagnostics"},
+      {"params", json::Object{{"uri", Uri}, {"diagnostics", json::Array{}}}}});
+}
+
+json::Value Server::workspaceEdit(
+    const std::map<std::string, std::vector<json::Value>> &Edits) {
+  if (!DocumentChanges) {
+    json::Object Changes;
+    for (const auto &[Path, List] : Edits)
+      Changes[pathToUri(Path)] = json::Array(List);
+    return json::Object{{"changes", std::move(Changes)}};
+  }
+  json::Array Changes;
+  for (const auto &[Path, List] : Edits) {
+    // An open document's edits name its version: the editor refuses them
+    // once the buffer has moved on.
+    json::Value Version = nullptr;
+    {
+      std::lock_guard<std::mutex> Hold(Lock);
+      for (const auto &[U, D] : Docs)
+        if (D.Path == Path)
+          Version = D.Version;
+    }
+    Changes.push_back(json::Object{
+        {"textDocument",
+         json::Object{{"uri", pathToUri(Path)}, {"version", Version}}},
+        {"edits", json::Array(List)}});
+  }
+  return json::Object{{"documentChanges", std::move(Changes)}};
+}
+
+Expected<json::Value> Server::codeAction(const json::Object &Params) {
+  std::optional<std::string> Uri = uriOf(Params);
+  const json::Object *Range = Params.getObject("range");
+  Position From, To;
+  json::Path::Root Root("range");
+  if (!Uri || !Range || !Range->get("start") || !Range->get("end") ||
+      !fromJSON(*Range->get("start"), From, Root) ||
+      !fromJSON(*Range->get("end"), To, Root))
+    return createStringError("codeAction needs textDocument.uri and range");
+
+  std::string Text, Path;
+  std::vector<Finding> Findings;
+  {
+    std::lock_guard<std::mutex> Hold(Lock);
+    auto It = Docs.find(*Uri);
+    // Actions only for diagnostics of the buffer as it is now: edits made
+    // for an older version would land in the wrong places.
+    if (It == Docs.end() || It->second.PublishedVersion != It->second.Version ||
+        It->second.PublishedText != It->second.Text)
+      return json::Array{};
+    Text = It->second.PublishedText;
+    Path = It->second.Path;
+    Findings = It->second.Findings;
+  }
+  size_t Lo = offsetOf(Text, From, Enc), Hi = offsetOf(Text, To, Enc);
+  Document Here;
+  Here.Path = Path;
+
+  json::Array Actions;
+  for (const Finding &F : Findings) {
+    size_t Start = offsetOfLineColumn(Text, F.Loc.Line, F.Loc.Column);
+    size_t End = Start + tokenLength(Text, Start);
+    if (Start > Hi || Lo > End)
+      continue;
+    json::Object Diag = diagnosticOf(F, Here, Text);
+    if (!F.Fixes.empty()) {
+      std::map<std::string, std::vector<json::Value>> Edits;
+      bool Readable = true;
+      for (const FixEdit &E : F.Fixes) {
+        std::string File = absolute(E.File);
+        std::optional<std::string> FileText =
+            File == Path ? std::optional<std::string>(Text) : textOf(File);
+        if (!FileText) {
+          Readable = false;
+          break;
+        }
+        Edits[File].push_back(json::Object{
+            {"range",
+             json::Object{
+                 {"start", toJSON(positionOf(*FileText, E.Offset, Enc))},
+                 {"end", toJSON(positionOf(*FileText, E.Offset + E.Length,
+                                           Enc))}}},
+            {"newText", E.Replacement}});
+      }
+      std::string Title;
+      if (F.Fixes.size() == 1) {
+        const FixEdit &E = F.Fixes.front();
+        std::string Old =
+            E.File.empty() || absolute(E.File) != Path
+                ? ""
+                : Text.substr(std::min<size_t>(E.Offset, Text.size()), E.Length);
+        Title = E.Length == 0 ? "insert '" + shorten(E.Replacement) + "'"
+                : E.Replacement.empty()
+                    ? "remove '" + shorten(Old) + "'"
+                    : "change '" + shorten(Old) + "' to '" +
+                          shorten(E.Replacement) + "'";
+      } else {
+        Title = "apply the fix of [" + F.Check + "]";
+      }
+      if (Readable)
+        Actions.push_back(json::Object{
+            {"title", Title},
+            {"kind", "quickfix"},
+            {"diagnostics", json::Array{json::Object(Diag)}},
+            {"isPreferred", true},
+            {"edit", workspaceEdit(Edits)}});
+    }
+    // The suppression: NOLINT at the end of the line, or NOLINTNEXTLINE
+    // above it when the line already ends in a comment.
+    size_t LineStart = offsetOfLineColumn(Text, F.Loc.Line, 1);
+    size_t LineEnd = std::min(Text.find('\n', LineStart), Text.size());
+    if (LineEnd > LineStart && Text[LineEnd - 1] == '\r')
+      --LineEnd;
+    json::Object Edit;
+    if (lineEndsInComment(Text, LineStart, LineEnd)) {
+      size_t Indent = Text.find_first_not_of(" \t", LineStart);
+      std::string Break = Text.compare(LineEnd, 2, "\r\n") == 0 ? "\r\n" : "\n";
+      Edit = json::Object{
+          {"range", json::Object{{"start", toJSON(positionOf(Text, LineStart, Enc))},
+                                 {"end", toJSON(positionOf(Text, LineStart, Enc))}}},
+          {"newText", Text.substr(LineStart, std::min(Indent, LineEnd) - LineStart) +
+                          "// NOLINTNEXTLINE(" + F.Check + ")" + Break}};
+    } else {
+      Edit = json::Object{
+          {"range", json::Object{{"start", toJSON(positionOf(Text, LineEnd, Enc))},
+                                 {"end", toJSON(positionOf(Text, LineEnd, Enc))}}},
+          {"newText", "  // NOLINT(" + F.Check + ")"}};
+    }
+    std::map<std::string, std::vector<json::Value>> Edits;
+    Edits[Path].push_back(std::move(Edit));
+    Actions.push_back(json::Object{
+        {"title", "suppress [" + F.Check + "] on this line (NOLINT)"},
+        {"kind", "quickfix"},
+        {"diagnostics", json::Array{std::move(Diag)}},
+        {"edit", workspaceEdit(Edits)}});
+  }
+  return json::Value(std::move(Actions));
+}
+
+} // namespace warplint::lsp

@@ -1,0 +1,112 @@
+// The language server: documents the editor holds open, analysed on a
+// worker thread with warplint's runner (one device-side parse of the unsaved
+// buffer per target), findings published as diagnostics, their fix-its and a
+// NOLINT comment offered as code actions.
+#pragma once
+#include "Protocol.h"
+#include "Transport.h"
+#include "Core/Finding.h"
+#include "Driver/Runner.h"
+#include "Driver/Preamble.h"
+#include "Driver/Tasks.h"
+#include <chrono>
+#include <condition_variable>
+#include <map>
+#include <set>
+#include <thread>
+
+namespace warplint::lsp {
+
+struct ServerOptions {
+  RunEnvironment Env;
+  TaskSettings Settings;
+  std::string CompileCommandsDir; // empty: found as clangd finds it
+  // Every target of the file (compile command, .warplint.yaml), not only the
+  // first: one parse each.
+  bool AllTargets = false;
+  // Quiet time after an edit before the buffer is analysed.
+  std::chrono::milliseconds Debounce{200};
+  // <url>/<check-id>.md is each diagnostic's codeDescription.href.
+  std::string HelpBaseUrl;
+  // Keep each buffer's #include region precompiled between edits.
+  bool Preamble = true;
+};
+
+class Server {
+public:
+  Server(Transport &T, Logger &Log, ServerOptions Opts);
+  ~Server();
+  // Serves until exit or the end of the input; the process's exit status.
+  int run();
+  // A parse crashed (contained): the process must exit without running
+  // LLVM's shutdown.
+  bool crashed() const { return Crashed; }
+
+private:
+  struct Document {
+    std::string Path;
+    std::string Text;
+    int64_t Version = 0;
+    // Bumped by every change and save: an analysis of an older generation
+    // is not published.
+    uint64_t Generation = 0;
+    // What the last published diagnostics were computed from.
+    std::string PublishedText;
+    int64_t PublishedVersion = -1;
+    std::vector<Finding> Findings;
+  };
+
+  void handle(llvm::json::Value Message);
+  void onRequest(llvm::StringRef Method, llvm::json::Value Id,
+                 const llvm::json::Object *Params);
+  void onNotification(llvm::StringRef Method, const llvm::json::Object *Params);
+  void reply(llvm::json::Value Id, llvm::Expected<llvm::json::Value> Result);
+
+  llvm::json::Value initialize(const llvm::json::Object *Params);
+  void didOpen(const llvm::json::Object &Params);
+  void didChange(const llvm::json::Object &Params);
+  void didSave(const llvm::json::Object &Params);
+  void didClose(const llvm::json::Object &Params);
+  llvm::Expected<llvm::json::Value> codeAction(const llvm::json::Object &Params);
+
+  // Analysis on the worker thread.
+  void schedule(const std::string &Uri, std::chrono::milliseconds Delay);
+  void worker();
+  void analyse(const std::string &Uri);
+  void publish(const std::string &Uri, Document &D, FileResult &R,
+               const std::string &Text, int64_t Version);
+  void publishEmpty(const std::string &Uri);
+
+  llvm::json::Object diagnosticOf(const Finding &F, const Document &D,
+                                  const std::string &Text) const;
+  llvm::json::Value rangeAt(const std::string &Text, unsigned Line,
+                            unsigned Column) const;
+  // The text of Path: the open buffer, else the file on disk.
+  std::optional<std::string> textOf(llvm::StringRef Path);
+  llvm::json::Value workspaceEdit(
+      const std::map<std::string, std::vector<llvm::json::Value>> &Edits);
+
+  Transport &T;
+  Logger &Log;
+  ServerOptions Opts;
+  CompilationDatabaseFinder Databases;
+  PreambleCache Preambles; // used by the worker only
+  Encoding Enc = Encoding::UTF16;
+  bool RelatedInformation = false;
+  bool DocumentChanges = false;
+
+  enum class State { Uninitialized, Running, ShutDown } Phase =
+      State::Uninitialized;
+  bool Exited = false;
+  std::atomic<bool> Crashed{false};
+
+  // Documents and the worker's queue, under one lock.
+  std::mutex Lock;
+  std::condition_variable Wake;
+  std::map<std::string, Document> Docs; // by URI
+  std::map<std::string, std::chrono::steady_clock::time_point> Due;
+  bool Stopping = false;
+  std::thread Worker;
+};
+
+} // namespace warplint::lsp
