@@ -60,6 +60,41 @@ static unsigned boundsCap(const ArchInfo &A, unsigned Threads,
   return 0;
 }
 
+namespace {
+
+// A kernel's __launch_bounds__(MaxThreads, MinBlocks), read from its
+// definition (where the attribute is written).
+struct LaunchBounds {
+  std::optional<unsigned> MaxThreads, MinBlocks;
+};
+
+const FunctionDecl *definitionOf(const FunctionDecl *Kernel) {
+  const FunctionDecl *Def = Kernel;
+  Kernel->hasBody(Def);
+  return Def;
+}
+
+LaunchBounds launchBoundsOf(const FunctionDecl *Kernel) {
+  LaunchBounds Out;
+  const FunctionDecl *Def = definitionOf(Kernel);
+  const auto *B = Def->getAttr<CUDALaunchBoundsAttr>();
+  if (!B)
+    return Out;
+  auto Value = [&](const Expr *E) -> std::optional<unsigned> {
+    if (E)
+      if (auto V = E->getIntegerConstantExpr(Def->getASTContext()))
+        return unsigned(V->getZExtValue());
+    return std::nullopt;
+  };
+  Out.MaxThreads = Value(B->getMaxThreads());
+  Out.MinBlocks = Value(B->getMinBlocks());
+  return Out;
+}
+
+unsigned percent(double F) { return unsigned(100.0 * F + 0.5); }
+
+} // namespace
+
 OccupancyCheck::Registers
 OccupancyCheck::registersOf(const FunctionDecl *Kernel) {
   Registers Out;
@@ -71,10 +106,8 @@ OccupancyCheck::registersOf(const FunctionDecl *Kernel) {
   } else if (!Src.Job->covers(A.Name)) {
     Why = "the installed nvcc does not compile for " + A.Name;
   } else {
-    const FunctionDecl *Def = Kernel;
-    Kernel->hasBody(Def);
     ASTNameGenerator Names(context().astContext());
-    std::string Mangled = Names.getName(Def);
+    std::string Mangled = Names.getName(definitionOf(Kernel));
     if (auto R = Src.Job->lookup(A.Name, Mangled, Why)) {
       Out.PerThread = R->Registers;
       Out.Spilled = R->SpillBytes;
@@ -86,28 +119,17 @@ OccupancyCheck::registersOf(const FunctionDecl *Kernel) {
             "' from this file";
   }
   // The caps that bound what ptxas would allocate: said, not counted.
-  const FunctionDecl *Def = Kernel;
-  Kernel->hasBody(Def);
   std::vector<std::string> Caps;
-  if (const auto *B = Def->getAttr<CUDALaunchBoundsAttr>()) {
-    auto Threads = B->getMaxThreads()
-                       ? B->getMaxThreads()->getIntegerConstantExpr(
-                             context().astContext())
-                       : std::nullopt;
-    std::optional<llvm::APSInt> Blocks;
-    if (B->getMinBlocks())
-      Blocks = B->getMinBlocks()->getIntegerConstantExpr(context().astContext());
-    if (Threads && Threads->getZExtValue() > 0 &&
-        Threads->getZExtValue() <= A.max_threads_per_block) {
-      unsigned N = Blocks ? unsigned(Blocks->getZExtValue()) : 1;
-      Caps.push_back("__launch_bounds__(" +
-                     std::to_string(Threads->getZExtValue()) +
-                     (Blocks ? ", " + std::to_string(N) : "") +
-                     ") caps them at " +
-                     std::to_string(boundsCap(
-                         A, unsigned(Threads->getZExtValue()), std::max(N, 1u))) +
-                     " per thread");
-    }
+  LaunchBounds Bounds = launchBoundsOf(Kernel);
+  if (Bounds.MaxThreads && *Bounds.MaxThreads > 0 &&
+      *Bounds.MaxThreads <= A.max_threads_per_block) {
+    unsigned N = Bounds.MinBlocks.value_or(1);
+    Caps.push_back(
+        "__launch_bounds__(" + std::to_string(*Bounds.MaxThreads) +
+        (Bounds.MinBlocks ? ", " + std::to_string(N) : "") +
+        ") caps them at " +
+        std::to_string(boundsCap(A, *Bounds.MaxThreads, std::max(N, 1u))) +
+        " per thread");
   }
   if (Src.MaxRegCount)
     Caps.push_back("-maxrregcount caps them at " +
@@ -116,20 +138,6 @@ OccupancyCheck::registersOf(const FunctionDecl *Kernel) {
   for (const std::string &C : Caps)
     Out.NotCounted += "; " + C;
   return Out;
-}
-
-static unsigned percent(double F) { return unsigned(100.0 * F + 0.5); }
-
-// The minimum blocks per SM of the kernel's __launch_bounds__, if given.
-static std::optional<unsigned> declaredMinBlocks(const FunctionDecl *Kernel) {
-  const FunctionDecl *Def = Kernel;
-  Kernel->hasBody(Def);
-  const auto *B = Def->getAttr<CUDALaunchBoundsAttr>();
-  if (!B || !B->getMinBlocks())
-    return std::nullopt;
-  if (auto V = B->getMinBlocks()->getIntegerConstantExpr(Def->getASTContext()))
-    return unsigned(V->getZExtValue());
-  return std::nullopt;
 }
 
 void OccupancyCheck::judge(const Launch &L) {
@@ -194,7 +202,7 @@ void OccupancyCheck::judge(const Launch &L) {
     return;
   // __launch_bounds__(T, minBlocks) states the occupancy the author chose
   // (the register budget ptxas was given): met, it is not a finding.
-  if (std::optional<unsigned> Min = declaredMinBlocks(L.Kernel);
+  if (std::optional<unsigned> Min = launchBoundsOf(L.Kernel).MinBlocks;
       Min && O.BlocksPerSM >= *Min)
     return;
 
