@@ -1,6 +1,7 @@
 // The hashes the caches key and check their entries with.
 #pragma once
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/xxhash.h"
 #include <string>
@@ -16,6 +17,16 @@ public:
     Text += std::to_string(S.size());
     Text += ':';
     Text += S;
+    return *this;
+  }
+  // A file's size and modification time: stands for a program's identity
+  // without reading it.
+  Hasher &addFileStamp(llvm::StringRef Path) {
+    llvm::sys::fs::file_status St;
+    if (!llvm::sys::fs::status(Path, St))
+      add(std::to_string(St.getSize()))
+          .add(std::to_string(
+              St.getLastModificationTime().time_since_epoch().count()));
     return *this;
   }
   std::string hash() const {

@@ -1,4 +1,5 @@
 #include "Driver/ResourceUsage.h"
+#include "Driver/CacheEntry.h"
 #include "Driver/Hashing.h"
 #include "Driver/Runner.h"
 #include "llvm/ADT/STLExtras.h"
@@ -10,7 +11,7 @@
 #include "llvm/Support/raw_ostream.h"
 #include <nlohmann/json.hpp>
 
-using json = nlohmann::json;
+using json = nlohmann::ordered_json;
 using namespace llvm;
 
 namespace warplint {
@@ -36,12 +37,6 @@ std::string absoluteIn(StringRef Dir, StringRef Path) {
       sys::fs::make_absolute(P);
   }
   sys::path::remove_dots(P, true);
-  return std::string(P);
-}
-
-std::string entryPath(StringRef CacheDir, StringRef Key) {
-  SmallString<256> P(CacheDir);
-  sys::path::append(P, Key.substr(0, 2), Key + ".json");
   return std::string(P);
 }
 
@@ -154,9 +149,8 @@ std::vector<std::string> nvccResourceArgs(const FileTask &T,
 }
 
 std::unique_ptr<ResourceUsageJob>
-ResourceUsageJob::start(const FileTask &T, const RunEnvironment &Env,
-                        std::string NvccPath, std::string CacheDir) {
-  (void)Env;
+ResourceUsageJob::start(const FileTask &T, std::string NvccPath,
+                        std::string CacheDir) {
   const std::vector<std::string> &Supported = nvccTargets(NvccPath);
   std::unique_ptr<ResourceUsageJob> J(new ResourceUsageJob());
   for (const ArchInfo *A : T.Archs)
@@ -168,41 +162,29 @@ ResourceUsageJob::start(const FileTask &T, const RunEnvironment &Env,
   std::vector<std::string> Args =
       nvccResourceArgs(T, NvccPath, J->Targets, "<output>");
   Hasher H;
-  H.add(std::to_string(Format));
-  sys::fs::file_status St;
-  if (!sys::fs::status(NvccPath, St))
-    H.add(std::to_string(St.getSize()))
-        .add(std::to_string(
-            St.getLastModificationTime().time_since_epoch().count()));
+  H.add(std::to_string(Format)).addFileStamp(NvccPath);
   for (const std::string &A : Args)
     H.add(A);
   H.add(fileContentHash(Args.back()));
   J->Key = H.hash();
   J->CacheDir = std::move(CacheDir);
 
-  if (!J->CacheDir.empty()) {
-    std::string Text = readFile(entryPath(J->CacheDir, J->Key));
-    json Entry = json::parse(Text, nullptr, false);
-    try {
-      bool Valid = !Entry.is_discarded() && Entry.at("format") == Format;
-      if (Valid)
-        for (const json &D : Entry.at("deps"))
-          Valid &= fileContentHash(D.at(0).get<std::string>()) ==
-                   D.at(1).get<std::string>();
-      if (Valid) {
-        for (const auto &[Target, Kernels] : Entry.at("table").items())
+  if (!J->CacheDir.empty())
+    if (std::optional<json> Entry = readCacheEntry(
+            cacheEntryPath(J->CacheDir, J->Key), Format, fileContentHash)) {
+      try {
+        for (const auto &[Target, Kernels] : Entry->at("table").items())
           for (const auto &[Name, R] : Kernels.items())
             J->Table[Target][Name] = {R.at(0).get<unsigned>(),
                                       R.at(1).get<unsigned>(),
                                       R.at(2).get<unsigned>()};
-        J->Failure = Entry.at("failure").get<std::string>();
+        J->Failure = Entry->at("failure").get<std::string>();
         J->Done = true;
         return J;
+      } catch (const json::exception &) {
+        J->Table.clear(); // not an entry this warplint wrote: a miss
       }
-    } catch (const json::exception &) {
-      J->Table.clear(); // not an entry this warplint wrote: a miss
     }
-  }
 
   SmallString<128> Output, Log;
   if (sys::fs::createTemporaryFile("warplint-ptxas", "fatbin", Output) ||
@@ -297,27 +279,12 @@ void ResourceUsageJob::finish(const std::vector<std::string> &Dependencies) {
   wait();
   if (!Ran)
     return;
-  json Deps = json::array();
-  for (const std::string &D : Dependencies) {
-    std::string H = fileContentHash(D);
-    if (H.empty())
-      return;
-    Deps.push_back({D, H});
-  }
   json Tab = json::object();
   for (const auto &[Target, Kernels] : Table)
     for (const auto &[Name, R] : Kernels)
       Tab[Target][Name] = {R.Registers, R.SharedBytes, R.SpillBytes};
-  json Entry = {{"format", Format},
-                {"deps", Deps},
-                {"table", Tab},
-                {"failure", Failure}};
-  std::string Path = entryPath(CacheDir, Key);
-  sys::fs::create_directories(sys::path::parent_path(Path));
-  consumeError(writeToOutput(Path, [&](raw_ostream &OS) {
-    OS << Entry.dump();
-    return Error::success();
-  }));
+  writeCacheEntry(cacheEntryPath(CacheDir, Key), Format, Dependencies,
+                  fileContentHash, {{"table", Tab}, {"failure", Failure}});
 }
 
 } // namespace warplint

@@ -19,7 +19,6 @@
 namespace warplint {
 
 struct FileTask;
-struct RunEnvironment;
 
 struct KernelResources {
   unsigned Registers = 0;    // per thread
@@ -51,8 +50,7 @@ public:
   // Null when there is nothing to run: no nvcc, no target it compiles.
   // Starts nvcc unless the cache in CacheDir (empty: none) has the answer.
   static std::unique_ptr<ResourceUsageJob>
-  start(const FileTask &T, const RunEnvironment &Env, std::string NvccPath,
-        std::string CacheDir);
+  start(const FileTask &T, std::string NvccPath, std::string CacheDir);
   ~ResourceUsageJob();
 
   // Whether Target was asked of nvcc (it supports it).

@@ -1,4 +1,5 @@
 #include "Driver/ResultCache.h"
+#include "Driver/CacheEntry.h"
 #include "Driver/Hashing.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
@@ -157,24 +158,16 @@ std::string ResultCache::keyOf(const FileTask &T, const RunEnvironment &Env) {
 }
 
 std::string ResultCache::pathOf(const std::string &Key) const {
-  llvm::SmallString<256> P(Dir);
-  llvm::sys::path::append(P, Key.substr(0, 2), Key + ".json");
-  return std::string(P);
+  return cacheEntryPath(Dir, Key);
 }
 
 std::optional<FileResult> ResultCache::lookup(const std::string &Key) {
-  auto Buffer = llvm::MemoryBuffer::getFile(pathOf(Key), /*IsText=*/true);
-  if (!Buffer)
+  std::optional<json> Entry = readCacheEntry(
+      pathOf(Key), Format, [&](const std::string &P) { return contentHash(P); });
+  if (!Entry)
     return std::nullopt;
-  json Entry = json::parse((*Buffer)->getBuffer().begin(),
-                           (*Buffer)->getBuffer().end(), nullptr, false);
   try {
-    if (Entry.is_discarded() || Entry.at("format").get<int>() != Format)
-      return std::nullopt;
-    for (const json &D : Entry.at("deps"))
-      if (contentHash(D.at(0).get<std::string>()) != D.at(1).get<std::string>())
-        return std::nullopt; // a file the parse read has changed
-    return fromJson(Entry.at("result"));
+    return fromJson(Entry->at("result"));
   } catch (const json::exception &) {
     return std::nullopt; // not an entry this warplint wrote: a miss
   } catch (const std::out_of_range &) {
@@ -186,32 +179,16 @@ void ResultCache::store(const std::string &Key, const FileResult &R) {
   if (llvm::any_of(R.Sink.errors(),
                    [](const ToolError &E) { return E.Crashed; }))
     return;
-  json Deps = json::array();
-  for (const std::string &D : R.Dependencies) {
-    std::string H = contentHash(D);
-    if (H.empty())
-      return; // a file read by the parse that cannot be read back: no entry
-    Deps.push_back({D, H});
-  }
-  json Entry = {{"format", Format}, {"deps", Deps}, {"result", toJson(R)}};
-  std::string Path = pathOf(Key);
-  llvm::sys::fs::create_directories(llvm::sys::path::parent_path(Path));
-  // A temporary file renamed into place: readers see all of it or none.
-  llvm::consumeError(llvm::writeToOutput(Path, [&](llvm::raw_ostream &OS) {
-    OS << Entry.dump();
-    return llvm::Error::success();
-  }));
+  writeCacheEntry(pathOf(Key), Format, R.Dependencies,
+                  [&](const std::string &P) { return contentHash(P); },
+                  {{"result", toJson(R)}});
 }
 
 std::string buildIdentity(llvm::StringRef Executable,
                           llvm::StringRef ArchDataDir) {
   Hasher H;
   H.add(WARPLINT_VERSION);
-  llvm::sys::fs::file_status St;
-  if (!llvm::sys::fs::status(Executable, St))
-    H.add(std::to_string(St.getSize()))
-        .add(std::to_string(
-            St.getLastModificationTime().time_since_epoch().count()));
+  H.addFileStamp(Executable);
   std::error_code EC;
   std::vector<std::string> Tables;
   for (llvm::sys::fs::directory_iterator It(ArchDataDir, EC), End;

@@ -260,7 +260,7 @@ FileResult runFile(const FileTask &T, const RunEnvironment &Env,
   std::unique_ptr<ResourceUsageJob> Resources;
   if (T.Flags.IsCuda && !T.Nvcc.empty() && !T.DumpAnalysis &&
       T.Checks.contains("launch-occupancy") && mentionsLaunch(T, *FS))
-    Resources = ResourceUsageJob::start(T, Env, T.Nvcc, T.ResourceCacheDir);
+    Resources = ResourceUsageJob::start(T, T.Nvcc, T.ResourceCacheDir);
   for (const ArchInfo *Arch : Parses) {
     if (T.Cancelled && T.Cancelled())
       break;
