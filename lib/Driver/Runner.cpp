@@ -1,11 +1,13 @@
 #include "Driver/Runner.h"
 #include "IR/IRLayer.h"
+#include "Driver/OneParse.h"
 #include "Driver/Preamble.h"
 #include "Driver/ResourceUsage.h"
 #include "clang/Basic/FileManager.h"
 #include "clang/Frontend/CompilerInstance.h"
 #include "clang/Frontend/FrontendAction.h"
 #include "clang/Frontend/MultiplexConsumer.h"
+#include "clang/Lex/Preprocessor.h"
 #include "clang/Tooling/Tooling.h"
 #include "llvm/ADT/SmallString.h"
 #include "llvm/Support/CrashRecoveryContext.h"
@@ -54,89 +56,162 @@ private:
   std::string File;
 };
 
+// A target a parse is judged for, and where its findings go.
+struct Judged {
+  const ArchInfo *Arch;
+  DiagSink *Sink;
+};
+
+// One parse judged for several targets: what decides whether it may be, and
+// whether it was.
+struct SharedParse {
+  std::vector<Judged> Others; // judged on the parse of another target
+  TargetDependence Watched;   // the preprocessor's answer
+  // Empty once the others were judged on the parse; else why they need
+  // parses of their own.
+  std::string OwnParsesBecause = "the parse did not finish";
+  bool IRAnalysed = false;
+};
+
+// The checks of one target over a parse.
+struct TargetChecks {
+  std::unique_ptr<CheckContext> Ctx;
+  std::unique_ptr<CheckRunner> Runner;
+};
+
 class AnalysisConsumer : public ASTConsumer {
 public:
-  AnalysisConsumer(std::unique_ptr<CheckContext> Ctx,
-                   std::unique_ptr<CheckRunner> Runner, std::string *Dump,
+  AnalysisConsumer(CompilerInstance &CI, std::vector<TargetChecks> Targets,
+                   SharedParse *Shared, std::string *Dump,
                    std::function<bool()> Cancelled, bool MainFileOnly)
-      : Ctx(std::move(Ctx)), Runner(std::move(Runner)), Dump(Dump),
+      : CI(CI), Targets(std::move(Targets)), Shared(Shared), Dump(Dump),
         Cancelled(std::move(Cancelled)), MainFileOnly(MainFileOnly) {}
-  void Initialize(ASTContext &AST) override { SM = &AST.getSourceManager(); }
+
   bool HandleTopLevelDecl(DeclGroupRef Group) override {
-    if (MainFileOnly)
+    if (MainFileOnly) {
+      const SourceManager &SM = CI.getSourceManager();
       for (Decl *D : Group)
-        if (SM->isInMainFile(SM->getExpansionLoc(D->getLocation())))
+        if (SM.isInMainFile(SM.getExpansionLoc(D->getLocation())))
           MainDecls.push_back(D);
+    }
     // A newer edit waits: stop parsing.
     return !(Cancelled && Cancelled());
   }
+
   void HandleTranslationUnit(ASTContext &AST) override {
     if (Cancelled && Cancelled())
       return;
     if (MainFileOnly)
       AST.setTraversalScope(MainDecls);
-    if (!Dump) {
-      Runner->run(AST);
+    if (Dump) {
+      CheckContext &Ctx = *Targets.front().Ctx;
+      Ctx.setASTContext(&AST);
+      llvm::raw_string_ostream OS(*Dump);
+      if (const ArchInfo *A = Ctx.arch())
+        OS << "target " << A->Name << "\n";
+      dumpAnalysis(AST, Ctx.affine(), Ctx.threadDependence(), OS);
       return;
     }
-    Ctx->setASTContext(&AST);
-    llvm::raw_string_ostream OS(*Dump);
-    if (const ArchInfo *A = Ctx->arch())
-      OS << "target " << A->Name << "\n";
-    dumpAnalysis(AST, Ctx->affine(), Ctx->threadDependence(), OS);
+    Targets.front().Runner->run(AST);
+    if (!Shared)
+      return;
+    Shared->OwnParsesBecause = whyOwnParses(AST);
+    if (!Shared->OwnParsesBecause.empty())
+      return;
+    for (size_t I = 1; I < Targets.size(); ++I) {
+      if (Cancelled && Cancelled())
+        return;
+      Targets[I].Runner->run(AST);
+    }
+  }
+
+  // The contexts of the targets judged on this parse, for the IR layer.
+  std::vector<IRLayerTarget> judged(const DiagSink &Own) const {
+    std::vector<IRLayerTarget> Out = {{Targets.front().Ctx.get(), &Own}};
+    if (Shared && Shared->OwnParsesBecause.empty())
+      for (size_t I = 1; I < Targets.size(); ++I)
+        Out.push_back({Targets[I].Ctx.get(), Shared->Others[I - 1].Sink});
+    return Out;
   }
 
 private:
-  std::unique_ptr<CheckContext> Ctx;
-  std::unique_ptr<CheckRunner> Runner;
+  // Why this parse cannot stand for the others' (empty: it can).
+  std::string whyOwnParses(ASTContext &AST) const {
+    if (!Shared->Watched.Where.empty())
+      return "the code depends on the target: " + Shared->Watched.Where;
+    // An error may be this target's alone, and another target's parse may
+    // give errors this one does not.
+    if (CI.getDiagnostics().hasErrorOccurred())
+      return "the parse has errors";
+    std::string Declared = userDeclaresFeatureName(AST);
+    if (!Declared.empty())
+      return "a name the newer targets' headers declare: " + Declared;
+    return "";
+  }
+
+  CompilerInstance &CI;
+  std::vector<TargetChecks> Targets; // the parse's own target first
+  SharedParse *Shared;
   std::string *Dump;
   std::function<bool()> Cancelled;
   bool MainFileOnly;
-  const SourceManager *SM = nullptr;
   std::vector<Decl *> MainDecls;
 };
 
 class AnalysisAction : public ASTFrontendAction {
 public:
-  AnalysisAction(const FileTask &T, const ArchTable &Tables,
-                 const ArchInfo *Arch, DiagSink &Sink, std::string *Dump,
+  AnalysisAction(const FileTask &T, const ArchTable &Tables, Judged Own,
+                 SharedParse *Shared, std::string *Dump,
                  ResourceUsageJob *Resources)
-      : T(T), Tables(Tables), Arch(Arch), Sink(Sink), Dump(Dump),
+      : T(T), Tables(Tables), Own(Own), Shared(Shared), Dump(Dump),
         Resources(Resources) {}
 
   std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &CI,
                                                  llvm::StringRef) override {
-    auto Ctx = std::make_unique<CheckContext>(Tables, Arch, T.Options,
-                                              T.WarningsAsErrors, Sink);
-    Ctx->setRegisterSource({Resources, T.Flags.MaxRegCount, T.NoPtxas});
-    // The device parse sees host code too; a plain C++ parse has no
-    // device code.
-    auto Runner = std::make_unique<CheckRunner>(
-        T.Checks,
-        CI.getLangOpts().CUDAIsDevice ? CheckSide::Both : CheckSide::Host,
-        *Ctx);
-    CheckContext &Checks = *Ctx;
-    auto AST = std::make_unique<AnalysisConsumer>(std::move(Ctx),
-                                                  std::move(Runner), Dump,
-                                                  T.Cancelled, T.MainFileOnly);
+    std::vector<Judged> All = {Own};
+    if (Shared) {
+      All.insert(All.end(), Shared->Others.begin(), Shared->Others.end());
+      CI.getPreprocessor().addPPCallbacks(
+          watchTargetMacros(CI.getSourceManager(), CI.getLangOpts(),
+                            Shared->Watched));
+    }
+    std::vector<TargetChecks> Targets;
+    for (const Judged &J : All) {
+      auto Ctx = std::make_unique<CheckContext>(Tables, J.Arch, T.Options,
+                                                T.WarningsAsErrors, *J.Sink);
+      Ctx->setRegisterSource({Resources, T.Flags.MaxRegCount, T.NoPtxas});
+      // The device parse sees host code too; a plain C++ parse has no
+      // device code.
+      auto Runner = std::make_unique<CheckRunner>(
+          T.Checks,
+          CI.getLangOpts().CUDAIsDevice ? CheckSide::Both : CheckSide::Host,
+          *Ctx);
+      Targets.push_back({std::move(Ctx), std::move(Runner)});
+    }
+    auto AST = std::make_unique<AnalysisConsumer>(CI, std::move(Targets),
+                                                  Shared, Dump, T.Cancelled,
+                                                  T.MainFileOnly);
     if (!wantsIRLayer(CI))
       return AST;
     // The same parse feeds the code generator, after the checks.
+    AnalysisConsumer &Checks = *AST;
     std::vector<std::unique_ptr<ASTConsumer>> Both;
     Both.push_back(std::move(AST));
-    Both.push_back(createIRLayerConsumer(CI, Checks, Sink));
+    Both.push_back(createIRLayerConsumer(
+        CI, [&Checks, Sink = Own.Sink] { return Checks.judged(*Sink); },
+        Shared ? &Shared->IRAnalysed : nullptr));
     return std::make_unique<MultiplexConsumer>(std::move(Both));
   }
 
 private:
   bool wantsIRLayer(const CompilerInstance &CI) const {
-    return Arch && !Dump && T.IRLayer && CI.getLangOpts().CUDAIsDevice;
+    return Own.Arch && !Dump && T.IRLayer && CI.getLangOpts().CUDAIsDevice;
   }
 
   const FileTask &T;
   const ArchTable &Tables;
-  const ArchInfo *Arch;
-  DiagSink &Sink;
+  Judged Own;
+  SharedParse *Shared;
   std::string *Dump;
   ResourceUsageJob *Resources;
 };
@@ -267,24 +342,34 @@ FileResult runFile(const FileTask &T, const RunEnvironment &Env,
   llvm::IntrusiveRefCntPtr<FileManager> Files(
       new FileManager(FileSystemOptions(), FS));
 
-  std::vector<const ArchInfo *> Parses = T.Archs;
+  std::vector<const ArchInfo *> Targets = T.Archs;
   if (!T.Flags.IsCuda)
-    Parses = {nullptr}; // plain C++: one host parse, host-side checks only
+    Targets = {nullptr}; // plain C++: one host parse, host-side checks only
   // Register counts for launch-occupancy: nvcc runs beside the parses.
   std::unique_ptr<ResourceUsageJob> Resources;
   if (T.Flags.IsCuda && !T.Nvcc.empty() && !T.DumpAnalysis &&
       T.Checks.contains("launch-occupancy") && mentionsLaunch(T, *FS))
     Resources = ResourceUsageJob::start(T, T.Nvcc, T.ResourceCacheDir);
-  for (const ArchInfo *Arch : Parses) {
-    if (T.Cancelled && T.Cancelled())
-      break;
+
+  // Each target's findings and errors, gathered in the order of the targets
+  // whichever parse judged them, so that one parse reports what a parse per
+  // target does.
+  std::vector<DiagSink> Sinks(Targets.size());
+  auto Gather = [&] {
+    for (DiagSink &S : Sinks)
+      R.Sink.append(std::move(S));
+  };
+  // Parses Targets[I], judging the others of Shared on it too. False when it
+  // crashed (reported).
+  auto ParseFor = [&](size_t I, SharedParse *Shared) {
+    const ArchInfo *Arch = Targets[I];
     // Heap objects, so that after a contained crash they can be abandoned
     // rather than destroyed half-way through their work.
-    auto Errors = std::make_unique<ErrorCollector>(R.Sink, T.File);
+    auto Errors = std::make_unique<ErrorCollector>(Sinks[I], T.File);
     std::vector<std::string> Args = buildParseArgs(T, Env, Arch);
     auto Action = std::make_unique<AnalysisAction>(
-        T, *Env.Tables, Arch, R.Sink, T.DumpAnalysis ? &R.Dump : nullptr,
-        Resources.get());
+        T, *Env.Tables, Judged{Arch, &Sinks[I]}, Shared,
+        T.DumpAnalysis ? &R.Dump : nullptr, Resources.get());
     std::unique_ptr<tooling::ToolInvocation> Invocation;
     if (!Preambles) {
       Invocation = std::make_unique<tooling::ToolInvocation>(
@@ -296,11 +381,11 @@ FileResult runFile(const FileTask &T, const RunEnvironment &Env,
         Invocation->run();
         return;
       }
-      if (!Preambles->parse(Args, std::move(Action), FS, *Errors, R.Sink)) {
+      if (!Preambles->parse(Args, std::move(Action), FS, *Errors, Sinks[I])) {
         ToolError E;
         E.Loc.File = T.File;
         E.Message = "cannot make a compiler invocation of the compile command";
-        R.Sink.reportError(std::move(E));
+        Sinks[I].reportError(std::move(E));
       }
     };
     // A TU with errors still gets the findings of what parsed; the errors
@@ -309,20 +394,67 @@ FileResult runFile(const FileTask &T, const RunEnvironment &Env,
     // files are still analysed. The parse runs on a thread with clang's own
     // stack size, as cc1 does.
     llvm::CrashRecoveryContext CRC;
-    if (!CRC.RunSafelyOnThread(Parse, 8 << 20)) {
-      (void)Invocation.release();
-      (void)Errors.release();
-      Files->Retain();
-      ToolError E;
-      E.Loc.File = T.File;
-      E.Message = "internal error: warplint crashed while analysing this file" +
-                  std::string(Arch ? " for " + Arch->Name : "") +
-                  "; its findings are incomplete (please report this)";
-      E.Crashed = true;
-      R.Sink.reportError(std::move(E));
+    if (CRC.RunSafelyOnThread(Parse, 8 << 20))
+      return true;
+    (void)Invocation.release();
+    (void)Errors.release();
+    Files->Retain();
+    ToolError E;
+    E.Loc.File = T.File;
+    E.Message = "internal error: warplint crashed while analysing this file" +
+                std::string(Arch ? " for " + Arch->Name : "") +
+                "; its findings are incomplete (please report this)";
+    E.Crashed = true;
+    Sinks[I].reportError(std::move(E));
+    return false;
+  };
+
+  std::vector<size_t> Parses;
+  for (size_t I = 0; I < Targets.size(); ++I)
+    Parses.push_back(I);
+  // One parse for every target where it gives what a parse each would
+  // (Driver/OneParse.h); the language server's preambles hide the
+  // directives of the #include region from the preprocessor's callbacks,
+  // and --dump-analysis prints each target's own parse.
+  const ArchInfo *OneFor = T.OneParse && T.Flags.IsCuda && Targets.size() > 1 &&
+                                   !Preambles && !T.DumpAnalysis
+                               ? oneParseTarget(Targets)
+                               : nullptr;
+  if (!OneFor)
+    R.Parses = Targets.size() > 1 ? "a parse per target" : "one parse";
+  if (OneFor) {
+    size_t Own = llvm::find(Targets, OneFor) - Targets.begin();
+    SharedParse Shared;
+    for (size_t I = 0; I < Targets.size(); ++I)
+      if (I != Own)
+        Shared.Others.push_back({Targets[I], &Sinks[I]});
+    if (!ParseFor(Own, &Shared)) {
+      Gather();
+      return R;
+    }
+    // The code generator may fail for the oldest target alone (a builtin
+    // it lacks): the others' IR findings then need their own parses.
+    if (Shared.OwnParsesBecause.empty() && T.IRLayer && !Shared.IRAnalysed)
+      Shared.OwnParsesBecause = "the IR layer's code generation failed";
+    llvm::erase(Parses, Own);
+    if (Shared.OwnParsesBecause.empty()) {
+      Parses.clear();
+      R.Parses = "one parse, for " + OneFor->Name;
+    } else {
+      for (size_t I : Parses)
+        Sinks[I] = DiagSink();
+      R.Parses = "a parse per target: " + Shared.OwnParsesBecause;
+    }
+  }
+  for (size_t I : Parses) {
+    if (T.Cancelled && T.Cancelled())
+      break;
+    if (!ParseFor(I, nullptr)) {
+      Gather();
       return R;
     }
   }
+  Gather();
   R.Sink.mergeTargets();
   if (T.RecordDependencies || (Resources && Resources->wantsDependencies())) {
     R.Dependencies = filesRead(*Files);

@@ -1,5 +1,7 @@
-// Runs the checks on one file: one device-side parse per target architecture
-// (host code is visible there too), or one plain parse for a non-CUDA file.
+// Runs the checks on one file: a device-side parse (host code is visible
+// there too) judged for every target architecture when the code does not
+// depend on the target, else one per target (Driver/OneParse.h); or one plain
+// parse for a non-CUDA file.
 #pragma once
 #include "Arch/ArchTable.h"
 #include "Core/Check.h"
@@ -51,12 +53,17 @@ struct FileTask {
   // publishes the main file's findings): the headers' declarations are not
   // walked, which with a preamble spares deserializing all of them.
   bool MainFileOnly = false;
+  // Judge several targets on one parse where that gives the same results as
+  // a parse each (Driver/OneParse.h); false: a parse per target.
+  bool OneParse = true;
 };
 
 struct FileResult {
   DiagSink Sink;
   std::vector<std::string> Warnings; // one-line tool warnings for stderr
   std::string Dump;                  // --dump-analysis output
+  // How the targets were parsed, and why (--print-parses).
+  std::string Parses;
   // Every file the parses read (absolute paths): what decides the results
   // besides the task itself, for the result cache.
   std::vector<std::string> Dependencies;

@@ -64,6 +64,7 @@ TaskBuilder::build(StringRef File, StringRef Abs,
   T.WarningsAsErrors = GlobList(E.WarningsAsErrorsText);
   T.Options = E.CheckOptions;
   T.DumpAnalysis = S.DumpAnalysis;
+  T.OneParse = S.OneParse;
 
   std::vector<std::string> ArchNames = S.Archs;
   if (ArchNames.empty())

@@ -24,6 +24,7 @@ struct TaskSettings {
   const Config *ExplicitConfig = nullptr; // --config-file
   IRLayerMode IRLayer = IRLayerMode::On;
   bool DumpAnalysis = false;
+  bool OneParse = true; // FileTask::OneParse
 };
 
 class TaskBuilder {

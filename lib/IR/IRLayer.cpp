@@ -178,8 +178,10 @@ private:
 
 class IRLayerConsumer : public ASTConsumer {
 public:
-  IRLayerConsumer(CompilerInstance &CI, CheckContext &Ctx, const DiagSink &Sink)
-      : CI(CI), Ctx(Ctx), Sink(Sink) {}
+  IRLayerConsumer(CompilerInstance &CI,
+                  std::function<std::vector<IRLayerTarget>()> Targets,
+                  bool *Analysed)
+      : CI(CI), Targets(std::move(Targets)), Analysed(Analysed) {}
 
   bool HandleTopLevelDecl(DeclGroupRef D) override {
     if (!isSystemKernel(D))
@@ -233,6 +235,8 @@ public:
     }
     if (!Crashed && M)
       Crashed = !CRC.RunSafely([&] { analyse(*M); });
+    if (Analysed)
+      *Analysed = !Crashed && M;
     if (Crashed) {
       (void)M.release();
       (void)LLVM.release();
@@ -248,9 +252,11 @@ private:
       return inSystemHeader(F);
     };
     ir::BarrierResult R = ir::analyseBarriers(M, Opts);
-    Reporter Rep(Ctx, Sink);
-    for (const ir::BarrierVerdict *V : R.divergent())
-      Rep.report(*V);
+    for (const IRLayerTarget &T : Targets()) {
+      Reporter Rep(*T.Ctx, *T.Sink);
+      for (const ir::BarrierVerdict *V : R.divergent())
+        Rep.report(*V);
+    }
   }
 
   // Kernels from system headers (CUB's and Thrust's, instantiated by the
@@ -270,7 +276,7 @@ private:
       return false;
     auto [It, New] = SystemFiles.try_emplace(SP->getFile(), false);
     if (New) {
-      SourceManager &SM = Ctx.sourceManager();
+      SourceManager &SM = CI.getSourceManager();
       if (auto Ref = SM.getFileManager().getOptionalFileRef(
               ir::pathOf(SP->getFile()))) {
         FileID FID = SM.translateFile(*Ref);
@@ -282,18 +288,19 @@ private:
   }
 
   CompilerInstance &CI;
-  CheckContext &Ctx;
-  const DiagSink &Sink;
+  std::function<std::vector<IRLayerTarget>()> Targets;
+  bool *Analysed;
   std::vector<CodeGenEvent> Events;
   llvm::DenseMap<const llvm::DIFile *, bool> SystemFiles;
 };
 
 } // namespace
 
-std::unique_ptr<ASTConsumer> createIRLayerConsumer(CompilerInstance &CI,
-                                                   CheckContext &Ctx,
-                                                   const DiagSink &Sink) {
-  return std::make_unique<IRLayerConsumer>(CI, Ctx, Sink);
+std::unique_ptr<ASTConsumer>
+createIRLayerConsumer(CompilerInstance &CI,
+                      std::function<std::vector<IRLayerTarget>()> Targets,
+                      bool *Analysed) {
+  return std::make_unique<IRLayerConsumer>(CI, std::move(Targets), Analysed);
 }
 
 } // namespace warplint

@@ -10,7 +10,9 @@
 // compiler the user asked for) is kept out of the user's diagnostics.
 #pragma once
 #include "llvm/ADT/StringRef.h"
+#include <functional>
 #include <memory>
+#include <vector>
 
 namespace clang {
 class ASTConsumer;
@@ -28,11 +30,23 @@ inline constexpr llvm::StringLiteral IRLayerCheckId = "divergence-barrier";
 // not at all, or alone (the AST check off, to test the IR layer).
 enum class IRLayerMode { On, Off, Only };
 
-// The consumer to put after the checks' one in a MultiplexConsumer. Findings
-// at a line where the AST layer already reported divergence-barrier are
-// dropped. Any failure of the IR layer means no IR findings, never an error.
+// A target the verdicts are reported for: the context of its checks and the
+// sink they reported to.
+struct IRLayerTarget {
+  CheckContext *Ctx;
+  const DiagSink *Sink;
+};
+
+// The consumer to put after the checks' one in a MultiplexConsumer. The code
+// is generated once, for the parse's target; its verdicts are reported for
+// each of Targets() (asked after the checks ran: one parse may be judged for
+// several targets). Findings at a line where the AST layer already reported
+// divergence-barrier for that target are dropped. Any failure of the IR
+// layer means no IR findings, never an error; Analysed (if given) is set
+// once the IR was generated and analysed.
 std::unique_ptr<clang::ASTConsumer>
-createIRLayerConsumer(clang::CompilerInstance &CI, CheckContext &Ctx,
-                      const DiagSink &Sink);
+createIRLayerConsumer(clang::CompilerInstance &CI,
+                      std::function<std::vector<IRLayerTarget>()> Targets,
+                      bool *Analysed = nullptr);
 
 } // namespace warplint

@@ -139,6 +139,17 @@ cl::opt<IRLayerMode> IRLayerOpt(
                           "the IR layer only (to test it)")),
     cl::cat(Category));
 
+// Hidden: the equivalence test runs every input both ways.
+cl::opt<bool> OneParseOpt(
+    "one-parse",
+    cl::desc("Judge several targets on one parse where the code does not "
+             "depend on the target (false: a parse per target)"),
+    cl::init(true), cl::Hidden, cl::cat(Category));
+cl::opt<bool> PrintParsesOpt(
+    "print-parses",
+    cl::desc("Say on stderr how each file's targets were parsed, and why"),
+    cl::Hidden, cl::cat(Category));
+
 int Main(int Argc, const char **Argv);
 
 void printError(const Twine &Msg) {
@@ -332,6 +343,7 @@ int Main(int Argc, const char **Argv) {
   Settings.ExplicitConfig = ExplicitConfig ? &*ExplicitConfig : nullptr;
   Settings.IRLayer = IRLayerOpt;
   Settings.DumpAnalysis = DumpAnalysisOpt;
+  Settings.OneParse = OneParseOpt;
   TaskBuilder Builder(*Tables, std::move(Settings));
 
   DiagSink All;
@@ -473,6 +485,8 @@ int Main(int Argc, const char **Argv) {
     if (!Quiet)
       for (const std::string &W : R.Warnings)
         errs() << "warplint: warning: " << W << "\n";
+    if (PrintParsesOpt && !R.Parses.empty())
+      errs() << "warplint: " << Tasks[I].File << ": " << R.Parses << "\n";
     std::string Main = absolute(Tasks[I].File);
     auto &Found = R.Sink.findings();
     Found.erase(

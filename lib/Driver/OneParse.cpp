@@ -1,0 +1,301 @@
+#include "Driver/OneParse.h"
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/Attr.h"
+#include "clang/AST/DeclTemplate.h"
+#include "clang/Basic/SourceManager.h"
+#include "clang/Lex/Lexer.h"
+#include "clang/Lex/MacroInfo.h"
+#include "clang/Lex/Token.h"
+#include "llvm/ADT/STLExtras.h"
+#include <optional>
+
+using namespace clang;
+
+namespace warplint {
+
+bool isTargetMacro(llvm::StringRef Name, bool &ByValue) {
+  // clang defines both for every device target, with the target's number.
+  ByValue = Name == "__CUDA_ARCH__" || Name == "__CUDA_ARCH_LIST__";
+  // __CUDA_ARCH_FEAT_SM90_ALL and the like: only for the 'a' targets.
+  // __warplint_lacks_<feature>: the rule table's features (Runner.cpp).
+  return ByValue || Name.starts_with("__CUDA_ARCH_FEAT_") ||
+         Name.starts_with("__warplint_lacks_");
+}
+
+const ArchInfo *oneParseTarget(llvm::ArrayRef<const ArchInfo *> Archs) {
+  auto Lacks = [](const ArchInfo *A, llvm::StringRef Feature) {
+    return !A->hasFeature(Feature).value_or(true);
+  };
+  const ArchInfo *Best = nullptr;
+  for (const ArchInfo *Candidate : Archs) {
+    bool Covers = llvm::all_of(Archs, [&](const ArchInfo *Other) {
+      return llvm::all_of(Other->features(), [&](const auto &F) {
+        return F.second || Lacks(Candidate, F.first);
+      });
+    });
+    if (Covers && (!Best || Candidate->SM < Best->SM))
+      Best = Candidate;
+  }
+  return Best;
+}
+
+namespace {
+
+class TargetMacroWatch : public PPCallbacks {
+public:
+  TargetMacroWatch(const SourceManager &SM, const LangOptions &LangOpts,
+                   TargetDependence &Out)
+      : SM(SM), LangOpts(LangOpts), Out(Out) {}
+
+  void MacroExpands(const Token &Name, const MacroDefinition &,
+                    SourceRange Range, const MacroArgs *) override {
+    // Nested expansions count where the outermost one is written: a user's
+    // NV_IF_TARGET(...) expands __CUDA_ARCH__ from a system header's macro.
+    if (dependsOnTarget(Name, /*OnlyDefinedness=*/false))
+      sawUse(Name, SM.getExpansionLoc(Range.getBegin()));
+  }
+  void Defined(const Token &Name, const MacroDefinition &,
+               SourceRange Range) override {
+    if (dependsOnTarget(Name, /*OnlyDefinedness=*/true))
+      sawUse(Name, SM.getExpansionLoc(Range.getBegin()));
+  }
+  void Ifdef(SourceLocation Loc, const Token &Name,
+             const MacroDefinition &) override {
+    testsName(Loc, Name);
+  }
+  void Ifndef(SourceLocation Loc, const Token &Name,
+              const MacroDefinition &) override {
+    testsName(Loc, Name);
+  }
+  void Elifdef(SourceLocation Loc, const Token &Name,
+               const MacroDefinition &) override {
+    testsNameAgain(Loc, Name);
+  }
+  void Elifndef(SourceLocation Loc, const Token &Name,
+                const MacroDefinition &) override {
+    testsNameAgain(Loc, Name);
+  }
+  void If(SourceLocation Loc, SourceRange Condition,
+          ConditionValueKind) override {
+    Closed.reset();
+    Open.push_back({Loc, conditionTestsTarget(Condition)});
+  }
+  void Elif(SourceLocation, SourceRange Condition, ConditionValueKind,
+            SourceLocation IfLoc) override {
+    Closed.reset();
+    if (conditionTestsTarget(Condition))
+      taint(IfLoc);
+  }
+  void Endif(SourceLocation, SourceLocation IfLoc) override {
+    // A conditional opened in a skipped block was never reported open.
+    auto It = llvm::find_if(llvm::reverse(Open),
+                            [&](const Conditional &C) { return C.If == IfLoc; });
+    if (It == Open.rend())
+      return;
+    Closed = *It;
+    Open.erase(std::prev(It.base()), Open.end());
+  }
+  void Else(SourceLocation, SourceLocation) override { Closed.reset(); }
+  // This parse's target skips the block; another's may define macros there.
+  // Blocks skipped for another reason (an include guard) under such a test
+  // are skipped for every target that reaches them.
+  void SourceRangeSkipped(SourceRange Range, SourceLocation) override {
+    // The skip ended at the #endif of its conditional (reported during the
+    // skip, which reports nothing else), or at an #elif or #else of the one
+    // still open.
+    bool TestsTarget = Closed ? Closed->TestsTarget
+                              : !Open.empty() && Open.back().TestsTarget;
+    Closed.reset();
+    if (!Out.Where.empty() || !TestsTarget)
+      return;
+    for (llvm::StringRef Name : macrosDefinedIn(Range))
+      Derived.insert(Name);
+  }
+  void MacroDefined(const Token &Name, const MacroDirective *) override {
+    changes(Name);
+  }
+  void MacroUndefined(const Token &Name, const MacroDefinition &,
+                      const MacroDirective *) override {
+    changes(Name);
+  }
+
+private:
+  struct Conditional {
+    SourceLocation If;
+    bool TestsTarget; // this branch or an earlier one of the chain
+  };
+
+  // The answer of #ifdef Name / defined(Name) (OnlyDefinedness) or the value
+  // of Name may differ between targets.
+  bool dependsOnTarget(const Token &Name, bool OnlyDefinedness) const {
+    const IdentifierInfo *II = Name.getIdentifierInfo();
+    if (!II)
+      return false;
+    bool ByValue = false;
+    if (isTargetMacro(II->getName(), ByValue))
+      return !(ByValue && OnlyDefinedness);
+    return Derived.contains(II->getName());
+  }
+
+  bool inUserCode(SourceLocation Loc) const {
+    Loc = SM.getExpansionLoc(Loc);
+    // The command line's -D (the __warplint_lacks_* of the target) and
+    // -include lines are warplint's own.
+    return Loc.isValid() && !SM.isInSystemHeader(Loc) &&
+           !SM.isWrittenInBuiltinFile(Loc) &&
+           !SM.isWrittenInCommandLineFile(Loc) &&
+           !SM.isWrittenInScratchSpace(Loc);
+  }
+
+  void sawUse(const Token &Name, SourceLocation Loc) {
+    LastUse = Loc;
+    if (!Out.Where.empty() || !inUserCode(Loc))
+      return;
+    PresumedLoc P = SM.getPresumedLoc(Loc);
+    Out.Where = ("'" + Name.getIdentifierInfo()->getName() + "' at " +
+                 (P.isValid() ? llvm::Twine(P.getFilename()) + ":" +
+                                    llvm::Twine(P.getLine()) + ":" +
+                                    llvm::Twine(P.getColumn())
+                              : llvm::Twine("an unknown place")))
+                    .str();
+  }
+
+  // #ifdef/#ifndef Name opens a conditional.
+  void testsName(SourceLocation Loc, const Token &Name) {
+    Closed.reset();
+    bool Tests = dependsOnTarget(Name, /*OnlyDefinedness=*/true);
+    if (Tests)
+      sawUse(Name, Loc);
+    Open.push_back({Loc, Tests});
+  }
+  void testsNameAgain(SourceLocation Loc, const Token &Name) {
+    Closed.reset();
+    if (!dependsOnTarget(Name, /*OnlyDefinedness=*/true))
+      return;
+    sawUse(Name, Loc);
+    if (!Open.empty())
+      Open.back().TestsTarget = true;
+  }
+
+  // The macros of the condition were expanded (and reported) before the
+  // directive's own callback.
+  bool conditionTestsTarget(SourceRange Condition) const {
+    return LastUse.isValid() && Condition.isValid() &&
+           SM.isPointWithin(LastUse, SM.getExpansionLoc(Condition.getBegin()),
+                            SM.getExpansionLoc(Condition.getEnd()));
+  }
+
+  void taint(SourceLocation IfLoc) {
+    for (Conditional &C : llvm::reverse(Open))
+      if (C.If == IfLoc) {
+        C.TestsTarget = true;
+        return;
+      }
+  }
+
+  // A macro a system header defines or undefines under a target test is a
+  // target macro too (cooperative_groups' _CG_HAS_MATCH_COLLECTIVE); the
+  // user's own #define of a target macro makes the parse the user's.
+  void changes(const Token &Name) {
+    const IdentifierInfo *II = Name.getIdentifierInfo();
+    if (!II)
+      return;
+    bool ByValue = false;
+    if (isTargetMacro(II->getName(), ByValue)) {
+      sawUse(Name, Name.getLocation());
+      return;
+    }
+    if (underTargetTest())
+      Derived.insert(II->getName());
+  }
+
+  bool underTargetTest() const {
+    return llvm::any_of(Open, [](const Conditional &C) { return C.TestsTarget; });
+  }
+
+  // The names of the #define and #undef directives in a skipped block, by
+  // clang's raw lexer.
+  std::vector<llvm::StringRef> macrosDefinedIn(SourceRange Range) const {
+    std::vector<llvm::StringRef> Names;
+    auto [FID, Begin] = SM.getDecomposedLoc(SM.getExpansionLoc(Range.getBegin()));
+    unsigned End = SM.getFileOffset(SM.getExpansionLoc(Range.getEnd()));
+    llvm::StringRef Buffer = SM.getBufferData(FID);
+    if (End > Buffer.size() || Begin > End)
+      return Names;
+    Lexer Raw(SM.getLocForStartOfFile(FID), LangOpts, Buffer.begin(),
+              Buffer.begin() + Begin, Buffer.end());
+    Token Tok;
+    while (!Raw.LexFromRawLexer(Tok) &&
+           SM.getFileOffset(Tok.getLocation()) < End) {
+      if (Tok.isNot(tok::hash) || !Tok.isAtStartOfLine())
+        continue;
+      Token Directive, Name;
+      if (Raw.LexFromRawLexer(Directive) ||
+          Directive.isNot(tok::raw_identifier) ||
+          !llvm::is_contained({"define", "undef"},
+                              Directive.getRawIdentifier()) ||
+          Raw.LexFromRawLexer(Name) || Name.isNot(tok::raw_identifier))
+        continue;
+      Names.push_back(Name.getRawIdentifier());
+    }
+    return Names;
+  }
+
+  const SourceManager &SM;
+  const LangOptions &LangOpts;
+  TargetDependence &Out;
+  std::vector<Conditional> Open;
+  std::optional<Conditional> Closed; // by the last #endif, if nothing since
+  llvm::StringSet<> Derived;
+  SourceLocation LastUse; // of a target macro, anywhere
+};
+
+// Whether D is the feature header's: it carries a warplint-requires mark.
+bool hasRequiresMark(const Decl *D) {
+  if (const auto *T = dyn_cast<FunctionTemplateDecl>(D))
+    D = T->getTemplatedDecl();
+  return llvm::any_of(D->specific_attrs<AnnotateAttr>(), [](const auto *A) {
+    return A->getAnnotation().starts_with("warplint-requires:");
+  });
+}
+
+std::string firstUserRedeclaration(const DeclContext *DC,
+                                   const SourceManager &SM) {
+  for (const Decl *D : DC->decls()) {
+    if (const auto *NS = dyn_cast<NamespaceDecl>(D)) {
+      if (SM.isInSystemHeader(SM.getExpansionLoc(NS->getLocation())))
+        if (std::string Found = firstUserRedeclaration(NS, SM); !Found.empty())
+          return Found;
+      continue;
+    }
+    const auto *ND = dyn_cast<NamedDecl>(D);
+    if (!ND || !ND->getDeclName() || !hasRequiresMark(ND))
+      continue;
+    for (const NamedDecl *Same : DC->lookup(ND->getDeclName())) {
+      SourceLocation Loc = SM.getExpansionLoc(Same->getLocation());
+      if (Loc.isValid() && !SM.isInSystemHeader(Loc)) {
+        PresumedLoc P = SM.getPresumedLoc(Loc);
+        return "'" + ND->getQualifiedNameAsString() + "' is declared at " +
+               (P.isValid() ? std::string(P.getFilename()) + ":" +
+                                  std::to_string(P.getLine())
+                            : std::string("an unknown place"));
+      }
+    }
+  }
+  return "";
+}
+
+} // namespace
+
+std::unique_ptr<PPCallbacks> watchTargetMacros(const SourceManager &SM,
+                                               const LangOptions &LangOpts,
+                                               TargetDependence &Out) {
+  return std::make_unique<TargetMacroWatch>(SM, LangOpts, Out);
+}
+
+std::string userDeclaresFeatureName(ASTContext &AST) {
+  return firstUserRedeclaration(AST.getTranslationUnitDecl(),
+                                AST.getSourceManager());
+}
+
+} // namespace warplint

@@ -1,0 +1,62 @@
+// One device parse judged for several targets (--arch=sm_60,sm_80,sm_90).
+//
+// What a device parse sees differs between targets only through the macros
+// clang and warplint define per target (__CUDA_ARCH__, __CUDA_ARCH_LIST__,
+// __CUDA_ARCH_FEAT_*, __warplint_lacks_*). When the user's code (the main
+// file and its non-system headers) does not look at them, one parse, made for
+// the target that lacks every feature the others lack (the oldest), serves
+// every target: the CUDA headers declare the least for it, and the feature
+// header declares the rest with the rule table's feature field named in
+// annotate("warplint-requires:<field>"), which arch-unsupported-feature
+// judges per target from the tables. Whatever this file cannot rule out
+// (the user's code tests one of those macros, or a macro the system headers
+// define under such a test; a compiler error; a user declaration of a name
+// the feature header supplies; the IR layer's code generation failing) means
+// a parse per target, as before.
+#pragma once
+#include "Arch/ArchTable.h"
+#include "clang/Lex/PPCallbacks.h"
+#include "llvm/ADT/StringSet.h"
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace clang {
+class ASTContext;
+class LangOptions;
+class SourceManager;
+} // namespace clang
+
+namespace warplint {
+
+// Whether Name is a macro whose definition differs between device parses for
+// different targets; ByValue: only its value differs (it is defined for every
+// target, so #ifdef and defined() give the same answer everywhere).
+bool isTargetMacro(llvm::StringRef Name, bool &ByValue);
+
+// The target one parse for all of Archs is made for: the oldest one that
+// lacks every feature any of the others lacks. Null when no target does
+// (the parse's feature declarations would not cover the others).
+const ArchInfo *oneParseTarget(llvm::ArrayRef<const ArchInfo *> Archs);
+
+// What the preprocessor callbacks found: the first place the user's code
+// depends on the target, in words (empty: nowhere).
+struct TargetDependence {
+  std::string Where;
+};
+
+// Preprocessor callbacks that fill Out with the first use, in a file that is
+// not a system header, of a target macro, or of a macro a system header
+// defines (or undefines) inside a conditional that tests one, in the branch
+// this parse takes or in one it skips.
+std::unique_ptr<clang::PPCallbacks>
+watchTargetMacros(const clang::SourceManager &SM,
+                  const clang::LangOptions &LangOpts, TargetDependence &Out);
+
+// The first user declaration (outside the system headers) of a name the
+// feature header declares for targets that lack a feature: the newer
+// targets' headers declare the real one, which the user's may collide with.
+// Empty: none.
+std::string userDeclaresFeatureName(clang::ASTContext &AST);
+
+} // namespace warplint
