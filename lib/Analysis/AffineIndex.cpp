@@ -1,4 +1,5 @@
 #include "Analysis/AffineIndex.h"
+#include "Analysis/Budget.h"
 #include "Core/SourceText.h"
 #include "clang/AST/Attr.h"
 #include "clang/AST/DeclCXX.h"
@@ -259,7 +260,8 @@ AffineForm AffineAnalysis::form(const Expr *E, const FunctionDecl *F) {
 }
 
 AffineForm AffineAnalysis::formIn(const Expr *E, const Env &En) {
-  if (!E)
+  NestingScope Scope(Nesting);
+  if (!E || Scope.exhausted())
     return AffineForm::unknown();
   E = E->IgnoreParens();
   if (E->isTypeDependent() || E->isValueDependent())
@@ -538,6 +540,9 @@ static std::optional<int64_t> sizeOf(QualType T, const ASTContext &Ctx) {
 }
 
 Address AffineAnalysis::pointerIn(const Expr *E, const Env &En) {
+  NestingScope Scope(Nesting);
+  if (Scope.exhausted())
+    return {};
   E = E->IgnoreParens();
   if (E->isTypeDependent() || E->isValueDependent())
     return {};
@@ -717,6 +722,9 @@ T AffineAnalysis::followVariable(const VarDecl *V, const Env &En,
 }
 
 Address AffineAnalysis::lvalueIn(const Expr *E, const Env &En) {
+  NestingScope Scope(Nesting);
+  if (Scope.exhausted())
+    return {};
   E = E->IgnoreParens();
   if (E->isTypeDependent() || E->isValueDependent())
     return {};

@@ -208,6 +208,7 @@ private:
                  std::unique_ptr<llvm::DenseMap<const clang::VarDecl *, Defs>>>
       DefCache;
   llvm::DenseSet<const clang::VarDecl *> InProgress;
+  unsigned Nesting = 0; // formIn/pointerIn/lvalueIn under way (Budget.h)
   llvm::DenseMap<const clang::FunctionDecl *, BlockShape> Shapes;
   llvm::DenseSet<const clang::FunctionDecl *> Unpinned;
   llvm::DenseSet<const clang::CUDAKernelCallExpr *> SeenLaunches;

@@ -1,4 +1,5 @@
 #include "Analysis/ThreadDependence.h"
+#include "Analysis/Budget.h"
 #include "clang/AST/Attr.h"
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/ExprCXX.h"
@@ -216,13 +217,24 @@ void FunctionDependence::solveVariables() {
   for (auto &Entry : Defs)
     VarDeps[Entry.first] = Dependence::Uniform;
   // Monotone iteration: each variable only moves up a three-level lattice.
+  // Past the work budget (a chain of thousands of locals visited in the
+  // wrong order takes as many rounds), what has not reached Unknown yet is
+  // Unknown: a value found thread-dependent already is, the others may not
+  // be uniform.
+  unsigned Work = 0;
   for (bool Changed = true; Changed;) {
+    if (Work > MaxFixedPointWork) {
+      for (auto &Entry : VarDeps)
+        Entry.second = join(Entry.second, Dependence::Unknown);
+      break;
+    }
     Changed = false;
     Cache.clear();
     LoopCache.clear();
     for (auto &[V, List] : Defs) {
       Dependence D =
           Escaped.count(V) ? Dependence::Unknown : Dependence::Uniform;
+      Work += List.size();
       for (auto &[Value, Site] : List) {
         if (Value)
           D = join(D, dependence(Value));
@@ -272,7 +284,15 @@ Dependence FunctionDependence::dependence(const Expr *E) {
   auto It = Cache.find(E);
   if (It != Cache.end())
     return It->second;
-  Dependence D = compute(E);
+  // Past the nesting budget (an expression thousands of operators deep, a
+  // call chain thousands of helpers long): Unknown, not a stack overflow.
+  Dependence D;
+  {
+    NestingScope Scope(Parent.nesting());
+    if (Scope.exhausted())
+      return Dependence::Unknown;
+    D = compute(E);
+  }
   Cache[E] = D;
   return D;
 }

@@ -165,7 +165,11 @@ public:
   FunctionDependence &forContext(const clang::FunctionDecl *F,
                                  llvm::ArrayRef<Dependence> Args);
 
+  // dependence() queries under way, for the nesting budget (Budget.h).
+  unsigned &nesting() { return Nesting; }
+
 private:
+  unsigned Nesting = 0;
   llvm::DenseMap<const clang::FunctionDecl *,
                  std::unique_ptr<FunctionDependence>>
       Functions;

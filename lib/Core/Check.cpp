@@ -1,5 +1,7 @@
 #include "Core/Check.h"
 #include "Core/SourceText.h"
+#include "Driver/Hashing.h"
+#include <cstdlib>
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Attr.h"
 #include "clang/AST/DeclTemplate.h"
@@ -217,9 +219,22 @@ void CheckContext::emit(FindingBuilder &B) {
     llvm::SmallString<256> Path(R.getFilePath());
     SM.getFileManager().makeAbsolutePath(Path);
     F.Fixes.push_back({std::string(Path), R.getOffset(), R.getLength(),
-                       R.getReplacementText().str()});
+                       R.getReplacementText().str(),
+                       contentHashOf(SM.getFileID(
+                           SM.getSpellingLoc(Hint.RemoveRange.getBegin())))});
   }
   Last = Sink.report(std::move(F));
+}
+
+const std::string &CheckContext::contentHashOf(FileID FID) {
+  std::string &Slot = ContentHashes[FID];
+  if (Slot.empty()) {
+    bool Invalid = false;
+    llvm::StringRef Buf = sourceManager().getBufferData(FID, &Invalid);
+    if (!Invalid)
+      Slot = hexHash(llvm::xxh3_64bits(Buf));
+  }
+  return Slot;
 }
 
 // The function whose body holds Loc: a walk down the declarations whose
@@ -285,6 +300,26 @@ void CheckContext::reportNoLintProblems() {
       Sink.report(std::move(F));
     }
   }
+}
+
+// ---------------------------------------------------------------- checks
+
+namespace {
+// Crash containment is tested with a check that crashes on purpose:
+// $WARPLINT_TEST_CRASH_IN_CHECK names it (test-only; never set in use).
+bool crashRequested(llvm::StringRef Id) {
+  static const std::string Named = [] {
+    const char *V = std::getenv("WARPLINT_TEST_CRASH_IN_CHECK");
+    return std::string(V ? V : "");
+  }();
+  return !Named.empty() && Named == Id;
+}
+} // namespace
+
+void Check::run(const ast_matchers::MatchFinder::MatchResult &R) {
+  if (LLVM_UNLIKELY(crashRequested(Name)))
+    LLVM_BUILTIN_TRAP;
+  check(R);
 }
 
 // ---------------------------------------------------------------- functions

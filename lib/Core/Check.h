@@ -140,6 +140,8 @@ private:
   Location toLocation(clang::SourceLocation Loc) const;
   const NoLintIndex *noLintFor(clang::FileID FID);
   bool isSuppressed(clang::SourceLocation Loc, llvm::StringRef CheckId);
+  // The hash of a file's content as this parse read it, for FixEdit.
+  const std::string &contentHashOf(clang::FileID FID);
 
   const ArchTable &Tables;
   const ArchInfo *Arch;
@@ -151,6 +153,7 @@ private:
   std::unique_ptr<AffineAnalysis> Affine;
   RegisterSource Registers;
   llvm::DenseMap<clang::FileID, std::unique_ptr<NoLintIndex>> NoLint;
+  llvm::DenseMap<clang::FileID, std::string> ContentHashes;
   // Last finding each check reported, or none if it was dropped.
   std::map<std::string, std::optional<size_t>> LastFinding;
 };
@@ -192,9 +195,7 @@ protected:
   OptionsView Options;
 
 private:
-  void run(const clang::ast_matchers::MatchFinder::MatchResult &R) final {
-    check(R);
-  }
+  void run(const clang::ast_matchers::MatchFinder::MatchResult &R) final;
   llvm::StringRef getID() const final { return Name; }
 };
 

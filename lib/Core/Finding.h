@@ -31,6 +31,9 @@ struct FixEdit {
   unsigned Offset = 0;
   unsigned Length = 0;
   std::string Replacement;
+  // A hash of File's content as the parse read it (hexadecimal xxh3; empty:
+  // unknown): --fix leaves a file that changed on disk since then alone.
+  std::string FileHash;
 };
 
 struct Finding {

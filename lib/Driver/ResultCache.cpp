@@ -17,7 +17,7 @@ namespace warplint {
 
 namespace {
 
-constexpr int Format = 3; // of an entry; a change makes old entries misses
+constexpr int Format = 4; // of an entry; a change makes old entries misses
 
 json locationJson(const Location &L) {
   return {L.File, L.Line, L.Column};
@@ -35,7 +35,7 @@ json toJson(const FileResult &R) {
       Notes.push_back({locationJson(N.Loc), N.Message});
     json Fixes = json::array();
     for (const FixEdit &E : F.Fixes)
-      Fixes.push_back({E.File, E.Offset, E.Length, E.Replacement});
+      Fixes.push_back({E.File, E.Offset, E.Length, E.Replacement, E.FileHash});
     json Metrics = json::array();
     for (const auto &[Name, Value] : F.Metrics)
       Metrics.push_back({Name, Value});
@@ -58,8 +58,13 @@ json toJson(const FileResult &R) {
   for (const ToolError &E : R.Sink.errors())
     Errors.push_back({{"loc", locationJson(E.Loc)},
                       {"message", E.Message},
-                      {"compiler", E.FromCompiler}});
-  return {{"findings", Findings}, {"errors", Errors}, {"warnings", R.Warnings}};
+                      {"compiler", E.FromCompiler},
+                      {"crashed", E.Crashed}});
+  return {{"findings", Findings},
+          {"errors", Errors},
+          {"warnings", R.Warnings},
+          {"dump", R.Dump},
+          {"dependencies", R.Dependencies}};
 }
 
 FileResult fromJson(const json &J) {
@@ -69,6 +74,7 @@ FileResult fromJson(const json &J) {
     T.Loc = locationOf(E.at("loc"));
     T.Message = E.at("message").get<std::string>();
     T.FromCompiler = E.at("compiler").get<bool>();
+    T.Crashed = E.at("crashed").get<bool>();
     R.Sink.reportError(std::move(T));
   }
   for (const json &FJ : J.at("findings")) {
@@ -86,7 +92,8 @@ FileResult fromJson(const json &J) {
       F.Notes.push_back({locationOf(N.at(0)), N.at(1).get<std::string>()});
     for (const json &E : FJ.at("fixes"))
       F.Fixes.push_back({E.at(0).get<std::string>(), E.at(1).get<unsigned>(),
-                         E.at(2).get<unsigned>(), E.at(3).get<std::string>()});
+                         E.at(2).get<unsigned>(), E.at(3).get<std::string>(),
+                         E.at(4).get<std::string>()});
     for (const json &M : FJ.at("metrics"))
       F.Metrics.push_back({M.at(0).get<std::string>(), M.at(1).get<double>()});
     for (const auto &[Arch, Ms] : FJ.at("metrics_by_arch").items())
@@ -97,10 +104,24 @@ FileResult fromJson(const json &J) {
   }
   for (const json &W : J.at("warnings"))
     R.Warnings.push_back(W.get<std::string>());
+  R.Dump = J.at("dump").get<std::string>();
+  R.Dependencies = J.at("dependencies").get<std::vector<std::string>>();
   return R;
 }
 
 } // namespace
+
+std::string serializeResult(const FileResult &R) { return toJson(R).dump(); }
+
+std::optional<FileResult> deserializeResult(llvm::StringRef Text) {
+  try {
+    return fromJson(json::parse(Text.begin(), Text.end()));
+  } catch (const json::exception &) {
+    return std::nullopt;
+  } catch (const std::out_of_range &) {
+    return std::nullopt;
+  }
+}
 
 llvm::Expected<std::unique_ptr<ResultCache>>
 ResultCache::open(llvm::StringRef Dir, std::string Identity) {

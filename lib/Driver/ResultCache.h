@@ -52,4 +52,9 @@ private:
 std::string buildIdentity(llvm::StringRef Executable,
                           llvm::StringRef ArchDataDir);
 
+// A FileResult as text and back: the cache's entries, and what a --timeout
+// worker process hands back. Text that does not read back: nothing.
+std::string serializeResult(const FileResult &R);
+std::optional<FileResult> deserializeResult(llvm::StringRef Text);
+
 } // namespace warplint

@@ -8,18 +8,27 @@
 namespace warplint {
 
 struct FixSummary {
-  unsigned Applied = 0;               // findings whose fix was applied
-  unsigned Files = 0;                 // files rewritten
-  std::vector<std::string> Conflicts; // findings skipped, one line each
+  unsigned Applied = 0; // findings whose fix was applied
+  unsigned Files = 0;   // files rewritten
+  // Files left as they were, one line each naming the file and why: fixes
+  // that overlap, a file changed on disk since it was analysed, a file that
+  // cannot be read or written.
+  std::vector<std::string> Refused;
 };
 
-// Applies every finding's fix, each file written atomically (a temporary in
-// the same directory, then a rename): a file is either rewritten whole or
-// left as it was.
-llvm::Expected<FixSummary> applyFixes(llvm::ArrayRef<Finding> Findings);
+// Applies every finding's fix, file by file. The same edit found twice (by
+// two targets, or by two files that include one header) is made once. A file
+// is rewritten only if all its fixes fit together and its content is still
+// what the analysis read; it is written atomically (a temporary in the same
+// directory, its permissions, then a rename): rewritten whole or left as it
+// was.
+FixSummary applyFixes(llvm::ArrayRef<Finding> Findings);
 
-// Writes the fixes as a clang-apply-replacements document, atomically.
+// Writes the fixes as a clang-apply-replacements document, atomically. The
+// fixes of a file where two of them overlap are left out, each such file
+// named in Refused.
 llvm::Error exportFixes(llvm::ArrayRef<Finding> Findings,
-                        llvm::StringRef MainFile, llvm::StringRef Path);
+                        llvm::StringRef MainFile, llvm::StringRef Path,
+                        std::vector<std::string> &Refused);
 
 } // namespace warplint

@@ -18,6 +18,7 @@
 #include "clang/Frontend/FrontendPluginRegistry.h"
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/Plugins/PassPlugin.h"
+#include "llvm/Support/CrashRecoveryContext.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 #include <dlfcn.h>
@@ -108,20 +109,37 @@ class PluginConsumer : public ASTConsumer {
 public:
   PluginConsumer(CompilerInstance &CI, const ArchTable &Tables,
                  const ArchInfo *Arch, EffectiveSettings S, bool Device)
-      : CI(CI), Checks(S.ChecksText), WAE(S.WarningsAsErrorsText),
+      : CI(CI), Arch(Arch), Checks(S.ChecksText), WAE(S.WarningsAsErrorsText),
         Options(std::move(S.CheckOptions)),
-        Ctx(Tables, Arch, Options, WAE, Sink), Device(Device) {
+        Ctx(std::make_unique<CheckContext>(Tables, Arch, Options, WAE, Sink)),
+        Device(Device) {
     // Inside the compiler there is no second compile to ask ptxas.
-    Ctx.setRegisterSource({nullptr, std::nullopt,
-                           "the compiler plugin does not run ptxas"});
+    Ctx->setRegisterSource({nullptr, std::nullopt,
+                            "the compiler plugin does not run ptxas"});
   }
 
   void HandleTranslationUnit(ASTContext &AST) override {
     // Host code is judged in the host pass only: clang runs each pass as
     // its own job, so a host finding of every GPU's pass would be repeated.
-    CheckRunner Runner(Checks, Device ? CheckSide::Device : CheckSide::Host,
-                       Ctx);
-    Runner.run(AST);
+    auto Runner = std::make_unique<CheckRunner>(
+        Checks, Device ? CheckSide::Device : CheckSide::Host, *Ctx);
+    // A crash in a check must not take the compile down: it becomes a
+    // warning of the plugin and the compile goes on (the checks only read
+    // the AST). clang's driver enables crash recovery for its in-process
+    // cc1; a cc1 of its own process (-fno-integrated-cc1) needs it here.
+    llvm::CrashRecoveryContext::Enable();
+    llvm::CrashRecoveryContext CRC;
+    if (!CRC.RunSafely([&] { Runner->run(AST); })) {
+      // Abandoned, not destroyed: the crash left them half-way through.
+      (void)Runner.release();
+      (void)Ctx.release();
+      DiagnosticsEngine &Diags = CI.getDiagnostics();
+      Diags.Report(Diags.getCustomDiagID(
+          DiagnosticsEngine::Warning,
+          "warplint: internal error: a check crashed while analysing this "
+          "file%0; its findings are incomplete (please report this)"))
+          << (Device && Arch ? " for " + Arch->Name : std::string());
+    }
     report(AST.getSourceManager());
   }
 
@@ -163,10 +181,11 @@ private:
   }
 
   CompilerInstance &CI;
+  const ArchInfo *Arch;
   GlobList Checks, WAE;
   CheckOptionMap Options;
   DiagSink Sink;
-  CheckContext Ctx;
+  std::unique_ptr<CheckContext> Ctx;
   bool Device;
 };
 

@@ -22,10 +22,15 @@
 #include "llvm/Support/Path.h"
 #include "llvm/Support/PrettyStackTrace.h"
 #include "llvm/Support/Process.h"
+#include "llvm/Support/Program.h"
+#include "llvm/Support/FileUtilities.h"
 #include "llvm/Support/Regex.h"
 #include "llvm/Support/ThreadPool.h"
 #include "llvm/Support/Threading.h"
 #include <algorithm>
+#include <chrono>
+#include <csignal>
+#include <thread>
 #include <mutex>
 #include <set>
 
@@ -122,6 +127,20 @@ cl::opt<std::string> NvccOpt(
 cl::opt<unsigned> Jobs("j", cl::desc("Files analysed in parallel"), cl::init(1),
                        cl::cat(Category));
 
+cl::opt<unsigned> TimeoutOpt(
+    "timeout",
+    cl::desc("Stop the analysis of a file after this many seconds: the file "
+             "gets an error naming the limit (exit 2), the others are still "
+             "analysed. Each file is then analysed in a child process "
+             "(default: 0, no limit)"),
+    cl::value_desc("seconds"), cl::init(0), cl::cat(Category));
+// --timeout's child process: analyse input WorkerIndex only and write its
+// result to this file.
+cl::opt<std::string> WorkerResultOpt("internal-worker-result",
+                                     cl::ReallyHidden, cl::cat(Category));
+cl::opt<unsigned> WorkerIndexOpt("internal-worker-index", cl::ReallyHidden,
+                                 cl::cat(Category));
+
 cl::opt<bool> DumpAnalysisOpt(
     "dump-analysis",
     cl::desc("Print the thread-dependence and thread-index analyses of each "
@@ -201,6 +220,85 @@ std::vector<RuleInfo> ruleList(StringRef Share) {
                      Base.empty() ? "" : Base + C.Id.str() + ".md"});
   }
   return Rules;
+}
+
+// Runs Task (the Index-th) in a child process, this program again with the
+// same arguments (Own: before "--", Fixed: after it, if any), killed after
+// --timeout seconds. A parse cannot be stopped safely on a thread (clang has
+// no cancellation, and a hung template instantiation never polls a flag);
+// a process can. Complete: the child answered (not killed, not crashed
+// uncontained), so the result may be cached.
+FileResult runIsolated(const FileTask &Task, size_t Index, StringRef Self,
+                       ArrayRef<const char *> Own,
+                       const std::optional<std::vector<std::string>> &Fixed,
+                       bool &Complete) {
+  Complete = false;
+  FileResult R;
+  auto Fail = [&](const Twine &Why) {
+    ToolError E;
+    E.Loc.File = Task.File;
+    E.Message = Why.str();
+    R.Sink.reportError(std::move(E));
+    return std::move(R);
+  };
+  SmallString<128> ResultPath;
+  if (std::error_code EC =
+          sys::fs::createTemporaryFile("warplint-worker", "json", ResultPath))
+    return Fail("cannot create a temporary file for its analysis: " +
+                EC.message());
+  FileRemover RemoveResult(ResultPath);
+  std::vector<std::string> Storage(Own.begin() + 1, Own.end());
+  Storage.push_back("--quiet");
+  Storage.push_back("--internal-worker-index=" + std::to_string(Index));
+  Storage.push_back("--internal-worker-result=" + std::string(ResultPath));
+  if (Fixed) {
+    Storage.push_back("--");
+    Storage.insert(Storage.end(), Fixed->begin(), Fixed->end());
+  }
+  std::vector<StringRef> Args = {Self};
+  Args.insert(Args.end(), Storage.begin(), Storage.end());
+  // stdout to /dev/null (the child writes its result to the file); stderr
+  // stays: an uncontained crash's stack dump belongs to the user.
+  std::optional<StringRef> Redirects[] = {StringRef(""), StringRef(""),
+                                          std::nullopt};
+  std::string ErrMsg;
+  bool Failed = false;
+  sys::ProcessInfo PI = sys::ExecuteNoWait(Self, Args, std::nullopt,
+                                           Redirects, 0, &ErrMsg, &Failed);
+  if (Failed)
+    return Fail("cannot start a process to analyse it: " + ErrMsg);
+  // Polled rather than Wait's own timeout, which is SIGALRM: one per
+  // process, and -j runs several children at once.
+  auto Deadline = std::chrono::steady_clock::now() +
+                  std::chrono::seconds(TimeoutOpt.getValue());
+  sys::ProcessInfo Done;
+  for (;;) {
+    Done = sys::Wait(PI, /*SecondsToWait=*/0, &ErrMsg);
+    if (Done.Pid != 0)
+      break;
+    if (std::chrono::steady_clock::now() >= Deadline) {
+      ::kill(PI.Pid, SIGKILL);
+      sys::Wait(PI, std::nullopt, &ErrMsg);
+      return Fail("analysis stopped after the --timeout of " +
+                  Twine(TimeoutOpt.getValue()) + " second" +
+                  (TimeoutOpt == 1 ? "" : "s") +
+                  "; this file has no findings");
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  auto Text = MemoryBuffer::getFile(ResultPath);
+  std::optional<FileResult> Answer;
+  if (Done.ReturnCode == 0 && Text)
+    Answer = deserializeResult((*Text)->getBuffer());
+  if (!Answer)
+    return Fail("internal error: warplint crashed while analysing this file "
+                "(" +
+                (ErrMsg.empty() ? "exit code " + std::to_string(Done.ReturnCode)
+                                : ErrMsg) +
+                "); it has no findings (please report this)");
+  Complete = llvm::none_of(Answer->Sink.errors(),
+                           [](const ToolError &E) { return E.Crashed; });
+  return std::move(*Answer);
 }
 
 int Main(int Argc, const char **Argv) {
@@ -442,6 +540,34 @@ int Main(int Argc, const char **Argv) {
     T.ResourceCacheDir = ResourceCache;
   }
 
+  if (!WorkerResultOpt.empty()) { // a --timeout child: one file, no report
+    if (WorkerIndexOpt >= Tasks.size())
+      return 2;
+    FileResult R = runFile(Tasks[WorkerIndexOpt], Env);
+    if (Error E = writeToOutput(WorkerResultOpt, [&](raw_ostream &OS) {
+          OS << serializeResult(R);
+          return Error::success();
+        })) {
+      printError(WorkerResultOpt + ": " + toString(std::move(E)));
+      return 2;
+    }
+    // After a contained crash, LLVM's shutdown would touch what it left.
+    sys::Process::Exit(0, /*NoCleanup=*/true);
+  }
+
+  std::string Self =
+      sys::fs::getMainExecutable(Argv[0], reinterpret_cast<void *>(&Main));
+  std::optional<std::vector<std::string>> Fixed;
+  if (HaveFixedFlags)
+    Fixed = FixedFlags;
+  // One file's analysis: in this process, or with --timeout in a child.
+  auto Analyse = [&](size_t I, bool &Complete) {
+    Complete = true;
+    if (!TimeoutOpt)
+      return runFile(Tasks[I], Env);
+    return runIsolated(Tasks[I], I, Self, Own, Fixed, Complete);
+  };
+
   std::vector<FileResult> Results(Tasks.size());
   // Progress on a terminal, as run-clang-tidy prints it; nothing in a log.
   bool Progress = !Quiet && Tasks.size() > 1 &&
@@ -454,11 +580,14 @@ int Main(int Argc, const char **Argv) {
       if (auto Hit = Cache->lookup(Key)) {
         Results[I] = std::move(*Hit);
       } else {
-        Results[I] = runFile(Tasks[I], Env);
-        Cache->store(Key, Results[I]);
+        bool Complete;
+        Results[I] = Analyse(I, Complete);
+        if (Complete)
+          Cache->store(Key, Results[I]);
       }
     } else {
-      Results[I] = runFile(Tasks[I], Env);
+      bool Complete;
+      Results[I] = Analyse(I, Complete);
     }
     if (!Progress)
       return;
@@ -564,10 +693,13 @@ int Main(int Argc, const char **Argv) {
     if (F.effectiveLevel() != Severity::Note)
       (F.effectiveLevel() == Severity::Error ? Errors : Warnings) += 1;
 
+  // Fixes refused (overlapping, or their file changed on disk): each named,
+  // and the run fails (exit 2) though the other files' fixes are made.
+  std::vector<std::string> Refused;
   if (!ExportFixes.empty())
     if (Error E = exportFixes(Kept,
                               Inputs.empty() ? "" : absolute(Inputs.front()),
-                              ExportFixes)) {
+                              ExportFixes, Refused)) {
       printError(ExportFixes + ": " + toString(std::move(E)));
       return 2;
     }
@@ -577,20 +709,20 @@ int Main(int Argc, const char **Argv) {
       errs() << "warplint: found compiler errors; fixes have NOT been "
                 "applied\n";
     } else {
-      auto Summary = applyFixes(Kept);
-      if (!Summary) {
-        printError(toString(Summary.takeError()));
-        return 2;
-      }
-      for (const std::string &C : Summary->Conflicts)
-        errs() << "warplint: warning: " << C << "\n";
+      FixSummary Summary = applyFixes(Kept);
+      Refused.insert(Refused.end(), Summary.Refused.begin(),
+                     Summary.Refused.end());
       if (!Quiet)
-        errs() << "warplint: applied " << Summary->Applied << " fix"
-               << (Summary->Applied == 1 ? "" : "es") << " in "
-               << Summary->Files << " file" << (Summary->Files == 1 ? "" : "s")
+        errs() << "warplint: applied " << Summary.Applied << " fix"
+               << (Summary.Applied == 1 ? "" : "es") << " in "
+               << Summary.Files << " file" << (Summary.Files == 1 ? "" : "s")
                << "\n";
     }
   }
+  for (const std::string &R : Refused)
+    printError(R);
+  if (!Refused.empty() && All.errors().empty())
+    return 2;
 
   if (!All.errors().empty()) {
     bool Crashed = llvm::any_of(All.errors(),
