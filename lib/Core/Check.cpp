@@ -1,4 +1,5 @@
 #include "Core/Check.h"
+#include "Analysis/Launches.h"
 #include "Core/SourceText.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Attr.h"
@@ -292,7 +293,7 @@ void FunctionCheck::registerMatchers(ast_matchers::MatchFinder *Finder) {
     Finder->addMatcher(
         functionDecl(Defined, unless(isTemplateInstantiation())).bind("fn"),
         this);
-  Finder->addMatcher(cudaKernelCallExpr().bind("launch"), this);
+  Finder->addMatcher(launchMatcher(), this);
 }
 
 void FunctionCheck::check(const ast_matchers::MatchFinder::MatchResult &R) {
@@ -301,7 +302,7 @@ void FunctionCheck::check(const ast_matchers::MatchFinder::MatchResult &R) {
     if ((Device || wantsHostFunctions()) &&
         (!wantsInstantiations() || !F->isDependentContext()))
       Functions.push_back(F);
-  } else if (const auto *L = R.Nodes.getNodeAs<CUDAKernelCallExpr>("launch")) {
+  } else if (const auto *L = R.Nodes.getNodeAs<CallExpr>("launch")) {
     Ctx.affine().recordLaunch(L);
   }
 }
