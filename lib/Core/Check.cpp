@@ -132,7 +132,7 @@ AffineAnalysis &CheckContext::affine() {
 }
 
 std::string CheckContext::sourceText(const Stmt *S, size_t MaxLen) const {
-  return warplint::sourceText(S, *AST, MaxLen);
+  return messageText(S, *AST, MaxLen);
 }
 
 Location CheckContext::toLocation(SourceLocation Loc) const {
@@ -279,6 +279,11 @@ void CheckContext::reportNoLintProblems() {
       Sink.report(std::move(F));
     }
   }
+}
+
+void Check::noteMacroOrigin(const Stmt *S) {
+  if (std::optional<MacroOrigin> M = macroOrigin(S, Ctx.astContext()))
+    note(M->Spelling, "expanded from macro '%0'") << M->Name;
 }
 
 // ---------------------------------------------------------------- functions
