@@ -73,6 +73,22 @@ __global__ void in_macro(float *out) {
   out[threadIdx.x] = flat[threadIdx.x];
 }
 
+// With 16x16 blocks (the launch below) a warp is two rows of 16 threads:
+// lanes x and x + 2 of one row are 128 bytes apart, in one bank: 8-way, not
+// the 16-way of 32 lanes along x.
+__global__ void sixteen_square(float *out) {
+  __shared__ float sq[16][16];
+  sq[threadIdx.x][threadIdx.y] = 1.0f;
+  // CHECK: :[[@LINE-1]]:3: warning: 8-way bank conflict on 'sq[threadIdx.x][threadIdx.y]' on sm_80: a warp's store hits 8 different 4-byte words in one of the 32 banks (its lanes' addresses are not evenly spaced), so it takes 8 times the passes of a conflict-free access (slides, 'Shared memory bank conflicts') [memory-shared-bank-conflict]
+  // CHECK: :[[@LINE-3]]:20: note: pad the rows of 'sq' or permute (swizzle) its index
+  __syncthreads();
+  out[threadIdx.x] = sq[threadIdx.y][threadIdx.x];
+}
+void launch_sixteen_square(float *out) {
+  dim3 block(16, 16);
+  sixteen_square<<<1, block>>>(out);
+}
+
 // --- Fine: no finding below this line. ---
 
 // Rows, padded columns, odd strides, broadcasts, 8- and 16-byte unit strides,
