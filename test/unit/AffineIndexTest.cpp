@@ -197,32 +197,41 @@ std::string shapeOf(Fixture &F, llvm::StringRef Kernel = "k") {
   return std::to_string(S.X) + "x" + std::to_string(S.Y) + "x" +
          std::to_string(S.Z);
 }
-const char *const Kernel = "__global__ void k(float *o) { o[threadIdx.x] = 0; }\n";
+const char *const Kernel =
+    "__global__ void k(float *o) { o[threadIdx.x] = 0; }\n";
+// Each host code launching k gives k the shape Want.
+void expectShape(std::initializer_list<const char *> Hosts,
+                 const std::string &Want) {
+  for (const char *Host : Hosts) {
+    Fixture F(std::string(Kernel) + Host);
+    EXPECT_EQ(shapeOf(F), Want) << Host;
+  }
+}
 } // namespace
 
 TEST(AffineIndex, ShapeFoldedThroughConstants) {
-  for (const char *Host : {
-           "#define B 16\nvoid h(float *o) { k<<<1, dim3(B, B)>>>(o); }",
-           "const int B = 16; void h(float *o) { k<<<1, dim3(B, B)>>>(o); }",
-           "void h(float *o) { constexpr int B = 16; dim3 b(B, B); "
-           "k<<<1, b>>>(o); }",
-           "void h(float *o) { dim3 b = dim3(16, 16); k<<<1, b>>>(o); }",
-           "void h(float *o) { dim3 b{16, 16}; k<<<1, b>>>(o); }",
-           "void h(float *o) { int s = 16; int t = s; k<<<1, dim3(t, s)>>>(o); "
-           "}",
-           "static const dim3 b(16, 16); void h(float *o) { k<<<1, b>>>(o); }",
-           "template <int B> void h(float *o) { k<<<1, dim3(B, B)>>>(o); }\n"
-           "void g(float *o) { h<16>(o); }",
-       }) {
-    Fixture F(std::string(Kernel) + Host);
-    EXPECT_EQ(shapeOf(F), "16x16x1") << Host;
-  }
+  expectShape(
+      {
+          "#define B 16\nvoid h(float *o) { k<<<1, dim3(B, B)>>>(o); }",
+          "const int B = 16; void h(float *o) { k<<<1, dim3(B, B)>>>(o); }",
+          "void h(float *o) { constexpr int B = 16; dim3 b(B, B); "
+          "k<<<1, b>>>(o); }",
+          "void h(float *o) { dim3 b = dim3(16, 16); k<<<1, b>>>(o); }",
+          "void h(float *o) { dim3 b{16, 16}; k<<<1, b>>>(o); }",
+          "void h(float *o) { int s = 16; int t = s; k<<<1, dim3(t, s)>>>(o); "
+          "}",
+          "static const dim3 b(16, 16); void h(float *o) { k<<<1, b>>>(o); }",
+          "template <int B> void h(float *o) { k<<<1, dim3(B, B)>>>(o); }\n"
+          "void g(float *o) { h<16>(o); }",
+      },
+      "16x16x1");
 }
 
 TEST(AffineIndex, ShapeOfEveryLaunchSpelling) {
-  Fixture Classic(std::string(Kernel) +
-                  "void h(float *o) { void *a[] = {&o}; "
-                  "cudaLaunchKernel((const void *)k, 1, dim3(8, 4), a, 0, 0); }");
+  Fixture Classic(
+      std::string(Kernel) +
+      "void h(float *o) { void *a[] = {&o}; "
+      "cudaLaunchKernel((const void *)k, 1, dim3(8, 4), a, 0, 0); }");
   EXPECT_EQ(shapeOf(Classic), "8x4x1");
   Fixture Ex(std::string(Kernel) +
              "void h(float *o) { cudaLaunchConfig_t c = {}; c.gridDim = 1;"
@@ -231,33 +240,32 @@ TEST(AffineIndex, ShapeOfEveryLaunchSpelling) {
 }
 
 TEST(AffineIndex, ShapeNotFoldedWhenItMayChange) {
-  for (const char *Host : {
-           "void h(float *o) { dim3 b(16, 16); b.x = 32; k<<<1, b>>>(o); }",
-           "void g(dim3 &); void h(float *o) { dim3 b(16, 16); g(b); "
-           "k<<<1, b>>>(o); }",
-           "void h(float *o) { dim3 b(16, 16); dim3 *p = &b; p->y = 2; "
-           "k<<<1, b>>>(o); }",
-           "void h(float *o) { dim3 b(16, 16); auto f = [&] { b.x = 8; }; f(); "
-           "k<<<1, b>>>(o); }",
-           "void h(float *o, int n) { int t = 16; if (n) t = 32; "
-           "k<<<1, dim3(t, t)>>>(o); }",
-           "void h(float *o) { k<<<1, dim3(16, 16)>>>(o); k<<<1, 256>>>(o); }",
-           "template <int B> void h(float *o) { k<<<1, dim3(B, B)>>>(o); }\n"
-           "void g(float *o) { h<16>(o); h<32>(o); }",
-       }) {
-    Fixture F(std::string(Kernel) + Host);
-    EXPECT_EQ(shapeOf(F), "default") << Host;
-  }
+  expectShape(
+      {
+          "void h(float *o) { dim3 b(16, 16); b.x = 32; k<<<1, b>>>(o); }",
+          "void g(dim3 &); void h(float *o) { dim3 b(16, 16); g(b); "
+          "k<<<1, b>>>(o); }",
+          "void h(float *o) { dim3 b(16, 16); dim3 *p = &b; p->y = 2; "
+          "k<<<1, b>>>(o); }",
+          "void h(float *o) { dim3 b(16, 16); auto f = [&] { b.x = 8; }; f(); "
+          "k<<<1, b>>>(o); }",
+          "void h(float *o, int n) { int t = 16; if (n) t = 32; "
+          "k<<<1, dim3(t, t)>>>(o); }",
+          "void h(float *o) { k<<<1, dim3(16, 16)>>>(o); k<<<1, 256>>>(o); }",
+          "template <int B> void h(float *o) { k<<<1, dim3(B, B)>>>(o); }\n"
+          "void g(float *o) { h<16>(o); h<32>(o); }",
+      },
+      "default");
 }
 
 TEST(LocalWrites, ReadsThroughFieldsAndCopies) {
-  auto AST = parseCuda(
-      "struct P { int x, y; };\n"
-      "void take(P); void ref(P &); void cref(const P &);\n"
-      "void f() { P a{1, 2}; take(a); int u = a.x; cref(a);\n"
-      "  P b{1, 2}; b.y = 3;\n"
-      "  P c{1, 2}; ref(c);\n"
-      "  P d{1, 2}; P e = static_cast<P &&>(d); (void)u; (void)e; }");
+  auto AST =
+      parseCuda("struct P { int x, y; };\n"
+                "void take(P); void ref(P &); void cref(const P &);\n"
+                "void f() { P a{1, 2}; take(a); int u = a.x; cref(a);\n"
+                "  P b{1, 2}; b.y = 3;\n"
+                "  P c{1, 2}; ref(c);\n"
+                "  P d{1, 2}; P e = static_cast<P &&>(d); (void)u; (void)e; }");
   const auto *F = match(functionDecl(hasName("f"), isDefinition()).bind("f"),
                         AST->getASTContext())[0]
                       .getNodeAs<FunctionDecl>("f");
