@@ -915,9 +915,9 @@ literalCount(const Expr *E, const ASTContext &Ctx,
 }
 
 // The value of a dim3 argument when it is written with constants: 256,
-// dim3(16, 16), dim3(TILE, TILE), a local `dim3 block(16, 16)` (or `= dim3(..)`,
-// `{..}`) or `int threads = 256` that is never written after its
-// initialisation, or a const global dim3.
+// dim3(16, 16), dim3(TILE, TILE), a local `dim3 block(16, 16)` (or
+// `= dim3(..)`, `{..}`) or `int threads = 256` that is never written after
+// its initialisation, or a const global dim3.
 static std::optional<BlockShape>
 literalShape(const Expr *E, const ASTContext &Ctx,
              llvm::function_ref<bool(const VarDecl *)> KeepsInit,
@@ -974,8 +974,8 @@ bool AffineAnalysis::keepsInitialValue(const VarDecl *V) {
 }
 
 std::optional<BlockShape> AffineAnalysis::literalShapeOf(const Expr *E) {
-  return literalShape(
-      E, Ctx, [&](const VarDecl *V) { return keepsInitialValue(V); });
+  return literalShape(E, Ctx,
+                      [&](const VarDecl *V) { return keepsInitialValue(V); });
 }
 
 std::optional<uint64_t> AffineAnalysis::literalValueOf(const Expr *E) {

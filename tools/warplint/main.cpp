@@ -192,8 +192,9 @@ std::string realPath(StringRef Path) {
 // kernels with the default shape and report the same lines again with
 // other numbers. Two files that include each other, or an includer whose
 // parse crashed, keep the file's own results.
-std::vector<bool> includedByAnotherInput(const std::vector<FileTask> &Tasks,
-                                         const std::vector<FileResult> &Results) {
+std::vector<bool>
+includedByAnotherInput(const std::vector<FileTask> &Tasks,
+                       const std::vector<FileResult> &Results) {
   std::vector<bool> Covered(Tasks.size(), false);
   if (Tasks.size() < 2)
     return Covered;
