@@ -77,7 +77,7 @@ void DivergentBarrierCheck::indexCalls() {
                 if (const FunctionDecl *Callee = Call->getDirectCallee())
                   Callers[Callee->getCanonicalDecl()].push_back({Call, Caller});
               })
-      .TraverseDecl(Ctx.getTranslationUnitDecl());
+      .TraverseAST(Ctx);
 }
 
 // A statement that runs nothing: `;`, `{}`, `return;`.

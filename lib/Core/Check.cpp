@@ -238,8 +238,15 @@ std::string CheckContext::enclosingFunction(SourceLocation Loc) const {
            !SM.isBeforeInTranslationUnit(E, Loc);
   };
   std::string Found;
-  std::function<void(const DeclContext *)> Walk = [&](const DeclContext *DC) {
-    for (const Decl *D : DC->decls()) {
+  // Into the declarations of the traversal scope (the whole TU, or the
+  // language server's main-file declarations).
+  std::function<void(llvm::ArrayRef<Decl *>)> Walk =
+      [&](llvm::ArrayRef<Decl *> Decls) {
+    for (const Decl *D : Decls) {
+      if (const auto *TU = dyn_cast<TranslationUnitDecl>(D)) {
+        Walk(llvm::to_vector(TU->decls()));
+        return;
+      }
       if (D->getLocation().isInvalid() ||
           SM.isInSystemHeader(SM.getFileLoc(D->getLocation())) || !Holds(D))
         continue;
@@ -254,12 +261,12 @@ std::string CheckContext::enclosingFunction(SourceLocation Loc) const {
       if (const auto *T = dyn_cast<ClassTemplateDecl>(D))
         Inner = T->getTemplatedDecl();
       if (const auto *Inside = dyn_cast<DeclContext>(Inner)) {
-        Walk(Inside);
+        Walk(llvm::to_vector(Inside->decls()));
         return;
       }
     }
   };
-  Walk(AST->getTranslationUnitDecl());
+  Walk(AST->getTraversalScope());
   return Found;
 }
 

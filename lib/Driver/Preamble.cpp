@@ -73,6 +73,10 @@ bool PreambleCache::parse(const std::vector<std::string> &Args,
       auto BuildDiags = CompilerInstance::createDiagnostics(
           *FS, BuildOpts, Collector.get(), /*ShouldOwnClient=*/false);
       PreambleCallbacks Callbacks;
+      // The templates the #include region uses are instantiated once, in
+      // the preamble, rather than at the end of every parse that reuses it
+      // (most of such a parse for a file that includes CUB).
+      CI->getLangOpts().PCHInstantiateTemplates = true;
       auto Built = PrecompiledPreamble::Build(
           *CI, Buffer->get(), Bounds, BuildDiags, FS, PCHOps,
           /*StoreInMemory=*/true, /*StoragePath=*/"", Callbacks);

@@ -58,12 +58,23 @@ class AnalysisConsumer : public ASTConsumer {
 public:
   AnalysisConsumer(std::unique_ptr<CheckContext> Ctx,
                    std::unique_ptr<CheckRunner> Runner, std::string *Dump,
-                   std::function<bool()> Cancelled)
+                   std::function<bool()> Cancelled, bool MainFileOnly)
       : Ctx(std::move(Ctx)), Runner(std::move(Runner)), Dump(Dump),
-        Cancelled(std::move(Cancelled)) {}
+        Cancelled(std::move(Cancelled)), MainFileOnly(MainFileOnly) {}
+  void Initialize(ASTContext &AST) override { SM = &AST.getSourceManager(); }
+  bool HandleTopLevelDecl(DeclGroupRef Group) override {
+    if (MainFileOnly)
+      for (Decl *D : Group)
+        if (SM->isInMainFile(SM->getExpansionLoc(D->getLocation())))
+          MainDecls.push_back(D);
+    // A newer edit waits: stop parsing.
+    return !(Cancelled && Cancelled());
+  }
   void HandleTranslationUnit(ASTContext &AST) override {
     if (Cancelled && Cancelled())
       return;
+    if (MainFileOnly)
+      AST.setTraversalScope(MainDecls);
     if (!Dump) {
       Runner->run(AST);
       return;
@@ -80,6 +91,9 @@ private:
   std::unique_ptr<CheckRunner> Runner;
   std::string *Dump;
   std::function<bool()> Cancelled;
+  bool MainFileOnly;
+  const SourceManager *SM = nullptr;
+  std::vector<Decl *> MainDecls;
 };
 
 class AnalysisAction : public ASTFrontendAction {
@@ -104,7 +118,7 @@ public:
     CheckContext &Checks = *Ctx;
     auto AST = std::make_unique<AnalysisConsumer>(std::move(Ctx),
                                                   std::move(Runner), Dump,
-                                                  T.Cancelled);
+                                                  T.Cancelled, T.MainFileOnly);
     if (!wantsIRLayer(CI))
       return AST;
     // The same parse feeds the code generator, after the checks.

@@ -47,6 +47,10 @@ struct FileTask {
   // version of the buffer waits), checked between the parses and before the
   // checks run; the result of a cancelled run is incomplete.
   std::function<bool()> Cancelled;
+  // Judge only the main file's own declarations (the language server, which
+  // publishes the main file's findings): the headers' declarations are not
+  // walked, which with a preamble spares deserializing all of them.
+  bool MainFileOnly = false;
 };
 
 struct FileResult {

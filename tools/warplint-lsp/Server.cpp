@@ -420,6 +420,7 @@ void Server::analyse(const std::string &Uri) {
       Task->Archs.resize(1);
     Task->NoPtxas = "warplint-lsp does not run ptxas";
     Task->Cancelled = [&] { return !Current(); };
+    Task->MainFileOnly = true; // only the main file's findings are published
     for (const std::string &W : Task->Flags.IgnoredNvcc)
       Log.info(Path + ": nvcc option '" + W + "' has no clang counterpart; "
                "ignored");
