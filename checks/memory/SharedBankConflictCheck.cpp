@@ -191,6 +191,7 @@ void SharedBankConflictCheck::checkFunction(const FunctionDecl *F) {
       if (Pad)
         B << *Pad;
     }
+    noteMacroOrigin(A.E);
     if (Pad)
       note(V->getLocation(),
            "padding each row of '%0' by one element ([%1 + 1]) puts "
@@ -220,18 +221,21 @@ void SharedBankConflictCheck::reportRuntimeStride(const MemoryAccess &A,
       unsigned(std::gcd<int64_t>(P.SymbolFactor / Width, int64_t(Banks)));
   if (Ways <= 1)
     return;
-  FindingBuilder B = diag(
-      A.E->getBeginLoc(),
-      "at least %0-way bank conflict on '%1' on %2: consecutive lanes are "
-      "(%3) bytes apart, a multiple of %4 words, so whenever that is not 0 "
-      "every bank serves %0 or more different words of a warp's %5 "
-      "(slides, 'Shared memory bank conflicts')");
-  B << Ways << context().sourceText(A.E) << Target.Name << P.SymbolName
-    << unsigned(P.SymbolFactor / Width)
-    << (A.AlsoLoads ? "load and store"
-        : A.IsStore ? "store"
-                    : "load");
-  B.metric("bank_conflict_ways", Ways);
+  {
+    FindingBuilder B = diag(
+        A.E->getBeginLoc(),
+        "at least %0-way bank conflict on '%1' on %2: consecutive lanes are "
+        "(%3) bytes apart, a multiple of %4 words, so whenever that is not 0 "
+        "every bank serves %0 or more different words of a warp's %5 "
+        "(slides, 'Shared memory bank conflicts')");
+    B << Ways << context().sourceText(A.E) << Target.Name << P.SymbolName
+      << unsigned(P.SymbolFactor / Width)
+      << (A.AlsoLoads ? "load and store"
+          : A.IsStore ? "store"
+                      : "load");
+    B.metric("bank_conflict_ways", Ways);
+  }
+  noteMacroOrigin(A.E);
 }
 
 WARPLINT_CHECK_FACTORY(SharedBankConflictCheck)

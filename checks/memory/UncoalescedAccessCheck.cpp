@@ -121,6 +121,7 @@ void UncoalescedAccessCheck::checkFunction(const FunctionDecl *F) {
       if (P.Regular && !P.SymbolicStride)
         B.metric("lane_stride_bytes", double(P.LaneStride));
     }
+    noteMacroOrigin(A.E);
 
     // How to fix it. The struct whose array the lanes walk: the one of the
     // enclosing structs whose size is the lane stride.

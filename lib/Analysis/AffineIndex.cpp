@@ -1,5 +1,7 @@
 #include "Analysis/AffineIndex.h"
 #include "Analysis/Budget.h"
+#include "Analysis/Launches.h"
+#include "Analysis/LocalWrites.h"
 #include "Core/SourceText.h"
 #include "clang/AST/Attr.h"
 #include "clang/AST/DeclCXX.h"
@@ -896,66 +898,92 @@ AffineAnalysis::warpAccesses(const FunctionDecl *F, MemorySpace Space) {
   return Out;
 }
 
-// The value of a dim3 argument when it is written with literals: 256,
-// dim3(16, 16), or a local `dim3 block(16, 16)` that is never reassigned.
+// A positive integer written with constants: a literal, a constexpr or
+// const variable, a macro, an enumerator (what the constant evaluator
+// folds), or a local initialised so and never written again.
+static std::optional<unsigned>
+literalCount(const Expr *E, const ASTContext &Ctx,
+             llvm::function_ref<bool(const VarDecl *)> KeepsInit,
+             unsigned Depth) {
+  if (!E || Depth > 4 || E->isValueDependent())
+    return std::nullopt;
+  Expr::EvalResult R;
+  if (E->getType()->isIntegralOrEnumerationType() && E->EvaluateAsInt(R, Ctx)) {
+    const llvm::APSInt &V = R.Val.getInt();
+    if (V.isStrictlyPositive() && V.getActiveBits() <= 32)
+      return unsigned(V.getZExtValue());
+    return std::nullopt;
+  }
+  const auto *DRE = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts());
+  const auto *V = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
+  if (V && V->isLocalVarDecl() && V->getType()->isIntegralOrEnumerationType() &&
+      KeepsInit(V))
+    return literalCount(V->getInit(), Ctx, KeepsInit, Depth + 1);
+  return std::nullopt;
+}
+
+// The value of a dim3 argument when it is written with constants: 256,
+// dim3(16, 16), dim3(TILE, TILE), a local `dim3 block(16, 16)` (or
+// `= dim3(..)`, `{..}`) or `int threads = 256` that is never written after
+// its initialisation, or a const global dim3.
 static std::optional<BlockShape>
 literalShape(const Expr *E, const ASTContext &Ctx,
-             llvm::function_ref<bool(const VarDecl *)> NeverReassigned,
+             llvm::function_ref<bool(const VarDecl *)> KeepsInit,
              unsigned Depth = 0) {
-  if (!E || Depth > 4)
+  if (!E || Depth > 4 || E->isValueDependent())
     return std::nullopt;
   E = E->IgnoreImplicit()->IgnoreParens();
   if (const auto *MT = dyn_cast<MaterializeTemporaryExpr>(E))
-    return literalShape(MT->getSubExpr(), Ctx, NeverReassigned, Depth + 1);
+    return literalShape(MT->getSubExpr(), Ctx, KeepsInit, Depth + 1);
   if (const auto *FC = dyn_cast<CXXFunctionalCastExpr>(E))
-    return literalShape(FC->getSubExpr(), Ctx, NeverReassigned, Depth + 1);
+    return literalShape(FC->getSubExpr(), Ctx, KeepsInit, Depth + 1);
   if (const auto *Ctor = dyn_cast<CXXConstructExpr>(E)) {
     if (Ctor->getConstructor()->isCopyOrMoveConstructor() &&
         Ctor->getNumArgs() == 1)
-      return literalShape(Ctor->getArg(0), Ctx, NeverReassigned, Depth + 1);
+      return literalShape(Ctor->getArg(0), Ctx, KeepsInit, Depth + 1);
     BlockShape S;
     unsigned *Dims[] = {&S.X, &S.Y, &S.Z};
     for (unsigned I = 0; I < Ctor->getNumArgs() && I < 3; ++I) {
       const Expr *Arg = Ctor->getArg(I);
       if (isa<CXXDefaultArgExpr>(Arg))
         break;
-      Expr::EvalResult R;
-      if (Arg->isValueDependent() || !Arg->EvaluateAsInt(R, Ctx))
+      std::optional<unsigned> V = literalCount(Arg, Ctx, KeepsInit, Depth + 1);
+      if (!V)
         return std::nullopt;
-      int64_t V = R.Val.getInt().getExtValue();
-      if (V <= 0)
-        return std::nullopt;
-      *Dims[I] = unsigned(V);
+      *Dims[I] = *V;
     }
     return S.X ? std::optional<BlockShape>(S) : std::nullopt;
   }
   if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
     const auto *V = dyn_cast<VarDecl>(DRE->getDecl());
-    if (V && V->isLocalVarDecl() && V->getInit() && NeverReassigned(V))
-      return literalShape(V->getInit(), Ctx, NeverReassigned, Depth + 1);
-    // A constexpr or const global: its constant value, below.
+    if (V && V->isLocalVarDecl() && V->getInit() && KeepsInit(V))
+      return literalShape(V->getInit(), Ctx, KeepsInit, Depth + 1);
+    // A const global dim3: its initialiser (an integer one is folded below).
+    if (V && !V->isLocalVarDecl() && !isa<ParmVarDecl>(V) &&
+        V->getType().isConstQualified() && V->getType()->isRecordType() &&
+        V->getInit())
+      return literalShape(V->getInit(), Ctx, KeepsInit, Depth + 1);
     if (!V || V->isLocalVarDecl() || !V->getType().isConstQualified())
       return std::nullopt;
   }
-  Expr::EvalResult R;
-  if (!E->isValueDependent() && E->getType()->isIntegralOrEnumerationType() &&
-      E->EvaluateAsInt(R, Ctx) && R.Val.getInt().getExtValue() > 0)
-    return BlockShape{unsigned(R.Val.getInt().getExtValue()), 1, 1};
+  if (std::optional<unsigned> N = literalCount(E, Ctx, KeepsInit, Depth + 1))
+    return BlockShape{*N, 1, 1};
   return std::nullopt;
 }
 
+bool AffineAnalysis::keepsInitialValue(const VarDecl *V) {
+  const auto *Owner = dyn_cast_or_null<FunctionDecl>(V->getDeclContext());
+  if (!Owner || !Owner->getBody())
+    return false;
+  std::unique_ptr<LocalWrites> &W = Writes[Owner];
+  if (!W)
+    W = std::make_unique<LocalWrites>(Owner->getBody());
+  return W->keepsInitialValue(V);
+}
+
 std::optional<BlockShape> AffineAnalysis::literalShapeOf(const Expr *E) {
-  if (!E)
-    return std::nullopt;
-  auto NeverReassigned = [&](const VarDecl *V) {
-    const auto *Owner = dyn_cast<FunctionDecl>(V->getDeclContext());
-    if (!Owner)
-      return false;
-    auto It = definitions(Owner).find(V);
-    return It != definitions(Owner).end() && !It->second.Escaped &&
-           It->second.List.size() == 1;
-  };
-  return literalShape(E, Ctx, NeverReassigned);
+  return literalShape(E, Ctx,
+                      [&](const VarDecl *V) { return keepsInitialValue(V); });
 }
 
 std::optional<uint64_t> AffineAnalysis::literalValueOf(const Expr *E) {
@@ -972,17 +1000,17 @@ std::optional<uint64_t> AffineAnalysis::literalValueOf(const Expr *E) {
   return std::nullopt;
 }
 
-void AffineAnalysis::recordLaunch(const CUDAKernelCallExpr *Launch) {
-  if (!SeenLaunches.insert(Launch).second)
+void AffineAnalysis::recordLaunch(const CallExpr *Launch) {
+  // A launch in a template's pattern is seen again, with its arguments'
+  // values, in each instantiation; one never instantiated never runs.
+  if (!Launch || Launch->isInstantiationDependent() ||
+      !SeenLaunches.insert(Launch).second)
     return;
-  const FunctionDecl *Kernel = Launch->getDirectCallee();
-  const CallExpr *Config = Launch->getConfig();
-  if (!Kernel || !Config || Config->getNumArgs() < 2)
+  LaunchSite Site = launchSite(Launch);
+  const FunctionDecl *Kernel = Site.Kernel;
+  if (!Kernel || Unpinned.count(Kernel))
     return;
-  Kernel = Kernel->getCanonicalDecl();
-  if (Unpinned.count(Kernel))
-    return;
-  std::optional<BlockShape> S = literalShapeOf(Config->getArg(1));
+  std::optional<BlockShape> S = literalShapeOf(Site.Block);
   auto It = Shapes.find(Kernel);
   if (!S ||
       (It != Shapes.end() && (It->second.X != S->X || It->second.Y != S->Y ||
@@ -1055,8 +1083,8 @@ void dumpAnalysis(ASTContext &AST, AffineAnalysis &AA,
   using namespace clang::ast_matchers;
   const SourceManager &SM = AST.getSourceManager();
   // match() on the ASTContext visits every node of the TU once.
-  for (const auto &M : match(cudaKernelCallExpr().bind("l"), AST))
-    AA.recordLaunch(M.getNodeAs<CUDAKernelCallExpr>("l"));
+  for (const auto &M : match(launchMatcher(), AST))
+    AA.recordLaunch(M.getNodeAs<CallExpr>("launch"));
   auto Fns = match(
       functionDecl(isDefinition(), hasBody(stmt()),
                    unless(isExpansionInSystemHeader()),

@@ -26,6 +26,7 @@
 // the CUDA C++ Best Practices Guide and the "Access Patterns vs. Memory
 // Throughput" pages of the Pascal deep dive.
 #pragma once
+#include "Analysis/LocalWrites.h"
 #include "Analysis/ThreadDependence.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Decl.h"
@@ -147,13 +148,18 @@ public:
   std::vector<std::pair<MemoryAccess, WarpPattern>>
   warpAccesses(const clang::FunctionDecl *F, MemorySpace Space);
 
-  // Records the block shape of a <<<grid, block>>> launch; a kernel launched
-  // with different or non-literal shapes keeps the default model.
-  void recordLaunch(const clang::CUDAKernelCallExpr *Launch);
+  // Records the block shape of a launch in any spelling of Launches.h
+  // (<<<grid, block>>>, cudaLaunchKernel, cudaLaunchKernelEx); a kernel
+  // launched with different or non-constant shapes keeps the default model.
+  // A launch in a template's pattern is skipped: its instantiations carry
+  // the values of the template arguments.
+  void recordLaunch(const clang::CallExpr *Launch);
   // The value of a launch argument written with constants: a literal, a
-  // constexpr, a macro, dim3(x, y, z), or a local (dim3 or integer) that is
-  // initialised so and never assigned again. For an integer the shape is
-  // {value, 1, 1}.
+  // constexpr or const variable, a macro, dim3(x, y, z) of those, a local
+  // (dim3 or integer) that is initialised so and never written again (by
+  // LocalWrites), or a const global dim3. For an integer the shape is
+  // {value, 1, 1}. The one way both the launch checks and the memory
+  // checks' warp model fold a block shape.
   std::optional<BlockShape> literalShapeOf(const clang::Expr *E);
   // The same for an integer argument that may be 0 (shared memory bytes).
   std::optional<uint64_t> literalValueOf(const clang::Expr *E);
@@ -197,6 +203,8 @@ private:
   const llvm::DenseMap<const clang::VarDecl *, Defs> &
   definitions(const clang::FunctionDecl *F);
   std::optional<int64_t> constant(const clang::Expr *E) const;
+  // Whether local V keeps its initialiser in its function (LocalWrites).
+  bool keepsInitialValue(const clang::VarDecl *V);
   int64_t uniformFactor(const clang::Expr *E) const;
 
   clang::ASTContext &Ctx;
@@ -211,7 +219,9 @@ private:
   unsigned Nesting = 0; // formIn/pointerIn/lvalueIn under way (Budget.h)
   llvm::DenseMap<const clang::FunctionDecl *, BlockShape> Shapes;
   llvm::DenseSet<const clang::FunctionDecl *> Unpinned;
-  llvm::DenseSet<const clang::CUDAKernelCallExpr *> SeenLaunches;
+  llvm::DenseSet<const clang::CallExpr *> SeenLaunches;
+  llvm::DenseMap<const clang::FunctionDecl *, std::unique_ptr<LocalWrites>>
+      Writes;
 };
 
 // --dump-analysis: for every kernel and device function the user wrote, the

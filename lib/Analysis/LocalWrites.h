@@ -1,8 +1,9 @@
 // Which local variables of a function body keep the value they were
 // initialised with. A reference to a local is a read when it is converted to
-// an rvalue; any other use (assignment, ++/--, &v, binding to a reference,
-// passing as an lvalue) may write it. A local that is only read stands for
-// its initialiser, as the compiler's SSA form sees it.
+// an rvalue (directly or through a field: `v.x`), bound to a const reference
+// or copied whole; any other use (assignment, ++/--, &v, binding to a
+// non-const reference, passing as an lvalue) may write it. A local that is
+// only read stands for its initialiser, as the compiler's SSA form sees it.
 #pragma once
 #include "clang/AST/Decl.h"
 #include "clang/AST/Expr.h"
@@ -27,7 +28,10 @@ public:
   llvm::ArrayRef<const clang::VarDecl *> locals() const { return Locals; }
 
 private:
-  void walk(const clang::Stmt *S, const clang::Stmt *Parent);
+  void walk(const clang::Stmt *S);
+
+  // The statements from the body down to the one being walked.
+  llvm::SmallVector<const clang::Stmt *, 16> Path;
 
   std::vector<const clang::VarDecl *> Locals;
   llvm::DenseMap<const clang::VarDecl *,

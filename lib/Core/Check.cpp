@@ -1,4 +1,5 @@
 #include "Core/Check.h"
+#include "Analysis/Launches.h"
 #include "Core/SourceText.h"
 #include "Driver/Hashing.h"
 #include <cstdlib>
@@ -133,7 +134,7 @@ AffineAnalysis &CheckContext::affine() {
 }
 
 std::string CheckContext::sourceText(const Stmt *S, size_t MaxLen) const {
-  return warplint::sourceText(S, *AST, MaxLen);
+  return messageText(S, *AST, MaxLen);
 }
 
 Location CheckContext::toLocation(SourceLocation Loc) const {
@@ -322,6 +323,11 @@ void Check::run(const ast_matchers::MatchFinder::MatchResult &R) {
   check(R);
 }
 
+void Check::noteMacroOrigin(const Stmt *S) {
+  if (std::optional<MacroOrigin> M = macroOrigin(S, Ctx.astContext()))
+    note(M->Spelling, "expanded from macro '%0'") << M->Name;
+}
+
 // ---------------------------------------------------------------- functions
 
 void FunctionCheck::registerMatchers(ast_matchers::MatchFinder *Finder) {
@@ -334,7 +340,7 @@ void FunctionCheck::registerMatchers(ast_matchers::MatchFinder *Finder) {
     Finder->addMatcher(
         functionDecl(Defined, unless(isTemplateInstantiation())).bind("fn"),
         this);
-  Finder->addMatcher(cudaKernelCallExpr().bind("launch"), this);
+  Finder->addMatcher(launchMatcher(), this);
 }
 
 void FunctionCheck::check(const ast_matchers::MatchFinder::MatchResult &R) {
@@ -343,7 +349,7 @@ void FunctionCheck::check(const ast_matchers::MatchFinder::MatchResult &R) {
     if ((Device || wantsHostFunctions()) &&
         (!wantsInstantiations() || !F->isDependentContext()))
       Functions.push_back(F);
-  } else if (const auto *L = R.Nodes.getNodeAs<CUDAKernelCallExpr>("launch")) {
+  } else if (const auto *L = R.Nodes.getNodeAs<CallExpr>("launch")) {
     Ctx.affine().recordLaunch(L);
   }
 }

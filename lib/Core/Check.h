@@ -121,8 +121,8 @@ public:
   ThreadDependenceAnalysis &threadDependence();
   AffineAnalysis &affine();
 
-  // The source text of S as the user wrote it (macros unexpanded), shortened
-  // to MaxLen characters.
+  // The source text of S as the user wrote it (macros unexpanded; inside a
+  // macro's body, the macro's invocation), shortened to MaxLen characters.
   std::string sourceText(const clang::Stmt *S, size_t MaxLen = 60) const;
 
   // Converts a builder into a Finding and reports it, unless it lies in a
@@ -186,6 +186,10 @@ protected:
     return FindingBuilder(Ctx, Name, Loc, Format, Severity::Note,
                           /*Attached=*/true);
   }
+  // A note on the finding reported last, when S's text in its message is a
+  // macro's invocation (sourceText: 'DOT(x, y)'): where in the macro's
+  // definition S is spelled, "expanded from macro 'DOT'".
+  void noteMacroOrigin(const clang::Stmt *S);
   CheckContext &context() const { return Ctx; }
   // The target; device-side checks always have one.
   const ArchInfo &arch() const { return *Ctx.arch(); }

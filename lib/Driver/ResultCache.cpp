@@ -188,7 +188,10 @@ std::optional<FileResult> ResultCache::lookup(const std::string &Key) {
   if (!Entry)
     return std::nullopt;
   try {
-    return fromJson(Entry->at("result"));
+    FileResult R = fromJson(Entry->at("result"));
+    for (const json &D : Entry->at("deps"))
+      R.Dependencies.push_back(D.at(0).get<std::string>());
+    return R;
   } catch (const json::exception &) {
     return std::nullopt; // not an entry this warplint wrote: a miss
   } catch (const std::out_of_range &) {

@@ -37,7 +37,7 @@ struct FileTask {
   // that check is enabled and --ir-layer is not false.
   bool IRLayer = false;
   // List the files the parses read in FileResult::Dependencies (for the
-  // result cache).
+  // result cache, and the CLI's which-input-includes-which).
   bool RecordDependencies = false;
   // The nvcc whose ptxas reports registers per kernel for launch-occupancy
   // (empty: none, --ptxas=off or no toolkit), and why not when empty.

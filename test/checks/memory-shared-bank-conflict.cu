@@ -61,6 +61,34 @@ __global__ void reduce_interleaved(const float *in, float *out) {
     out[blockIdx.x] = sdata[0];
 }
 
+// Inside a macro: named by the macro's invocation, with the macro in a note.
+#define EVERY_32ND(p) p[threadIdx.x * 32]
+__global__ void in_macro(float *out) {
+  __shared__ float flat[1024];
+  EVERY_32ND(flat) = 1.0f;
+  // CHECK: :[[@LINE-1]]:14: warning: 32-way bank conflict on 'EVERY_32ND(flat)' on sm_80: a warp's store hits 32 different 4-byte words in one of the 32 banks (consecutive lanes are 128 bytes apart), so it takes 32 times the passes of a conflict-free access (slides, 'Shared memory bank conflicts') [memory-shared-bank-conflict]
+  // CHECK: memory-shared-bank-conflict.cu:[[@LINE-5]]:23: note: expanded from macro 'EVERY_32ND'
+  // CHECK: :[[@LINE-4]]:20: note: pad the rows of 'flat' or permute (swizzle) its index so that the lanes of a warp fall in different banks
+  __syncthreads();
+  out[threadIdx.x] = flat[threadIdx.x];
+}
+
+// With 16x16 blocks (the launch below) a warp is two rows of 16 threads:
+// lanes x and x + 2 of one row are 128 bytes apart, in one bank: 8-way, not
+// the 16-way of 32 lanes along x.
+__global__ void sixteen_square(float *out) {
+  __shared__ float sq[16][16];
+  sq[threadIdx.x][threadIdx.y] = 1.0f;
+  // CHECK: :[[@LINE-1]]:3: warning: 8-way bank conflict on 'sq[threadIdx.x][threadIdx.y]' on sm_80: a warp's store hits 8 different 4-byte words in one of the 32 banks (its lanes' addresses are not evenly spaced), so it takes 8 times the passes of a conflict-free access (slides, 'Shared memory bank conflicts') [memory-shared-bank-conflict]
+  // CHECK: :[[@LINE-3]]:20: note: pad the rows of 'sq' or permute (swizzle) its index
+  __syncthreads();
+  out[threadIdx.x] = sq[threadIdx.y][threadIdx.x];
+}
+void launch_sixteen_square(float *out) {
+  dim3 block(16, 16);
+  sixteen_square<<<1, block>>>(out);
+}
+
 // --- Fine: no finding below this line. ---
 
 // Rows, padded columns, odd strides, broadcasts, 8- and 16-byte unit strides,

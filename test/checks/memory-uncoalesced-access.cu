@@ -113,6 +113,27 @@ __global__ void half_rows(float *out, int n) {
   out[threadIdx.y * n + threadIdx.x] = 0.0f;
 }
 
+// Inside a macro: the access is named by the macro's invocation, as written
+// where the finding is, and a note shows where the macro's body spells it.
+// Two accesses of one invocation are two findings, at their arguments.
+#define DOT(a, b) (a[threadIdx.x * 4] * b[threadIdx.x * 4])
+#define AT(p) p[threadIdx.x * 2]
+#define TWICE(v) (2.0f * (v))
+__global__ void in_macros(const float *x, const float *y, float *out) {
+  out[threadIdx.x] = DOT(x, y);
+  // CHECK: :[[@LINE-1]]:26: warning: each warp load of 'DOT(x, y)' touches 16 32-byte sectors for 128 useful bytes (25% efficiency) on sm_80: consecutive lanes are 16 bytes apart [memory-uncoalesced-access]
+  // CHECK: memory-uncoalesced-access.cu:[[@LINE-6]]:20: note: expanded from macro 'DOT'
+  // CHECK: :[[@LINE-3]]:29: warning: each warp load of 'DOT(x, y)' touches 16 32-byte sectors for 128 useful bytes (25% efficiency) on sm_80: consecutive lanes are 16 bytes apart [memory-uncoalesced-access]
+  // CHECK: memory-uncoalesced-access.cu:[[@LINE-8]]:41: note: expanded from macro 'DOT'
+  out[threadIdx.x] += AT(y);
+  // CHECK: :[[@LINE-1]]:26: warning: each warp load of 'AT(y)' touches 8 32-byte sectors for 128 useful bytes (50% efficiency) on sm_80: consecutive lanes are 8 bytes apart [memory-uncoalesced-access]
+  // CHECK: memory-uncoalesced-access.cu:[[@LINE-10]]:15: note: expanded from macro 'AT'
+  // Written whole in a macro's argument: named as written, no macro note.
+  out[threadIdx.x] += TWICE(x[threadIdx.x * 2]);
+  // CHECK: :[[@LINE-1]]:29: warning: each warp load of 'x[threadIdx.x * 2]' touches 8 32-byte sectors
+  // CHECK-NOT: expanded from macro 'TWICE'
+}
+
 // --- Fine: no finding below this line. ---
 
 // Unit stride of any element size, and a misaligned but contiguous read.

@@ -1,10 +1,13 @@
 // The affine thread-index analysis, queried directly: forms of indices and
 // the per-lane pattern of memory accesses.
 #include "Analysis/AffineIndex.h"
+#include "Analysis/Launches.h"
+#include "Analysis/LocalWrites.h"
 #include "CudaAst.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
 #include "clang/ASTMatchers/ASTMatchers.h"
 #include <gtest/gtest.h>
+#include <map>
 
 using namespace clang;
 using namespace clang::ast_matchers;
@@ -23,8 +26,8 @@ struct Fixture {
 
   explicit Fixture(llvm::StringRef Code) : AST(parseCuda(Code)) {
     AA = std::make_unique<AffineAnalysis>(AST->getASTContext(), TDA, 32);
-    for (auto &M : match(cudaKernelCallExpr().bind("l"), AST->getASTContext()))
-      AA->recordLaunch(M.getNodeAs<CUDAKernelCallExpr>("l"));
+    for (auto &M : match(warplint::launchMatcher(), AST->getASTContext()))
+      AA->recordLaunch(M.getNodeAs<CallExpr>("launch"));
   }
 
   const FunctionDecl *fn(llvm::StringRef Name) {
@@ -183,4 +186,95 @@ TEST(AffineIndex, RunTimeFactorKeepsItsKnownPart) {
   auto P = F.AA->pattern(Accesses[0].Addr.Offset, F.AA->blockShape(K));
   EXPECT_TRUE(P.SymbolicStride);
   EXPECT_EQ(P.SymbolFactor, 8); // 2 floats
+}
+
+namespace {
+// The block shape recorded for kernel k, as "XxYxZ", or "default".
+std::string shapeOf(Fixture &F, llvm::StringRef Kernel = "k") {
+  warplint::BlockShape S = F.AA->blockShape(F.fn(Kernel));
+  if (!S.pinned())
+    return "default";
+  return std::to_string(S.X) + "x" + std::to_string(S.Y) + "x" +
+         std::to_string(S.Z);
+}
+const char *const Kernel =
+    "__global__ void k(float *o) { o[threadIdx.x] = 0; }\n";
+// Each host code launching k gives k the shape Want.
+void expectShape(std::initializer_list<const char *> Hosts,
+                 const std::string &Want) {
+  for (const char *Host : Hosts) {
+    Fixture F(std::string(Kernel) + Host);
+    EXPECT_EQ(shapeOf(F), Want) << Host;
+  }
+}
+} // namespace
+
+TEST(AffineIndex, ShapeFoldedThroughConstants) {
+  expectShape(
+      {
+          "#define B 16\nvoid h(float *o) { k<<<1, dim3(B, B)>>>(o); }",
+          "const int B = 16; void h(float *o) { k<<<1, dim3(B, B)>>>(o); }",
+          "void h(float *o) { constexpr int B = 16; dim3 b(B, B); "
+          "k<<<1, b>>>(o); }",
+          "void h(float *o) { dim3 b = dim3(16, 16); k<<<1, b>>>(o); }",
+          "void h(float *o) { dim3 b{16, 16}; k<<<1, b>>>(o); }",
+          "void h(float *o) { int s = 16; int t = s; k<<<1, dim3(t, s)>>>(o); "
+          "}",
+          "static const dim3 b(16, 16); void h(float *o) { k<<<1, b>>>(o); }",
+          "template <int B> void h(float *o) { k<<<1, dim3(B, B)>>>(o); }\n"
+          "void g(float *o) { h<16>(o); }",
+      },
+      "16x16x1");
+}
+
+TEST(AffineIndex, ShapeOfEveryLaunchSpelling) {
+  Fixture Classic(
+      std::string(Kernel) +
+      "void h(float *o) { void *a[] = {&o}; "
+      "cudaLaunchKernel((const void *)k, 1, dim3(8, 4), a, 0, 0); }");
+  EXPECT_EQ(shapeOf(Classic), "8x4x1");
+  Fixture Ex(std::string(Kernel) +
+             "void h(float *o) { cudaLaunchConfig_t c = {}; c.gridDim = 1;"
+             " c.blockDim = dim3(8, 4); cudaLaunchKernelEx(&c, k, o); }");
+  EXPECT_EQ(shapeOf(Ex), "8x4x1");
+}
+
+TEST(AffineIndex, ShapeNotFoldedWhenItMayChange) {
+  expectShape(
+      {
+          "void h(float *o) { dim3 b(16, 16); b.x = 32; k<<<1, b>>>(o); }",
+          "void g(dim3 &); void h(float *o) { dim3 b(16, 16); g(b); "
+          "k<<<1, b>>>(o); }",
+          "void h(float *o) { dim3 b(16, 16); dim3 *p = &b; p->y = 2; "
+          "k<<<1, b>>>(o); }",
+          "void h(float *o) { dim3 b(16, 16); auto f = [&] { b.x = 8; }; f(); "
+          "k<<<1, b>>>(o); }",
+          "void h(float *o, int n) { int t = 16; if (n) t = 32; "
+          "k<<<1, dim3(t, t)>>>(o); }",
+          "void h(float *o) { k<<<1, dim3(16, 16)>>>(o); k<<<1, 256>>>(o); }",
+          "template <int B> void h(float *o) { k<<<1, dim3(B, B)>>>(o); }\n"
+          "void g(float *o) { h<16>(o); h<32>(o); }",
+      },
+      "default");
+}
+
+TEST(LocalWrites, ReadsThroughFieldsAndCopies) {
+  auto AST =
+      parseCuda("struct P { int x, y; };\n"
+                "void take(P); void ref(P &); void cref(const P &);\n"
+                "void f() { P a{1, 2}; take(a); int u = a.x; cref(a);\n"
+                "  P b{1, 2}; b.y = 3;\n"
+                "  P c{1, 2}; ref(c);\n"
+                "  P d{1, 2}; P e = static_cast<P &&>(d); (void)u; (void)e; }");
+  const auto *F = match(functionDecl(hasName("f"), isDefinition()).bind("f"),
+                        AST->getASTContext())[0]
+                      .getNodeAs<FunctionDecl>("f");
+  warplint::LocalWrites W(F->getBody());
+  std::map<std::string, bool> Keeps;
+  for (const VarDecl *V : W.locals())
+    Keeps[V->getName().str()] = W.keepsInitialValue(V);
+  EXPECT_TRUE(Keeps["a"]);  // copied, a field read, bound to const &
+  EXPECT_FALSE(Keeps["b"]); // a field written
+  EXPECT_FALSE(Keeps["c"]); // bound to a non-const reference
+  EXPECT_FALSE(Keeps["d"]); // moved from
 }

@@ -206,6 +206,43 @@ std::string absolute(StringRef Path) {
   return std::string(P);
 }
 
+// Path with links resolved, as the parses list the files they read.
+std::string realPath(StringRef Path) {
+  SmallString<256> Real;
+  if (sys::fs::real_path(Path, Real))
+    return absolute(Path);
+  return std::string(Real);
+}
+
+// The given files that another given file #includes: a kernel file and the
+// file that #includes it to launch its kernels (a.cu, and b.cu with
+// `#include "a.cu"`). Such a file is reported through its includer only:
+// that parse sees all of it, and the launches too (the block shapes the
+// memory checks model warps with), where its own parse would judge the
+// kernels with the default shape and report the same lines again with
+// other numbers. Two files that include each other, or an includer whose
+// parse crashed, keep the file's own results.
+std::vector<bool>
+includedByAnotherInput(const std::vector<FileTask> &Tasks,
+                       const std::vector<FileResult> &Results) {
+  std::vector<bool> Covered(Tasks.size(), false);
+  if (Tasks.size() < 2)
+    return Covered;
+  std::vector<std::string> Real;
+  for (const FileTask &T : Tasks)
+    Real.push_back(realPath(T.File));
+  auto Includes = [&](size_t By, size_t Of) {
+    const std::vector<std::string> &Read = Results[By].Dependencies;
+    // (A parse that crashed lists nothing.)
+    return Real[By] != Real[Of] &&
+           std::binary_search(Read.begin(), Read.end(), Real[Of]);
+  };
+  for (size_t Of = 0; Of < Tasks.size(); ++Of)
+    for (size_t By = 0; By < Tasks.size() && !Covered[Of]; ++By)
+      Covered[Of] = Includes(By, Of) && !Includes(Of, By);
+  return Covered;
+}
+
 std::vector<RuleInfo> ruleList(StringRef Share) {
   std::vector<RuleInfo> Rules;
   std::string Base = HelpBaseUrlOpt;
@@ -533,6 +570,10 @@ int Main(int Argc, const char **Argv) {
     sys::path::append(CacheBase, "ptxas");
     ResourceCache = std::string(CacheBase);
   }
+  // Which given file #includes which (below): the files each parse read.
+  if (Tasks.size() > 1)
+    for (FileTask &T : Tasks)
+      T.RecordDependencies = true;
   for (FileTask &T : Tasks) {
     if (NoPtxas.empty())
       T.Nvcc = Nvcc;
@@ -604,6 +645,11 @@ int Main(int Argc, const char **Argv) {
       Pool.async([&, I] { Run(I); });
     Pool.wait();
   }
+  std::vector<bool> Covered = includedByAnotherInput(Tasks, Results);
+  std::set<std::string> CoveredFiles;
+  for (size_t I = 0; I < Tasks.size(); ++I)
+    if (Covered[I])
+      CoveredFiles.insert(realPath(Tasks[I].File));
   // Output in input order, whatever order the jobs finished in. A header's
   // findings are shown once, from the first file that includes it.
   std::set<std::tuple<std::string, unsigned, unsigned, std::string,
@@ -616,6 +662,8 @@ int Main(int Argc, const char **Argv) {
         errs() << "warplint: warning: " << W << "\n";
     if (PrintParsesOpt && !R.Parses.empty())
       errs() << "warplint: " << Tasks[I].File << ": " << R.Parses << "\n";
+    if (Covered[I])
+      continue; // reported through the file that includes it
     std::string Main = absolute(Tasks[I].File);
     auto &Found = R.Sink.findings();
     Found.erase(
@@ -623,7 +671,9 @@ int Main(int Argc, const char **Argv) {
                        [&](const Finding &F) {
                          std::string File = absolute(F.Loc.File);
                          if (File != Main && HeaderFilter &&
-                             !HeaderFilter->match(File))
+                             !HeaderFilter->match(File) &&
+                             (CoveredFiles.empty() ||
+                              !CoveredFiles.count(realPath(File))))
                            return true;
                          return !Shown
                                      .insert({File, F.Loc.Line, F.Loc.Column,
