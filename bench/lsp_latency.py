@@ -72,7 +72,11 @@ def main():
     diags = s.diagnostics_of(1)
     cold = time.perf_counter() - start
     lines = text.split("\n")
-    last = len(lines) - 2  # the last line with text, in a file ending in \n
+    # A body edit types in the first kernel's body: the line after the one
+    # that opens it.
+    first = next(i for i, l in enumerate(lines) if "__global__" in l)
+    last = next(i for i in range(first, len(lines))
+                if lines[i].rstrip().endswith("{")) + 1
     times = []
     for i in range(args.edits):
         version = i + 2
