@@ -21,7 +21,7 @@ import os
 import re
 import time
 
-from lsp_latency import ROOT, Server
+from lsp_latency import Server, add_server_options
 
 
 def rss_kb(pid):
@@ -52,11 +52,9 @@ def slope(points):
 
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("file")
+    add_server_options(ap)
     ap.add_argument("--edits", type=int, default=500)
     ap.add_argument("--every", type=int, default=25)
-    ap.add_argument("--server", default=os.path.join(ROOT, "build/bin/warplint-lsp"))
-    ap.add_argument("--server-arg", action="append", default=[])
     args = ap.parse_args()
     path = os.path.abspath(args.file)
     uri = "file://" + path
@@ -65,13 +63,8 @@ def main():
     server_args = args.server_arg
     if not any(a.startswith("--compile-commands-dir") for a in server_args):
         server_args = server_args + ["--compile-commands-dir=" + os.path.dirname(path)]
-    s = Server([args.server, "--debounce-ms=0", "--log=error"] + server_args)
-    s.send({"jsonrpc": "2.0", "id": 1, "method": "initialize",
-            "params": {"capabilities": {}}})
-    s.recv()
-    s.send({"jsonrpc": "2.0", "method": "textDocument/didOpen",
-            "params": {"textDocument": {"uri": uri, "languageId": "cuda",
-                                        "version": 1, "text": text}}})
+    s = Server(args.server, server_args)
+    s.open(uri, text)
     diags = s.diagnostics_of(1)
     samples = [(0, rss_kb(s.p.pid))]
     start = time.perf_counter()
@@ -84,16 +77,12 @@ def main():
         else:
             change = {"range": {"start": at, "end": {"line": line + 1, "character": 0}},
                       "text": ""}
-        s.send({"jsonrpc": "2.0", "method": "textDocument/didChange",
-                "params": {"textDocument": {"uri": uri, "version": version},
-                           "contentChanges": [change]}})
+        s.change(uri, version, change)
         s.diagnostics_of(version)
         if (i + 1) % args.every == 0:
             samples.append((i + 1, rss_kb(s.p.pid)))
     elapsed = time.perf_counter() - start
-    s.send({"jsonrpc": "2.0", "id": 2, "method": "shutdown"})
-    s.send({"jsonrpc": "2.0", "method": "exit"})
-    s.p.wait()
+    s.exit()
     print("%s: %d diagnostics, %d edits in %.0f s (%.3f s each), VmRSS in MB:"
           % (os.path.basename(path), len(diags), args.edits, elapsed,
              elapsed / max(args.edits, 1)))
