@@ -4,7 +4,7 @@
 Opens the file, waits for its first diagnostics (a cold start), then makes N
 edits one at a time (a comment line added at the top and removed again, so
 that every line below moves and the preamble region changes, as when you add
-an #include; or --edit=body: a character typed in the last function, as when
+an #include; or --edit=body: a character typed in the first kernel's body, as when
 you type in a kernel) and times each from didChange to the
 publishDiagnostics of that version, with --debounce-ms=0. Prints the cold
 start and the median and fastest edit.
@@ -99,7 +99,9 @@ def main():
     last = next(i for i in range(first, len(lines))
                 if lines[i].rstrip().endswith("{")) + 1
     times = []
-    for i in range(args.edits):
+    # The first edit builds the preamble (the server builds it once the
+    # #include region held still for two parses): a warm-up, not timed.
+    for i in range(args.edits + 1):
         version = i + 2
         if args.edit == "top":
             change = ({"range": {"start": {"line": 0, "character": 0},
@@ -109,20 +111,20 @@ def main():
                                  "end": {"line": 1, "character": 0}},
                        "text": ""})
         else:
-            change = ({"range": {"start": {"line": last, "character": 0},
-                                 "end": {"line": last, "character": 0}},
-                       "text": " "} if i % 2 == 0 else
-                      {"range": {"start": {"line": last, "character": 0},
-                                 "end": {"line": last, "character": 1}},
-                       "text": ""})
+            # Typing: every version differs from all before it.
+            change = {"range": {"start": {"line": last, "character": 0},
+                                "end": {"line": last, "character": 0}},
+                      "text": " "}
         t0 = time.perf_counter()
         s.change(uri, version, change)
         s.diagnostics_of(version)
-        times.append(time.perf_counter() - t0)
+        if i > 0 or args.edit == "top":
+            times.append(time.perf_counter() - t0)
     s.exit()
     print("%s: %d diagnostics; open %.3f s; edit (%s, %d): median %.3f s, "
-          "fastest %.3f s" % (os.path.basename(path), len(diags), cold,
+          "worst %.3f s, fastest %.3f s" % (os.path.basename(path), len(diags), cold,
                               args.edit, len(times), statistics.median(times),
+                              max(times),
                               min(times)))
 
 
