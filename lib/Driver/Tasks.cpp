@@ -23,6 +23,10 @@ Expected<const Config *> TaskBuilder::configFor(StringRef Abs) {
   return &Configs.emplace(*Path, std::move(*C)).first->second;
 }
 
+static bool isCudaSource(StringRef File) {
+  return File.ends_with(".cu") || File.ends_with(".cuh");
+}
+
 Expected<FileTask>
 TaskBuilder::build(StringRef File, StringRef Abs,
                    const clang::tooling::CompilationDatabase *Database) {
@@ -36,6 +40,15 @@ TaskBuilder::build(StringRef File, StringRef Abs,
     T.Directory = std::string(Cwd);
   } else if (Database) {
     auto Commands = Database->getCompileCommands(Abs);
+    // A CUDA file the database does not list borrows only a CUDA
+    // neighbour's flags: a C++ file's (a precompiled header, host-only
+    // defines) would make its parse another program's.
+    StringRef From;
+    if (!Commands.empty())
+      From = Commands.front().Heuristic;
+    if (isCudaSource(File) && From.consume_front("inferred from ") &&
+        !isCudaSource(From))
+      Commands.clear();
     if (!Commands.empty()) {
       Command = Commands.front().CommandLine;
       T.Directory = Commands.front().Directory;
@@ -50,7 +63,7 @@ TaskBuilder::build(StringRef File, StringRef Abs,
   T.Flags.Args.insert(T.Flags.Args.end(), S.ExtraArgs.begin(),
                       S.ExtraArgs.end());
   dropUnknownDriverFlags(T.Flags);
-  T.Flags.IsCuda |= File.ends_with(".cu") || File.ends_with(".cuh");
+  T.Flags.IsCuda |= isCudaSource(File);
 
   auto Cfg = configFor(Abs);
   if (!Cfg)
