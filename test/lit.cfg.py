@@ -69,3 +69,13 @@ if os.access(os.path.join(config.cuda_path, "bin", "nvcc"), os.X_OK):
 for tool in ("ninja", "make"):
     if shutil.which(tool):
         config.available_features.add(tool)
+# OpenMP's omp.h in clang's resource directory (libomp-22-dev, which
+# scripts/setup.sh installs): a CUDA file with OpenMP host code includes it.
+import subprocess
+try:
+    _resource = subprocess.run([config.clangxx, "-print-resource-dir"],
+                               capture_output=True, text=True).stdout.strip()
+    if os.path.exists(os.path.join(_resource, "include", "omp.h")):
+        config.available_features.add("omp-header")
+except OSError:
+    pass

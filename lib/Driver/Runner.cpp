@@ -327,6 +327,10 @@ std::vector<std::string> buildParseArgs(const FileTask &T,
         Args.push_back(("-D__warplint_lacks_" + Feature).str());
     if (!Env.FeatureHeader.empty())
       Args.insert(Args.end(), {"-include", Env.FeatureHeader});
+    // What nvcc's headers declare for host code and clang's do not (host
+    // min/max): a host function that calls one must not fail the parse.
+    if (!Env.CompatHeader.empty())
+      Args.insert(Args.end(), {"-include", Env.CompatHeader});
   }
   // The user's spelling of the file, unless the compile command runs in
   // another directory (a compile database): then its absolute path.

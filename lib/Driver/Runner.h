@@ -22,6 +22,10 @@ struct RunEnvironment {
   // <share>/include/features/warplint_missing_features.h: declares what the
   // toolkit leaves out for a target without a feature (none: not included)
   std::string FeatureHeader;
+  // <share>/include/compat/warplint_nvcc_compat.h: declares what nvcc's
+  // headers give host code and clang's wrapper headers do not (none: not
+  // included)
+  std::string CompatHeader;
   std::string ResourceDir; // clang's resource directory
 };
 

@@ -17,6 +17,7 @@ std::vector<std::string> argsFor(const ArchTable &T, llvm::StringRef Arch) {
   Env.Tables = &T;
   Env.FallbackDir = "/share/include/fallback";
   Env.FeatureHeader = "/share/include/features/warplint_missing_features.h";
+  Env.CompatHeader = "/share/include/compat/warplint_nvcc_compat.h";
   Env.ResourceDir = "/resource";
   return buildParseArgs(Task, Env, T.find(Arch));
 }
@@ -42,4 +43,17 @@ TEST(Runner, DeclaresWhatTheTargetLacks) {
   }));
   EXPECT_TRUE(llvm::is_contained(
       Sm90, "/share/include/features/warplint_missing_features.h"));
+}
+
+TEST(Runner, DeclaresWhatNvccGivesHostCode) {
+  auto T = ArchTable::loadDirectory(WARPLINT_SOURCE_DIR "/arch-data");
+  ASSERT_TRUE(bool(T)) << llvm::toString(T.takeError());
+  for (llvm::StringRef Arch : {"sm_61", "sm_90"}) {
+    std::vector<std::string> Args = argsFor(*T, Arch);
+    auto Header = llvm::find(Args, "/share/include/compat/warplint_nvcc_compat.h");
+    ASSERT_NE(Header, Args.end()) << Arch.str();
+    EXPECT_EQ(*std::prev(Header), "-include");
+    // No -fopenmp: OpenMP host code parses without changing the analysis.
+    EXPECT_FALSE(llvm::is_contained(Args, "-fopenmp"));
+  }
 }

@@ -4,6 +4,7 @@
 #include "Arch/ArchTable.h"
 #include "Core/Check.h"
 #include "Core/Config.h"
+#include "Driver/Includer.h"
 #include "Driver/NvccFlags.h"
 #include "Driver/ResultCache.h"
 #include "Driver/Runner.h"
@@ -241,6 +242,34 @@ includedByAnotherInput(const std::vector<FileTask> &Tasks,
     for (size_t By = 0; By < Tasks.size() && !Covered[Of]; ++By)
       Covered[Of] = Includes(By, Of) && !Includes(Of, By);
   return Covered;
+}
+
+// Fragment's results from the parse of Includer, a file that #includes it:
+// the findings at Fragment's lines, spelled as the user named it. Nothing
+// when that parse has errors too (Fragment's own errors are then the
+// better report).
+std::optional<FileResult> analyseThroughIncluder(StringRef Fragment,
+                                                 const FileTask &Includer,
+                                                 const RunEnvironment &Env) {
+  FileResult Through = runFile(Includer, Env);
+  if (!Through.Sink.errors().empty())
+    return std::nullopt;
+  std::string Real = realPath(Fragment);
+  FileResult R;
+  R.Warnings = std::move(Through.Warnings);
+  R.Warnings.push_back("'" + Fragment.str() +
+                       "' does not compile on its own; analysed through '" +
+                       Includer.File + "', which #includes it");
+  for (Finding &F : Through.Sink.findings()) {
+    if (realPath(absolute(F.Loc.File)) != Real)
+      continue;
+    for (FindingNote &N : F.Notes)
+      if (realPath(absolute(N.Loc.File)) == Real)
+        N.Loc.File = Fragment.str();
+    F.Loc.File = Fragment.str();
+    R.Sink.report(std::move(F));
+  }
+  return R;
 }
 
 std::vector<RuleInfo> ruleList(StringRef Share) {
@@ -644,6 +673,30 @@ int Main(int Argc, const char **Argv) {
     for (size_t I = 0; I < Tasks.size(); ++I)
       Pool.async([&, I] { Run(I); });
     Pool.wait();
+  }
+  // A .cu fragment that does not compile on its own, and that no other given
+  // file covers: analysed through the file of its directory that #includes
+  // it, if that one compiles.
+  for (size_t I = 0; I < Tasks.size(); ++I) {
+    if (Results[I].Sink.errors().empty() ||
+        sys::path::extension(Tasks[I].File) != ".cu")
+      continue;
+    std::optional<std::string> Includer =
+        findIncluder(absolute(Tasks[I].File));
+    if (!Includer || llvm::any_of(Tasks, [&](const FileTask &T) {
+          return realPath(T.File) == realPath(*Includer);
+        }))
+      continue;
+    auto T = Builder.build(*Includer, *Includer, Database.get());
+    if (!T) {
+      consumeError(T.takeError());
+      continue;
+    }
+    T->Nvcc = Tasks[I].Nvcc;
+    T->NoPtxas = Tasks[I].NoPtxas;
+    T->ResourceCacheDir = Tasks[I].ResourceCacheDir;
+    if (auto Through = analyseThroughIncluder(Tasks[I].File, *T, Env))
+      Results[I] = std::move(*Through);
   }
   std::vector<bool> Covered = includedByAnotherInput(Tasks, Results);
   std::set<std::string> CoveredFiles;
