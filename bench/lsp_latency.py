@@ -21,11 +21,24 @@ import time
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
+def add_server_options(ap):
+    """The file and the server's options, as both LSP benches take them."""
+    ap.add_argument("file")
+    ap.add_argument("--server", default=os.path.join(ROOT, "build/bin/warplint-lsp"))
+    ap.add_argument("--server-arg", action="append", default=[])
+
+
 class Server:
-    def __init__(self, argv):
-        self.p = subprocess.Popen(argv, stdin=subprocess.PIPE,
-                                  stdout=subprocess.PIPE,
-                                  stderr=subprocess.DEVNULL)
+    """warplint-lsp with --debounce-ms=0, initialized."""
+
+    def __init__(self, server, server_args):
+        self.p = subprocess.Popen(
+            [server, "--debounce-ms=0", "--log=error"] + server_args,
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL)
+        self.send({"jsonrpc": "2.0", "id": 1, "method": "initialize",
+                   "params": {"capabilities": {}}})
+        self.recv()
 
     def send(self, msg):
         body = json.dumps(msg).encode()
@@ -42,6 +55,21 @@ class Server:
                 length = int(line.split(":")[1])
         return json.loads(self.p.stdout.read(length))
 
+    def open(self, uri, text):
+        self.send({"jsonrpc": "2.0", "method": "textDocument/didOpen",
+                   "params": {"textDocument": {"uri": uri, "languageId": "cuda",
+                                               "version": 1, "text": text}}})
+
+    def change(self, uri, version, change):
+        self.send({"jsonrpc": "2.0", "method": "textDocument/didChange",
+                   "params": {"textDocument": {"uri": uri, "version": version},
+                              "contentChanges": [change]}})
+
+    def exit(self):
+        self.send({"jsonrpc": "2.0", "id": 2, "method": "shutdown"})
+        self.send({"jsonrpc": "2.0", "method": "exit"})
+        self.p.wait()
+
     def diagnostics_of(self, version):
         while True:
             m = self.recv()
@@ -52,27 +80,24 @@ class Server:
 
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("file")
+    add_server_options(ap)
     ap.add_argument("--edits", type=int, default=10)
     ap.add_argument("--edit", choices=["top", "body"], default="body")
-    ap.add_argument("--server", default=os.path.join(ROOT, "build/bin/warplint-lsp"))
-    ap.add_argument("--server-arg", action="append", default=[])
     args = ap.parse_args()
     path = os.path.abspath(args.file)
     uri = "file://" + path
     text = open(path, encoding="utf-8").read()
-    s = Server([args.server, "--debounce-ms=0", "--log=error"] + args.server_arg)
-    s.send({"jsonrpc": "2.0", "id": 1, "method": "initialize",
-            "params": {"capabilities": {}}})
-    s.recv()
+    s = Server(args.server, args.server_arg)
     start = time.perf_counter()
-    s.send({"jsonrpc": "2.0", "method": "textDocument/didOpen",
-            "params": {"textDocument": {"uri": uri, "languageId": "cuda",
-                                        "version": 1, "text": text}}})
+    s.open(uri, text)
     diags = s.diagnostics_of(1)
     cold = time.perf_counter() - start
     lines = text.split("\n")
-    last = len(lines) - 2  # the last line with text, in a file ending in \n
+    # A body edit types in the first kernel's body: the line after the one
+    # that opens it.
+    first = next(i for i, l in enumerate(lines) if "__global__" in l)
+    last = next(i for i in range(first, len(lines))
+                if lines[i].rstrip().endswith("{")) + 1
     times = []
     for i in range(args.edits):
         version = i + 2
@@ -91,14 +116,10 @@ def main():
                                  "end": {"line": last, "character": 1}},
                        "text": ""})
         t0 = time.perf_counter()
-        s.send({"jsonrpc": "2.0", "method": "textDocument/didChange",
-                "params": {"textDocument": {"uri": uri, "version": version},
-                           "contentChanges": [change]}})
+        s.change(uri, version, change)
         s.diagnostics_of(version)
         times.append(time.perf_counter() - t0)
-    s.send({"jsonrpc": "2.0", "id": 2, "method": "shutdown"})
-    s.send({"jsonrpc": "2.0", "method": "exit"})
-    s.p.wait()
+    s.exit()
     print("%s: %d diagnostics; open %.3f s; edit (%s, %d): median %.3f s, "
           "fastest %.3f s" % (os.path.basename(path), len(diags), cold,
                               args.edit, len(times), statistics.median(times),

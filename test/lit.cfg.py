@@ -55,6 +55,13 @@ except ImportError:
 # The pre-commit hook's test runs the real pre-commit (Debian: pre-commit).
 if shutil.which("pre-commit") and shutil.which("git"):
     config.available_features.add("pre-commit")
+# The editor test drives Neovim's LSP client (Debian: neovim, which
+# scripts/setup.sh installs); without it, say why it is skipped.
+if shutil.which("nvim") and shutil.which("timeout"):
+    config.available_features.add("nvim")
+else:
+    lit_config.note("neovim not installed: skipping the editor test "
+                    "(test/lsp/neovim.test)")
 # The CMake integration tests configure a project with the toolkit's nvcc, or
 # with clang as the CUDA compiler, with the Ninja and Makefile generators.
 if os.access(os.path.join(config.cuda_path, "bin", "nvcc"), os.X_OK):

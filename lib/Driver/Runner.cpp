@@ -83,9 +83,19 @@ class AnalysisConsumer : public ASTConsumer {
 public:
   AnalysisConsumer(CompilerInstance &CI, std::vector<TargetChecks> Targets,
                    SharedParse *Shared, std::string *Dump,
-                   std::function<bool()> Cancelled, bool MainFileOnly)
+                   const FileTask &T, std::vector<BodySpan> *Bodies)
       : CI(CI), Targets(std::move(Targets)), Shared(Shared), Dump(Dump),
-        Cancelled(std::move(Cancelled)), MainFileOnly(MainFileOnly) {}
+        Cancelled(T.Cancelled), MainFileOnly(T.MainFileOnly),
+        SkipBody(T.SkipBody), Bodies(Bodies) {}
+
+  bool shouldSkipFunctionBody(Decl *D) override {
+    if (!SkipBody)
+      return false;
+    const SourceManager &SM = CI.getSourceManager();
+    SourceLocation Name = D->getLocation();
+    return Name.isFileID() && SM.isInMainFile(Name) &&
+           SkipBody(SM.getFileOffset(Name));
+  }
 
   bool HandleTopLevelDecl(DeclGroupRef Group) override {
     if (MainFileOnly) {
@@ -103,6 +113,8 @@ public:
       return;
     if (MainFileOnly)
       AST.setTraversalScope(MainDecls);
+    if (Bodies)
+      *Bodies = mainFileBodies(MainDecls, AST);
     if (Dump) {
       CheckContext &Ctx = *Targets.front().Ctx;
       Ctx.setASTContext(&AST);
@@ -155,6 +167,8 @@ private:
   std::string *Dump;
   std::function<bool()> Cancelled;
   bool MainFileOnly;
+  std::function<bool(unsigned)> SkipBody;
+  std::vector<BodySpan> *Bodies;
   std::vector<Decl *> MainDecls;
 };
 
@@ -189,8 +203,7 @@ public:
       Targets.push_back({std::move(Ctx), std::move(Runner)});
     }
     auto AST = std::make_unique<AnalysisConsumer>(CI, std::move(Targets),
-                                                  Shared, Dump, T.Cancelled,
-                                                  T.MainFileOnly);
+                                                  Shared, Dump, T, Bodies);
     if (!wantsIRLayer(CI))
       return AST;
     // The same parse feeds the code generator, after the checks.
@@ -201,6 +214,18 @@ public:
         CI, [&Checks, Sink = Own.Sink] { return Checks.judged(*Sink); },
         Shared ? &Shared->IRAnalysed : nullptr));
     return std::make_unique<MultiplexConsumer>(std::move(Both));
+  }
+
+  // The main file's function definitions go to Out (the language server's
+  // full pass).
+  void collectBodies(std::vector<BodySpan> *Out) { Bodies = Out; }
+
+protected:
+  bool BeginInvocation(CompilerInstance &CI) override {
+    // The focused pass: the parser asks the consumer which bodies to skip.
+    if (T.SkipBody)
+      CI.getFrontendOpts().SkipFunctionBodies = true;
+    return true;
   }
 
 private:
@@ -214,6 +239,7 @@ private:
   SharedParse *Shared;
   std::string *Dump;
   ResourceUsageJob *Resources;
+  std::vector<BodySpan> *Bodies = nullptr;
 };
 
 // Every file a parse read (absolute paths, symlinks and '..' resolved).
@@ -370,6 +396,8 @@ FileResult runFile(const FileTask &T, const RunEnvironment &Env,
     auto Action = std::make_unique<AnalysisAction>(
         T, *Env.Tables, Judged{Arch, &Sinks[I]}, Shared,
         T.DumpAnalysis ? &R.Dump : nullptr, Resources.get());
+    if (T.MainFileOnly && !T.SkipBody && I == 0)
+      Action->collectBodies(&R.Bodies);
     std::unique_ptr<tooling::ToolInvocation> Invocation;
     if (!Preambles) {
       Invocation = std::make_unique<tooling::ToolInvocation>(

@@ -4,6 +4,7 @@
 // parse for a non-CUDA file.
 #pragma once
 #include "Arch/ArchTable.h"
+#include "Driver/Focus.h"
 #include "Core/Check.h"
 #include "Core/DiagSink.h"
 #include "Driver/NvccFlags.h"
@@ -53,6 +54,9 @@ struct FileTask {
   // publishes the main file's findings): the headers' declarations are not
   // walked, which with a preamble spares deserializing all of them.
   bool MainFileOnly = false;
+  // The language server's focused pass (Driver/Focus.h): whether the body of
+  // the main-file function whose name is at this offset goes unparsed.
+  std::function<bool(unsigned Offset)> SkipBody;
   // Judge several targets on one parse where that gives the same results as
   // a parse each (Driver/OneParse.h); false: a parse per target.
   bool OneParse = true;
@@ -60,6 +64,9 @@ struct FileTask {
 
 struct FileResult {
   DiagSink Sink;
+  // With MainFileOnly and no SkipBody: the main file's function definitions,
+  // for a later focused pass.
+  std::vector<BodySpan> Bodies;
   std::vector<std::string> Warnings; // one-line tool warnings for stderr
   std::string Dump;                  // --dump-analysis output
   // How the targets were parsed, and why (--print-parses).

@@ -180,11 +180,12 @@ void Server::onNotification(StringRef Method, const json::Object *Params) {
              "shutdown; dropped");
     return;
   }
-  if (Method == "initialized" || Method.starts_with("$/") ||
-      Method == "workspace/didChangeConfiguration")
+  if (Method == "initialized" || Method.starts_with("$/"))
     return;
-  if (Method == "workspace/didChangeWatchedFiles") {
+  if (Method == "workspace/didChangeConfiguration" ||
+      Method == "workspace/didChangeWatchedFiles") {
     Databases.clear(); // a compile database may have been (re)written
+    analyseAllAgain("");
     return;
   }
   using Handler = void (Server::*)(const json::Object &);
@@ -319,15 +320,25 @@ void Server::didChange(const json::Object &Params) {
 }
 
 void Server::didSave(const json::Object &Params) {
-  if (!uriOf(Params))
+  std::optional<std::string> Uri = uriOf(Params);
+  if (!Uri)
     return;
-  // The saved file may be a header of any open buffer: all are analysed
-  // again (their preambles are rebuilt only where a header changed).
+  // The saved file may be a header of any open buffer, or .warplint.yaml:
+  // all are analysed again (their preambles are rebuilt only where a header
+  // changed).
+  analyseAllAgain(*Uri);
+}
+
+void Server::analyseAllAgain(const std::string &Saved) {
   std::vector<std::string> Again;
   {
     std::lock_guard<std::mutex> Hold(Lock);
     for (auto &[U, D] : Docs) {
       ++D.Generation;
+      // What another file holds may have changed: no focused pass on the
+      // last full analysis (the saved buffer's own text is what it was).
+      if (U != Saved)
+        D.LastFull.reset();
       Again.push_back(U);
     }
   }
@@ -387,6 +398,8 @@ void Server::analyse(const std::string &Uri) {
   std::string Path, Text;
   int64_t Version;
   uint64_t Generation;
+  std::shared_ptr<const FullAnalysis> Last;
+  bool FullDue;
   auto Memory = makeIntrusiveRefCnt<vfs::InMemoryFileSystem>();
   {
     std::lock_guard<std::mutex> Hold(Lock);
@@ -397,6 +410,8 @@ void Server::analyse(const std::string &Uri) {
     Text = It->second.Text;
     Version = It->second.Version;
     Generation = It->second.Generation;
+    Last = It->second.LastFull;
+    FullDue = It->second.FullDueFor == Generation;
     for (const auto &[U, D] : Docs)
       Memory->addFile(D.Path, 0, MemoryBuffer::getMemBufferCopy(D.Text, D.Path));
   }
@@ -410,6 +425,7 @@ void Server::analyse(const std::string &Uri) {
   TaskBuilder Builder(*Opts.Env.Tables, Opts.Settings);
   Expected<FileTask> Task = Builder.build(Path, Path, Databases.find(Path));
   FileResult R;
+  std::optional<Focus> Focused;
   if (!Task) {
     ToolError E;
     E.Message = toString(Task.takeError());
@@ -421,6 +437,15 @@ void Server::analyse(const std::string &Uri) {
     Task->NoPtxas = "warplint-lsp does not run ptxas";
     Task->Cancelled = [&] { return !Current(); };
     Task->MainFileOnly = true; // only the main file's findings are published
+    // A focused pass needs the preamble: without it the headers' parse is
+    // the cost, whatever the main file's bodies.
+    if (Opts.Focus && Opts.Preamble && Last && !FullDue &&
+        Task->Archs.size() == 1)
+      Focused = Focus::plan(*Last, Text);
+    if (Focused)
+      Task->SkipBody = [&](unsigned Offset) {
+        return Focused->skipsBodyNamedAt(Offset);
+      };
     for (const std::string &W : Task->Flags.IgnoredNvcc)
       Log.info(Path + ": nvcc option '" + W + "' has no clang counterpart; "
                "ignored");
@@ -434,15 +459,19 @@ void Server::analyse(const std::string &Uri) {
     static const char *const PreambleUse[] = {
         "no preamble", "preamble deferred", "preamble built",
         "preamble reused"};
-    Log.info(formatv("analysed {0} version {1} for {2} in {3} ms ({4})", Path,
-                     Version,
+    Log.info(formatv("analysed {0} version {1} for {2} in {3} ms ({4}, {5})",
+                     Path, Version,
                      Task->Archs.empty() ? "c++" : Task->Archs[0]->Name,
                      std::chrono::duration_cast<std::chrono::milliseconds>(
                          std::chrono::steady_clock::now() - Start)
                          .count(),
                      Opts.Preamble
                          ? PreambleUse[static_cast<int>(Preambles.lastUse())]
-                         : "preamble off"));
+                         : "preamble off",
+                     Focused ? formatv("focused: {0} bodies skipped",
+                                       Focused->skippedBodies())
+                                   .str()
+                             : std::string("full")));
     for (const std::string &W : R.Warnings)
       Log.info(W);
   }
@@ -452,6 +481,24 @@ void Server::analyse(const std::string &Uri) {
       Log.error(Path + ": " + E.Message);
     }
 
+  // The main file's findings and errors; findings in headers belong to the
+  // header's own document, errors there are shown at the top.
+  std::vector<Finding> Findings;
+  for (Finding &F : R.Sink.findings())
+    if (absolute(F.Loc.File) == Path)
+      Findings.push_back(std::move(F));
+  std::vector<ToolError> Errors, Elsewhere;
+  for (const ToolError &E : R.Sink.errors())
+    (E.Loc.Line && absolute(E.Loc.File) == Path ? Errors : Elsewhere)
+        .push_back(E);
+  std::shared_ptr<FullAnalysis> Full;
+  if (Focused)
+    Focused->merge(*Last, Text, Findings, Errors);
+  else if (Task && !R.Bodies.empty())
+    Full = std::make_shared<FullAnalysis>(
+        FullAnalysis{Text, Findings, Errors, std::move(R.Bodies)});
+  Errors.insert(Errors.end(), Elsewhere.begin(), Elsewhere.end());
+
   std::lock_guard<std::mutex> Hold(Lock);
   auto It = Docs.find(Uri);
   if (Stopping || It == Docs.end() || It->second.Generation != Generation) {
@@ -459,7 +506,17 @@ void Server::analyse(const std::string &Uri) {
              ": the buffer changed meanwhile");
     return;
   }
-  publish(Uri, It->second, R, Text, Version);
+  Document &D = It->second;
+  if (Full)
+    D.LastFull = std::move(Full);
+  if (Focused) {
+    // What the skipped bodies' findings were before the edit is settled by
+    // a full analysis once the buffer holds still.
+    D.FullDueFor = Generation;
+    Due[Uri] = std::chrono::steady_clock::now() + Opts.FullAnalysisDelay;
+    Wake.notify_all();
+  }
+  publish(Uri, D, std::move(Findings), Errors, Text, Version);
 }
 
 json::Value Server::rangeAt(const std::string &Text, unsigned Line,
@@ -527,18 +584,14 @@ json::Object Server::diagnosticOf(const Finding &F, const Document &D,
   return Diag;
 }
 
-void Server::publish(const std::string &Uri, Document &D, FileResult &R,
+void Server::publish(const std::string &Uri, Document &D,
+                     std::vector<Finding> Findings,
+                     const std::vector<ToolError> &Errors,
                      const std::string &Text, int64_t Version) {
   json::Array Diags;
-  std::vector<Finding> Kept;
-  for (Finding &F : R.Sink.findings()) {
-    // Findings in headers belong to the header's own document.
-    if (absolute(F.Loc.File) != D.Path)
-      continue;
+  for (const Finding &F : Findings)
     Diags.push_back(diagnosticOf(F, D, Text));
-    Kept.push_back(std::move(F));
-  }
-  for (const ToolError &E : R.Sink.errors()) {
+  for (const ToolError &E : Errors) {
     bool Here = E.Loc.Line && absolute(E.Loc.File) == D.Path;
     std::string Message = E.Message;
     if (!Here && E.Loc.Line)
@@ -554,9 +607,14 @@ void Server::publish(const std::string &Uri, Document &D, FileResult &R,
         {"message", Message},
     });
   }
+  std::string Serialized = formatv("{0}", json::Value(json::Array(Diags))).str();
+  bool Same = D.PublishedVersion == Version && D.PublishedDiagnostics == Serialized;
   D.PublishedText = Text;
   D.PublishedVersion = Version;
-  D.Findings = std::move(Kept);
+  D.PublishedDiagnostics = std::move(Serialized);
+  D.Findings = std::move(Findings);
+  if (Same)
+    return; // the full analysis agreed with the focused pass
   T.send(json::Object{
       {"jsonrpc", "2.0"},
       {"method", "textDocument/publishDiagnostics"},

@@ -30,6 +30,11 @@ struct ServerOptions {
   std::string HelpBaseUrl;
   // Keep each buffer's #include region precompiled between edits.
   bool Preamble = true;
+  // After an edit inside one function, first a pass that parses only the
+  // bodies the edit may affect (Driver/Focus.h), then, once the buffer has
+  // held still this long, a full analysis.
+  bool Focus = true;
+  std::chrono::milliseconds FullAnalysisDelay{500};
 };
 
 class Server {
@@ -54,6 +59,13 @@ private:
     std::string PublishedText;
     int64_t PublishedVersion = -1;
     std::vector<Finding> Findings;
+    // The diagnostics last published, to leave out a publication that would
+    // change nothing.
+    std::string PublishedDiagnostics;
+    // The last full analysis, and the generation a full analysis is due for
+    // (a focused pass published that generation's diagnostics).
+    std::shared_ptr<const FullAnalysis> LastFull;
+    uint64_t FullDueFor = 0;
   };
 
   void handle(llvm::json::Value Message);
@@ -67,14 +79,19 @@ private:
   void didChange(const llvm::json::Object &Params);
   void didSave(const llvm::json::Object &Params);
   void didClose(const llvm::json::Object &Params);
+  // Every open buffer, after a file or the configuration changed (Saved: the
+  // buffer saved, whose own text did not change; empty: none).
+  void analyseAllAgain(const std::string &Saved);
   llvm::Expected<llvm::json::Value> codeAction(const llvm::json::Object &Params);
 
   // Analysis on the worker thread.
   void schedule(const std::string &Uri, std::chrono::milliseconds Delay);
   void worker();
   void analyse(const std::string &Uri);
-  void publish(const std::string &Uri, Document &D, FileResult &R,
-               const std::string &Text, int64_t Version);
+  void publish(const std::string &Uri, Document &D,
+               std::vector<Finding> Findings,
+               const std::vector<ToolError> &Errors, const std::string &Text,
+               int64_t Version);
   void publishEmpty(const std::string &Uri);
 
   llvm::json::Object diagnosticOf(const Finding &F, const Document &D,

@@ -38,6 +38,17 @@ cl::opt<unsigned> DebounceOpt(
     "debounce-ms",
     cl::desc("Milliseconds without edits before a buffer is analysed"),
     cl::init(200), cl::cat(Category));
+cl::opt<bool> FocusOpt(
+    "focus",
+    cl::desc("After an edit inside one function, first parse only the bodies "
+             "it may affect, then the whole buffer once it holds still "
+             "(--focus=false: the whole buffer every time)"),
+    cl::init(true), cl::cat(Category));
+cl::opt<unsigned> FullAnalysisDelayOpt(
+    "full-analysis-delay-ms",
+    cl::desc("Milliseconds without edits before a focused pass is followed "
+             "by a full analysis"),
+    cl::init(500), cl::cat(Category));
 cl::opt<bool> PreambleOpt(
     "preamble",
     cl::desc("Keep each buffer's #include region precompiled between edits "
@@ -85,6 +96,8 @@ int Main(int Argc, const char **Argv) {
   Opts.Debounce = std::chrono::milliseconds(DebounceOpt);
   Opts.HelpBaseUrl = HelpBaseUrlOpt;
   Opts.Preamble = PreambleOpt;
+  Opts.Focus = FocusOpt;
+  Opts.FullAnalysisDelay = std::chrono::milliseconds(FullAnalysisDelayOpt);
   if (Opts.HelpBaseUrl.empty()) {
     SmallString<256> Docs(Share);
     sys::path::append(Docs, "docs", "checks");
