@@ -111,6 +111,10 @@ void SharedBankConflictCheck::checkFunction(const FunctionDecl *F) {
   for (const auto &[A, P] : AA.warpAccesses(F, MemorySpace::Shared)) {
     if (P.Offsets.size() < 2)
       continue;
+    if (auto Loop = AA.loopPatterns(A, F)) {
+      reportOverLoop(A, Loop->first, Loop->second, Target);
+      continue;
+    }
     if (P.SymbolicStride) {
       reportRuntimeStride(A, P, Target);
       continue;
@@ -236,6 +240,78 @@ void SharedBankConflictCheck::reportRuntimeStride(const MemoryAccess &A,
     B.metric("bank_conflict_ways", Ways);
   }
   noteMacroOrigin(A.E);
+}
+
+// The values a loop gives its multiplied local, for messages: "offset = 1,
+// 2, 4, ... while offset < n", or every value of a short bounded sequence.
+static std::string describeValues(const LoopValues &LV,
+                                  const std::string &CondText) {
+  std::string Out = LV.Var->getName().str() + " = ";
+  const std::vector<int64_t> &V = LV.Values;
+  bool All = LV.Bounded && V.size() <= 4;
+  for (size_t I = 0; I < V.size() && I < (All ? V.size() : 3); ++I)
+    Out += (I ? ", " : "") + std::to_string(V[I]);
+  if (!All)
+    Out += LV.Bounded ? ", ..., " + std::to_string(V.back()) : ", ...";
+  if (!CondText.empty())
+    Out += " while " + CondText;
+  return Out;
+}
+
+void SharedBankConflictCheck::reportOverLoop(
+    const MemoryAccess &A, const LoopValues &LV,
+    const std::vector<WarpPattern> &Patterns, const ArchInfo &Target) {
+  const unsigned Banks = Target.shared_memory_banks;
+  const unsigned Width = Target.shared_memory_bank_width;
+  std::vector<unsigned> Ways;
+  for (const WarpPattern &P : Patterns)
+    Ways.push_back(conflictWays(P.Offsets, A.Size, Banks, Width));
+  unsigned Worst = *llvm::max_element(Ways);
+  if (Worst <= 1)
+    return;
+  // Without a bound the values run on past what a warp can tell apart: they
+  // end where the worst is first reached.
+  size_t Seen = Ways.size();
+  if (!LV.Bounded)
+    Seen = size_t(llvm::find(Ways, Worst) - Ways.begin()) + 1;
+  unsigned Least = *std::min_element(Ways.begin(), Ways.begin() + Seen);
+  std::string Spacing =
+      "its lanes' addresses are not evenly spaced at some of these values";
+  if (llvm::all_of(llvm::make_range(Patterns.begin(), Patterns.begin() + Seen),
+                   [](const WarpPattern &P) { return P.Regular; })) {
+    int64_t Lo = INT64_MAX, Hi = 0;
+    for (size_t I = 0; I < Seen; ++I) {
+      Lo = std::min<int64_t>(Lo, std::llabs(Patterns[I].LaneStride));
+      Hi = std::max<int64_t>(Hi, std::llabs(Patterns[I].LaneStride));
+    }
+    Spacing = "consecutive lanes are " + std::to_string(Lo) +
+              (Lo == Hi ? "" : " to " + std::to_string(Hi)) + " bytes apart";
+  }
+  {
+    FindingBuilder B = diag(
+        A.E->getExprLoc(),
+        "%0-way bank conflict on '%1' on %2 at worst, %3 to %0-way over the "
+        "loop (%4): a warp's %5 hits up to %0 different %6-byte words in one "
+        "of the %7 banks (%8), so it takes up to %0 times the passes of a "
+        "conflict-free access (slides, 'Shared memory bank conflicts')");
+    B << Worst << context().sourceText(A.E) << Target.Name
+      << (Least <= 1 ? std::string("conflict-free")
+                     : std::to_string(Least) + "-way")
+      << describeValues(LV, LV.Cond ? context().sourceText(LV.Cond) : "")
+      << (A.AlsoLoads ? "load and store"
+          : A.IsStore ? "store"
+                      : "load")
+      << Width << Banks << Spacing;
+    B.metric("bank_conflict_ways", Worst)
+        .metric("bank_conflict_ways_least", Least);
+  }
+  noteMacroOrigin(A.E);
+  if (const auto *V = dyn_cast<VarDecl>(A.Addr.Root))
+    note(V->getLocation(),
+         "pad the index into '%0' (one word per %1 words: i + i / %1) or "
+         "permute (swizzle) it so that the lanes of a warp fall in different "
+         "banks at every step of the loop")
+        << V->getName() << Banks;
 }
 
 WARPLINT_CHECK_FACTORY(SharedBankConflictCheck)

@@ -14,6 +14,11 @@ private:
   void checkFunction(const clang::FunctionDecl *F) override;
   void reportRuntimeStride(const MemoryAccess &A, const WarpPattern &P,
                            const ArchInfo &Target);
+  // An access whose lane spacing grows with a loop-carried multiplied
+  // local (offset *= 2): the worst verdict over the loop and the range.
+  void reportOverLoop(const MemoryAccess &A, const LoopValues &LV,
+                      const std::vector<WarpPattern> &Patterns,
+                      const ArchInfo &Target);
 };
 
 } // namespace warplint::memory

@@ -59,6 +59,7 @@ bool isConstRestrict(const ValueDecl *Root) {
 } // namespace
 
 void UncoalescedAccessCheck::checkFunction(const FunctionDecl *F) {
+  reportLaneWalks(F);
   AffineAnalysis &AA = context().affine();
   const ArchInfo &Target = arch();
   const unsigned Sector = Target.global_sector_bytes;
@@ -179,6 +180,47 @@ void UncoalescedAccessCheck::checkFunction(const FunctionDecl *F) {
            "through the read-only data cache (Pascal deep dive, 'Read-only "
            "Data Cache')")
           << Target.Name << A.Addr.Root->getName();
+  }
+}
+
+// Each lane walks its own range (j = row_ptr[row]; j++: the scalar CSR
+// SpMV): the lanes start at values loaded from memory, so how far apart they
+// are depends on the data. Short ranges may even sit side by side, hence
+// note level: the pattern to look at, not a measured waste.
+void UncoalescedAccessCheck::reportLaneWalks(const FunctionDecl *F) {
+  AffineAnalysis &AA = context().affine();
+  const ArchInfo &Target = arch();
+  for (const MemoryAccess &A : AA.laneWalks(F, MemorySpace::Global)) {
+    const Expr *Start = AA.walkStart(A.Walk);
+    unsigned Lanes = Target.warp_size;
+    // A naturally aligned element lies in one sector (or A.Size / sector).
+    unsigned PerLane = (A.Size + Target.global_sector_bytes - 1) /
+                       Target.global_sector_bytes;
+    {
+      FindingBuilder B = diag(
+          A.E->getBeginLoc(),
+          "each warp %0 of '%1' may touch up to %2 %3-byte sectors for %4 "
+          "useful bytes on %5: each lane walks its own range ('%6' starts at "
+          "'%7', which each lane loads for itself, and steps by the same "
+          "amount in every lane), so the lanes' spacing is unknown and "
+          "depends on the data (slides, 'Coalesce global memory accesses')",
+          Severity::Note);
+      B << (A.AlsoLoads ? "load and store"
+            : A.IsStore ? "store"
+                        : "load")
+        << context().sourceText(A.E) << Lanes * PerLane
+        << Target.global_sector_bytes << Lanes * A.Size << Target.Name
+        << A.Walk->getName()
+        << (Start ? context().sourceText(Start) : std::string("a loaded value"));
+      B.metric("sectors_per_request_max", Lanes * PerLane)
+          .metric("useful_bytes", Lanes * A.Size);
+    }
+    noteMacroOrigin(A.E);
+    note(A.E->getBeginLoc(),
+         "when the ranges are long, let the lanes of a warp walk one range "
+         "together (lane k takes elements k, k + %0, ...), so that "
+         "consecutive lanes read consecutive addresses")
+        << Lanes;
   }
 }
 

@@ -14,6 +14,7 @@ public:
 private:
   bool wantsInstantiations() const override { return true; }
   void checkFunction(const clang::FunctionDecl *F) override;
+  void reportLaneWalks(const clang::FunctionDecl *F);
 };
 
 } // namespace warplint::memory

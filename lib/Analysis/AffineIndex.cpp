@@ -76,6 +76,11 @@ AffineForm AffineForm::constant(int64_t V) {
   F.Const = V;
   return F;
 }
+AffineForm AffineForm::walk(const VarDecl *V) {
+  AffineForm F;
+  F.Walk = V;
+  return F;
+}
 AffineForm AffineForm::uniform() {
   AffineForm F;
   F.Known = true;
@@ -125,6 +130,11 @@ std::string AffineForm::str() const {
 }
 
 static AffineForm add(const AffineForm &A, const AffineForm &B) {
+  // A per-lane walk plus anything known is still that walk.
+  if (A.Walk && B.Known)
+    return A;
+  if (B.Walk && A.Known)
+    return B;
   if (!A.Known || !B.Known)
     return AffineForm::unknown();
   AffineForm R;
@@ -351,6 +361,15 @@ AffineForm AffineAnalysis::binary(const BinaryOperator *BO, const Env &En) {
     return formIn(BO->getRHS(), En);
   AffineForm L = formIn(BO->getLHS(), En);
   AffineForm R = formIn(BO->getRHS(), En);
+  // A per-lane walk moved by a known value or scaled by a uniform one is
+  // still a walk (val + j, 2 * j, j << 1); anything else is not followed.
+  if (L.Walk || R.Walk) {
+    const AffineForm &W = L.Walk ? L : R, &O = L.Walk ? R : L;
+    bool Linear = Op == BO_Add || Op == BO_Sub ||
+                  (Op == BO_Mul && O.Known && O.isLaneUniform()) ||
+                  (Op == BO_Shl && L.Walk && O.Known && O.isLaneUniform());
+    return O.Known && Linear ? W : AffineForm::unknown();
+  }
   if (!L.Known || !R.Known)
     return AffineForm::unknown();
   // The right operand when it is a compile-time constant.
@@ -442,7 +461,21 @@ AffineForm AffineAnalysis::variable(const VarDecl *V, const Env &En) {
   if (!V->isLocalVarDeclOrParm() || V->isStaticLocal() ||
       V->hasAttr<CUDASharedAttr>())
     return AffineForm::uniform();
+  if (auto B = Bound.find(V); B != Bound.end())
+    return AffineForm::constant(B->second);
   AffineForm F = followVariable(V, En, &AffineAnalysis::formIn);
+  if (!F.Known && !En.Params && !V->getType()->isReferenceType()) {
+    // A per-lane walk, directly or through a local that keeps its value.
+    if (AffineForm W = laneWalk(V, En); W.Walk)
+      return W;
+    if (keepsInitialValue(V) && !InProgress.count(V)) {
+      InProgress.insert(V);
+      AffineForm I = formIn(V->getInit(), En);
+      InProgress.erase(V);
+      if (I.Walk)
+        return I;
+    }
+  }
   // A local the analysis cannot follow (s *= 2) may still be the same in
   // every lane of a warp: then it is an opaque uniform value.
   if (!F.Known && !En.Params && !V->getType()->isReferenceType()) {
@@ -627,6 +660,57 @@ static bool samePart(const Address &A, const Address &B) {
 static AffineForm &offsetOf(AffineForm &F) { return F; }
 static AffineForm &offsetOf(Address &A) { return A.Offset; }
 
+std::optional<bool> AffineAnalysis::isUniformStep(const VarDecl *V,
+                                                 const Expr *Value,
+                                                 const Env &En) {
+  if (const auto *UO = dyn_cast<UnaryOperator>(Value))
+    return UO->isIncrementDecrementOp() ? std::optional<bool>(true)
+                                        : std::nullopt;
+  const auto *BO = dyn_cast<BinaryOperator>(Value);
+  if (!BO || !BO->isAssignmentOp())
+    return std::nullopt;
+  const Expr *Other = nullptr;
+  if (BO->getOpcode() == BO_AddAssign || BO->getOpcode() == BO_SubAssign) {
+    Other = BO->getRHS();
+  } else if (BO->getOpcode() == BO_Assign) {
+    const auto *Sum =
+        dyn_cast<BinaryOperator>(BO->getRHS()->IgnoreParenImpCasts());
+    if (Sum && (Sum->getOpcode() == BO_Add || Sum->getOpcode() == BO_Sub)) {
+      if (asLocalVar(Sum->getLHS()) == V)
+        Other = Sum->getRHS();
+      else if (Sum->getOpcode() == BO_Add && asLocalVar(Sum->getRHS()) == V)
+        Other = Sum->getLHS();
+    }
+    if (!Other)
+      return std::nullopt;
+  } else {
+    return false; // *=, <<=, ...
+  }
+  AffineForm O = formIn(Other, En);
+  return O.Known && O.isLaneUniform();
+}
+
+Dependence AffineAnalysis::definitionDependence(const VarDecl *V,
+                                                const Stmt *Site,
+                                                bool UniformStep,
+                                                FunctionDependence &FD) {
+  Dependence Guard = FD.definitionGuard(V, Site).D;
+  // A uniform step of a loop's induction variable (its increment, or a
+  // statement at the top of its body) is taken the same number of times by
+  // every lane still in the loop: only the branches around the loop count.
+  if (isWarpUniform(Guard) || !UniformStep)
+    return Guard;
+  const Stmt *P = FD.parent(Site);
+  const Stmt *Loop = nullptr;
+  if (const auto *For = dyn_cast_or_null<ForStmt>(P);
+      For && For->getInc() == Site)
+    Loop = For;
+  else if (isa_and_nonnull<CompoundStmt>(P) && FD.parent(P) &&
+           isa<ForStmt, WhileStmt, DoStmt>(FD.parent(P)))
+    Loop = FD.parent(P);
+  return Loop ? FD.definitionGuard(V, Loop).D : Guard;
+}
+
 // Joins a local's definitions (integer or pointer): they must agree on the
 // thread part. A uniform step (v += u, v -= u, v = v + u, ++v) keeps it and
 // makes the rest a uniform unknown. A definition made under a branch that
@@ -644,56 +728,13 @@ T AffineAnalysis::followVariable(const VarDecl *V, const Env &En,
     return T(); // defined in terms of itself other than by a step
   FunctionDependence &FD = TDA.forFunction(En.F);
 
-  // Whether Value is a step: nothing if it is an initialiser or assignment.
-  auto IsStep = [&](const Expr *Value) -> std::optional<bool> {
-    if (const auto *UO = dyn_cast<UnaryOperator>(Value))
-      return UO->isIncrementDecrementOp() ? std::optional<bool>(true)
-                                          : std::nullopt;
-    const auto *BO = dyn_cast<BinaryOperator>(Value);
-    if (!BO || !BO->isAssignmentOp())
-      return std::nullopt;
-    const Expr *Other = nullptr;
-    if (BO->getOpcode() == BO_AddAssign || BO->getOpcode() == BO_SubAssign) {
-      Other = BO->getRHS();
-    } else if (BO->getOpcode() == BO_Assign) {
-      const auto *Sum =
-          dyn_cast<BinaryOperator>(BO->getRHS()->IgnoreParenImpCasts());
-      if (Sum && (Sum->getOpcode() == BO_Add || Sum->getOpcode() == BO_Sub)) {
-        if (asLocalVar(Sum->getLHS()) == V)
-          Other = Sum->getRHS();
-        else if (Sum->getOpcode() == BO_Add && asLocalVar(Sum->getRHS()) == V)
-          Other = Sum->getLHS();
-      }
-      if (!Other)
-        return std::nullopt;
-    } else {
-      return false; // *=, <<=, ...
-    }
-    AffineForm O = formIn(Other, En);
-    return O.Known && O.isLaneUniform();
-  };
-
   std::optional<T> First;
   bool Varies = It->second.List.size() > 1;
   bool Failed = false;
   for (auto &[Value, Site] : It->second.List) {
-    std::optional<bool> Step = IsStep(Value);
-    Dependence Guard = FD.definitionGuard(V, Site).D;
-    // A uniform step of a loop's induction variable (its increment, or a
-    // statement at the top of its body) is taken the same number of times by
-    // every lane still in the loop: only the branches around the loop count.
-    if (!isWarpUniform(Guard) && Step && *Step) {
-      const Stmt *P = FD.parent(Site);
-      const Stmt *Loop = nullptr;
-      if (const auto *For = dyn_cast_or_null<ForStmt>(P);
-          For && For->getInc() == Site)
-        Loop = For;
-      else if (isa_and_nonnull<CompoundStmt>(P) && FD.parent(P) &&
-               isa<ForStmt, WhileStmt, DoStmt>(FD.parent(P)))
-        Loop = FD.parent(P);
-      if (Loop)
-        Guard = FD.definitionGuard(V, Loop).D;
-    }
+    std::optional<bool> Step = isUniformStep(V, Value, En);
+    Dependence Guard =
+        definitionDependence(V, Site, Step && *Step, FD);
     if (!isWarpUniform(Guard) || (Step && !*Step)) {
       Failed = true;
       break;
@@ -799,15 +840,20 @@ AffineAnalysis::accessesInCall(const CallExpr *Call, const FunctionDecl *Caller)
 }
 
 std::vector<MemoryAccess> AffineAnalysis::accessesIn(const FunctionDecl *F,
-                                                     const Env &En) {
+                                                     const Env &En,
+                                                     bool Walks) {
   std::vector<MemoryAccess> Out;
   llvm::DenseSet<const Expr *> Seen;
   // E is the expression shown to the user; Addr and T what it moves.
   auto Add = [&](const Expr *E, bool IsStore, Address Addr, QualType T) {
     auto Size = sizeOf(T, Ctx);
-    if (!Size || *Size == 0 || !Addr.Known || Addr.Space == MemorySpace::Other)
+    // With Walks, only the per-lane walks; otherwise only known addresses.
+    bool Walk = !Addr.Known && Addr.Offset.Walk && Addr.Root;
+    if (!Size || *Size == 0 || (Walks ? !Walk : !Addr.Known) ||
+        Addr.Space == MemorySpace::Other)
       return;
     MemoryAccess A;
+    A.Walk = Addr.Offset.Walk;
     A.E = E;
     A.IsStore = IsStore;
     A.Addr = Addr;
@@ -882,6 +928,238 @@ std::vector<MemoryAccess> AffineAnalysis::accessesIn(const FunctionDecl *F,
   };
   Walk(F->getBody());
   return Out;
+}
+
+std::vector<MemoryAccess> AffineAnalysis::laneWalks(const FunctionDecl *F,
+                                                    MemorySpace Space) {
+  std::vector<MemoryAccess> Out;
+  for (MemoryAccess &A : accessesIn(F, Env{F, nullptr, nullptr, 0}, true))
+    if (A.Addr.Space == Space)
+      Out.push_back(std::move(A));
+  return Out;
+}
+
+// A value each lane loads for itself: a load (a[i], *p, p->f, __ldg(p))
+// through a thread-dependent address.
+static bool isPerLaneLoad(const Expr *E, FunctionDependence &FD) {
+  const Expr *Plain = E->IgnoreParenImpCasts();
+  bool Load = isAccessExpr(Plain);
+  if (const auto *Call = dyn_cast<CallExpr>(Plain))
+    if (const FunctionDecl *Callee = Call->getDirectCallee())
+      Load = Callee->getDeclName().isIdentifier() &&
+             Callee->getName().starts_with("__ld");
+  return Load && !isWarpUniform(FD.dependence(E));
+}
+
+AffineForm AffineAnalysis::laneWalk(const VarDecl *V, const Env &En) {
+  if (En.Params || !V->getType()->isIntegralOrEnumerationType())
+    return AffineForm::unknown();
+  const auto &AllDefs = definitions(En.F);
+  auto It = AllDefs.find(V);
+  if (It == AllDefs.end() || It->second.Escaped ||
+      !InProgress.insert(V).second)
+    return AffineForm::unknown();
+  FunctionDependence &FD = TDA.forFunction(En.F);
+  unsigned Starts = 0, Steps = 0;
+  bool Ok = true;
+  const Expr *WalkStart = nullptr;
+  for (auto &[Value, Site] : It->second.List) {
+    std::optional<bool> Step = isUniformStep(V, Value, En);
+    if (Step) {
+      Ok &= *Step &&
+            isWarpUniform(definitionDependence(V, Site, /*UniformStep=*/true, FD));
+      ++Steps;
+      continue;
+    }
+    const auto *Assign = dyn_cast<BinaryOperator>(Value);
+    const Expr *Start =
+        Assign && Assign->isAssignmentOp() ? Assign->getRHS() : Value;
+    Ok &= isPerLaneLoad(Start, FD) &&
+          isWarpUniform(FD.definitionGuard(V, Site).D);
+    ++Starts;
+    WalkStart = Start;
+  }
+  InProgress.erase(V);
+  if (!Ok || Starts != 1 || Steps == 0)
+    return AffineForm::unknown();
+  WalkStarts[V] = WalkStart;
+  return AffineForm::walk(V);
+}
+
+// ------------------------------------------------------------ loop values
+
+// The constant factor of a step that multiplies V: v *= k, v <<= s,
+// v = v * k, v = k * v, v = v << s.
+static std::optional<int64_t> geometricFactor(const VarDecl *V,
+                                              const Expr *Value,
+                                              const ASTContext &Ctx) {
+  const auto *BO = dyn_cast<BinaryOperator>(Value);
+  if (!BO || !BO->isAssignmentOp())
+    return std::nullopt;
+  BinaryOperatorKind Op = BO->getOpcode();
+  const Expr *K = BO->getRHS();
+  if (Op == BO_Assign) {
+    const auto *R = dyn_cast<BinaryOperator>(BO->getRHS()->IgnoreParenImpCasts());
+    if (!R)
+      return std::nullopt;
+    Op = R->getOpcode() == BO_Mul ? BO_MulAssign
+         : R->getOpcode() == BO_Shl ? BO_ShlAssign
+                                    : BO_Assign;
+    if (asLocalVar(R->getLHS()) == V)
+      K = R->getRHS();
+    else if (Op == BO_MulAssign && asLocalVar(R->getRHS()) == V)
+      K = R->getLHS();
+    else
+      return std::nullopt;
+  }
+  Expr::EvalResult Res;
+  if (K->isValueDependent() || !K->getType()->isIntegralOrEnumerationType() ||
+      !K->EvaluateAsInt(Res, Ctx))
+    return std::nullopt;
+  int64_t N = Res.Val.getInt().getExtValue();
+  if (Op == BO_MulAssign && N >= 2 && N <= 1024)
+    return N;
+  if (Op == BO_ShlAssign && N >= 1 && N <= 10)
+    return int64_t(1) << N;
+  return std::nullopt;
+}
+
+static bool within(const Stmt *S, const Stmt *Ancestor, FunctionDependence &FD) {
+  for (; S; S = FD.parent(S))
+    if (S == Ancestor)
+      return true;
+  return false;
+}
+
+std::vector<LoopValues> AffineAnalysis::loopValues(const Stmt *At,
+                                                   const FunctionDecl *F) {
+  std::vector<LoopValues> Out;
+  FunctionDependence &FD = TDA.forFunction(F);
+  const SourceManager &SM = Ctx.getSourceManager();
+  const auto &AllDefs = definitions(F);
+  // The loops around At, innermost first: the body's part of each.
+  for (const Stmt *Child = At, *L = FD.parent(At); L;
+       Child = L, L = FD.parent(L)) {
+    const Stmt *Body = nullptr;
+    const Expr *Cond = nullptr;
+    const Stmt *Inc = nullptr;
+    if (const auto *For = dyn_cast<ForStmt>(L)) {
+      Body = For->getBody(), Cond = For->getCond(), Inc = For->getInc();
+    } else if (const auto *While = dyn_cast<WhileStmt>(L)) {
+      Body = While->getBody(), Cond = While->getCond();
+    } else if (const auto *Do = dyn_cast<DoStmt>(L)) {
+      Body = Do->getBody(), Cond = Do->getCond();
+    }
+    if (!Body || Child != Body)
+      continue;
+    std::vector<LoopValues> Here;
+    for (const auto &[V, D] : AllDefs) {
+      if (D.Escaped || isa<ParmVarDecl>(V) ||
+          !V->getType()->isIntegralOrEnumerationType())
+        continue;
+      std::optional<int64_t> Start, Factor;
+      bool Ok = true, StepBeforeAt = false;
+      for (auto &[Value, Site] : D.List) {
+        bool InLoop = within(Site, Body, FD) || (Inc && within(Site, Inc, FD));
+        if (std::optional<int64_t> K = geometricFactor(V, Value, Ctx);
+            K && InLoop && (!Factor || *Factor == *K) &&
+            isWarpUniform(definitionDependence(V, Site, true, FD))) {
+          Factor = K;
+          StepBeforeAt |= within(Site, Body, FD) &&
+                          SM.isBeforeInTranslationUnit(Site->getEndLoc(),
+                                                       At->getBeginLoc());
+          continue;
+        }
+        // The start: an initialiser or plain assignment before the loop.
+        const auto *Assign = dyn_cast<BinaryOperator>(Value);
+        const Expr *StartE = isa<DeclStmt>(Site) ? Value
+                             : Assign && Assign->getOpcode() == BO_Assign
+                                 ? Assign->getRHS()
+                                 : nullptr;
+        std::optional<int64_t> C =
+            StartE ? constant(StartE) : std::optional<int64_t>();
+        if (!Start && !InLoop && C && *C > 0 &&
+            isWarpUniform(FD.definitionGuard(V, Site).D))
+          Start = C;
+        else
+          Ok = false;
+      }
+      if (!Ok || !Start || !Factor)
+        continue;
+      LoopValues LV;
+      LV.Var = V;
+      // The loop's test of V against a bound: v < b, v <= b, b > v, b >= v.
+      std::optional<int64_t> Limit;
+      bool Inclusive = false;
+      if (const auto *C = dyn_cast_or_null<BinaryOperator>(
+              Cond ? Cond->IgnoreParenImpCasts() : nullptr)) {
+        const Expr *Other = nullptr;
+        if (asLocalVar(C->getLHS()) == V &&
+            (C->getOpcode() == BO_LT || C->getOpcode() == BO_LE))
+          Other = C->getRHS(), Inclusive = C->getOpcode() == BO_LE;
+        else if (asLocalVar(C->getRHS()) == V &&
+                 (C->getOpcode() == BO_GT || C->getOpcode() == BO_GE))
+          Other = C->getLHS(), Inclusive = C->getOpcode() == BO_GE;
+        if (Other) {
+          LV.Cond = C;
+          AffineForm B = form(Other, F);
+          if (B.Known && B.isLaneUniform() && !B.HasUniform) {
+            Limit = B.Const;
+            LV.Bounded = true;
+          }
+        }
+      }
+      // Without a bound: as far as 2^16, past the strides a warp of 32
+      // lanes can tell apart.
+      const int64_t Cap = int64_t(1) << (Limit ? 30 : 16);
+      for (int64_t Cur = *Start; Cur <= Cap; Cur *= *Factor) {
+        if (Limit && (Inclusive ? Cur > *Limit : Cur >= *Limit))
+          break;
+        LV.Values.push_back(StepBeforeAt ? Cur * *Factor : Cur);
+      }
+      if (!LV.Values.empty())
+        Here.push_back(std::move(LV));
+    }
+    llvm::sort(Here, [&](const LoopValues &A, const LoopValues &B) {
+      return SM.isBeforeInTranslationUnit(A.Var->getLocation(),
+                                          B.Var->getLocation());
+    });
+    for (LoopValues &LV : Here)
+      Out.push_back(std::move(LV));
+  }
+  return Out;
+}
+
+std::optional<std::pair<LoopValues, std::vector<WarpPattern>>>
+AffineAnalysis::loopPatterns(const MemoryAccess &A, const FunctionDecl *F) {
+  BlockShape Shape = blockShape(F);
+  for (LoopValues &LV : loopValues(A.E, F)) {
+    std::vector<WarpPattern> Patterns;
+    for (int64_t Value : LV.Values) {
+      Bound[LV.Var] = Value;
+      const auto *Call = dyn_cast<CallExpr>(A.E);
+      Address Addr = Call ? pointer(Call->getArg(0), F) : lvalue(A.E, F);
+      Bound.erase(LV.Var);
+      WarpPattern P = pattern(Addr.Offset, Shape);
+      if (!Addr.Known || !P.Known || P.Offsets.empty() || P.SymbolicStride)
+        break;
+      Patterns.push_back(std::move(P));
+    }
+    if (Patterns.size() != LV.Values.size())
+      continue;
+    // Only when the lanes' spacing changes with V.
+    auto Spacing = [](const WarpPattern &P) {
+      std::vector<int64_t> D;
+      for (int64_t O : P.Offsets)
+        D.push_back(O - P.Offsets[0]);
+      return D;
+    };
+    if (llvm::any_of(Patterns, [&](const WarpPattern &P) {
+          return Spacing(P) != Spacing(Patterns[0]);
+        }))
+      return std::make_pair(std::move(LV), std::move(Patterns));
+  }
+  return std::nullopt;
 }
 
 std::vector<std::pair<MemoryAccess, WarpPattern>>

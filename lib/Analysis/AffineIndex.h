@@ -66,8 +66,14 @@ struct AffineForm {
   std::array<Coef, NumThreadTerms> C{};
   int64_t Const = 0;
   bool HasUniform = false; // plus an opaque uniform value
+  // With Known false: the value is local Walk plus a known form, where Walk
+  // starts at a value loaded per lane (j = row_ptr[row]) and steps by a
+  // uniform amount (j++): each lane walks its own range, with an unknown
+  // spacing between the lanes.
+  const clang::VarDecl *Walk = nullptr;
 
   static AffineForm unknown() { return {}; }
+  static AffineForm walk(const clang::VarDecl *V);
   static AffineForm constant(int64_t V);
   static AffineForm uniform(); // some uniform value
   static AffineForm term(ThreadTerm T);
@@ -103,6 +109,23 @@ struct MemoryAccess {
   unsigned Size = 0; // bytes one lane moves per instruction
   // For a field: the structs it is in, innermost first, with their sizes.
   std::vector<std::pair<const clang::RecordDecl *, unsigned>> Records;
+  // The address is the per-lane walk of a local (AffineForm::Walk): Addr
+  // has its root and space but no known offset.
+  const clang::VarDecl *Walk = nullptr;
+};
+
+// The values a loop-carried geometric induction variable takes where an
+// access reads it: `for (int offset = 1; offset < n; offset *= 2)`, or a
+// local set before a loop and multiplied (or shifted left) by a constant
+// inside it (`offset *= 2` at the end of the Blelloch up-sweep's body).
+struct LoopValues {
+  const clang::VarDecl *Var = nullptr;
+  std::vector<int64_t> Values; // in iteration order
+  // The loop's condition on Var (offset < n), when it has one.
+  const clang::Expr *Cond = nullptr;
+  // Whether Values end where Cond does (a constant bound); otherwise they
+  // run on to a cap, as far as a warp can tell the strides apart.
+  bool Bounded = false;
 };
 
 // The addresses one warp request touches: lane l reads [Offsets[l],
@@ -139,6 +162,27 @@ public:
   // the forms and addresses of Call's arguments in Caller.
   std::vector<MemoryAccess> accessesInCall(const clang::CallExpr *Call,
                                            const clang::FunctionDecl *Caller);
+
+  // The locals that F's accesses walk per lane (AffineForm::Walk), each
+  // with the access: global or shared accesses whose offset is unknown only
+  // because each lane starts at its own loaded value.
+  std::vector<MemoryAccess> laneWalks(const clang::FunctionDecl *F,
+                                      MemorySpace Space);
+  // Where a per-lane walk starts (row_ptr[row]), once laneWalks found it.
+  const clang::Expr *walkStart(const clang::VarDecl *V) const {
+    return WalkStarts.lookup(V);
+  }
+
+  // For access A of F inside a loop that multiplies a local by a constant
+  // (a LoopValues variable) on which A's address depends: the values, and
+  // the warp pattern of A for each of them (same order). Nothing when the
+  // address does not depend on such a variable.
+  std::optional<std::pair<LoopValues, std::vector<WarpPattern>>>
+  loopPatterns(const MemoryAccess &A, const clang::FunctionDecl *F);
+  // The geometric induction variables of F whose values access site At
+  // sees, innermost loop first.
+  std::vector<LoopValues> loopValues(const clang::Stmt *At,
+                                     const clang::FunctionDecl *F);
 
   // The lanes of a warp for a block shape.
   WarpPattern pattern(const AffineForm &ByteOffset, const BlockShape &Shape);
@@ -182,7 +226,20 @@ private:
   };
 
   std::vector<MemoryAccess> accessesIn(const clang::FunctionDecl *F,
-                                       const Env &En);
+                                       const Env &En, bool Walks = false);
+  // Whether Value (a definition of V) is a step v += u, v -= u, v = v + u,
+  // ++v with u uniform (true), another compound change (false), or an
+  // initialiser or plain assignment (nothing).
+  std::optional<bool> isUniformStep(const clang::VarDecl *V,
+                                    const clang::Expr *Value, const Env &En);
+  // Whether the lanes holding V all made its definition Value at Site; a
+  // uniform step of a loop's induction variable counts only the branches
+  // around the loop.
+  Dependence definitionDependence(const clang::VarDecl *V,
+                                  const clang::Stmt *Site, bool UniformStep,
+                                  FunctionDependence &FD);
+  // V as a per-lane walk (AffineForm::Walk), or unknown.
+  AffineForm laneWalk(const clang::VarDecl *V, const Env &En);
   AffineForm formIn(const clang::Expr *E, const Env &En);
   AffineForm binary(const clang::BinaryOperator *BO, const Env &En);
   AffineForm variable(const clang::VarDecl *V, const Env &En);
@@ -216,6 +273,10 @@ private:
                  std::unique_ptr<llvm::DenseMap<const clang::VarDecl *, Defs>>>
       DefCache;
   llvm::DenseSet<const clang::VarDecl *> InProgress;
+  // Geometric induction variables bound to one of their values while
+  // loopPatterns evaluates an access for it.
+  llvm::DenseMap<const clang::VarDecl *, int64_t> Bound;
+  llvm::DenseMap<const clang::VarDecl *, const clang::Expr *> WalkStarts;
   unsigned Nesting = 0; // formIn/pointerIn/lvalueIn under way (Budget.h)
   llvm::DenseMap<const clang::FunctionDecl *, BlockShape> Shapes;
   llvm::DenseSet<const clang::FunctionDecl *> Unpinned;

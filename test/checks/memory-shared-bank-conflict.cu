@@ -43,7 +43,8 @@ __global__ void double_column(double *out) {
 }
 
 // The interleaved tree reduction ("Optimizing Parallel Reduction", kernel
-// 2): the stride 2 * s grows with s, and is always even.
+// 2): the stride 2 * s grows with s, from 2-way to 32-way (every lane taken
+// as active: the `index < blockDim.x` guard is not modelled).
 __global__ void reduce_interleaved(const float *in, float *out) {
   extern __shared__ float sdata[];
   unsigned tid = threadIdx.x;
@@ -53,12 +54,21 @@ __global__ void reduce_interleaved(const float *in, float *out) {
     unsigned index = 2 * s * tid;
     if (index < blockDim.x)
       sdata[index] += sdata[index + s];
-    // CHECK: :[[@LINE-1]]:7: warning: at least 2-way bank conflict on 'sdata[index]' on sm_80: consecutive lanes are (2 * s * 4) bytes apart, a multiple of 2 words
-    // CHECK: :[[@LINE-2]]:23: warning: at least 2-way bank conflict on 'sdata[index + s]'
+    // CHECK: :[[@LINE-1]]:7: warning: 32-way bank conflict on 'sdata[index]' on sm_80 at worst, 2-way to 32-way over the loop (s = 1, 2, 4, ... while s < blockDim.x): a warp's load and store hits up to 32 different 4-byte words in one of the 32 banks (consecutive lanes are 8 to 128 bytes apart)
+    // CHECK: note: pad the index into 'sdata'
+    // CHECK: :[[@LINE-3]]:23: warning: 32-way bank conflict on 'sdata[index + s]' on sm_80 at worst, 2-way to 32-way over the loop
+    // CHECK: note: pad the index into 'sdata'
     __syncthreads();
   }
   if (tid == 0)
     out[blockIdx.x] = sdata[0];
+}
+
+// A run-time stride with a known factor: at least 2-way, whatever s is.
+__global__ void runtime_even_stride(float *out, unsigned s) {
+  __shared__ float sh[1024];
+  out[threadIdx.x] = sh[2 * s * threadIdx.x];
+  // CHECK: :[[@LINE-1]]:22: warning: at least 2-way bank conflict on 'sh[2 * s * threadIdx.x]' on sm_80: consecutive lanes are (2 * s * 4) bytes apart, a multiple of 2 words, so whenever that is not 0 every bank serves 2 or more different words of a warp's load (slides, 'Shared memory bank conflicts') [memory-shared-bank-conflict]
 }
 
 // Inside a macro: named by the macro's invocation, with the macro in a note.

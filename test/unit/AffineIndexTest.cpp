@@ -278,3 +278,139 @@ TEST(LocalWrites, ReadsThroughFieldsAndCopies) {
   EXPECT_FALSE(Keeps["c"]); // bound to a non-const reference
   EXPECT_FALSE(Keeps["d"]); // moved from
 }
+
+// ------------------------------------------------ loop-carried indices
+
+namespace {
+// The values of the multiplied locals the first access of K sees.
+std::vector<std::pair<std::string, std::vector<int64_t>>>
+loopValuesAt(Fixture &F, bool Stores = false) {
+  const FunctionDecl *K = F.fn("k");
+  std::vector<std::pair<std::string, std::vector<int64_t>>> Out;
+  for (const MemoryAccess &A : F.AA->accesses(K)) {
+    if (A.IsStore != Stores)
+      continue;
+    for (const warplint::LoopValues &LV : F.AA->loopValues(A.E, K))
+      Out.push_back({LV.Var->getName().str(), LV.Values});
+    break;
+  }
+  return Out;
+}
+} // namespace
+
+TEST(LoopValues, DoublingWithConstantBound) {
+  Fixture F("__global__ void k(float *o) { __shared__ float s[1024];"
+            " for (int offset = 1; offset <= 16; offset *= 2)"
+            "   o[0] = s[offset * threadIdx.x]; }");
+  auto V = loopValuesAt(F);
+  ASSERT_EQ(V.size(), 1u);
+  EXPECT_EQ(V[0].first, "offset");
+  EXPECT_EQ(V[0].second, (std::vector<int64_t>{1, 2, 4, 8, 16}));
+}
+
+TEST(LoopValues, ShiftWithoutBoundRunsToTheCap) {
+  Fixture F("__global__ void k(float *o, int n) { __shared__ float s[1024];"
+            " for (int t = 2; t < n; t <<= 2) o[0] = s[t * threadIdx.x]; }");
+  auto V = loopValuesAt(F);
+  ASSERT_EQ(V.size(), 1u);
+  ASSERT_EQ(V[0].second.size(), 8u); // 2, 8, ..., 2^15 (the cap is 2^16)
+  EXPECT_EQ(V[0].second.front(), 2);
+  EXPECT_EQ(V[0].second.back(), int64_t(1) << 15);
+}
+
+TEST(LoopValues, StepBeforeTheAccessShiftsTheValues) {
+  // GPU Gems' spelling: a separate local, here doubled before its use.
+  Fixture F("__global__ void k(float *o, int n) { __shared__ float s[1024];"
+            " int offset = 1; for (int d = n; d > 0; d >>= 1) {"
+            "   offset *= 2; o[0] = s[offset * threadIdx.x]; } }");
+  auto V = loopValuesAt(F);
+  ASSERT_EQ(V.size(), 1u);
+  EXPECT_EQ(V[0].second.front(), 2);
+  EXPECT_EQ(V[0].second[1], 4);
+}
+
+TEST(LoopValues, NotAnInductionVariable) {
+  // Added to (a uniform step), multiplied by a run-time value, multiplied in
+  // some lanes only, or started at a run-time value: no values.
+  for (const char *Body : {
+           "for (int s = 1; s < n; s += 2) o[0] = sh[s * threadIdx.x];",
+           "for (int s = 1; s < n; s *= n) o[0] = sh[s * threadIdx.x];",
+           "int s = 1; for (int i = 0; i < n; ++i) { o[0] = sh[s * "
+           "threadIdx.x]; if (threadIdx.x & 1) s *= 2; }",
+           "for (int s = n; s < 1024; s *= 2) o[0] = sh[s * threadIdx.x];",
+       }) {
+    Fixture F(std::string("__global__ void k(float *o, int n) { __shared__ "
+                          "float sh[1024]; ") +
+              Body + " }");
+    EXPECT_TRUE(loopValuesAt(F).empty()) << Body;
+  }
+}
+
+TEST(LoopValues, PatternPerValue) {
+  // The Blelloch up-sweep's temp[ai]: lanes 2 * offset floats apart.
+  Fixture F("__global__ void k(float *o) { __shared__ float temp[2048];"
+            " int tid = threadIdx.x;"
+            " for (int offset = 1; offset < 8; offset *= 2) {"
+            "   int ai = offset * (2 * tid + 1) - 1; o[0] = temp[ai]; } }");
+  const FunctionDecl *K = F.fn("k");
+  auto Accesses = F.AA->accesses(K);
+  ASSERT_EQ(Accesses.size(), 2u);
+  const MemoryAccess &Load = Accesses[0].IsStore ? Accesses[1] : Accesses[0];
+  auto LP = F.AA->loopPatterns(Load, K);
+  ASSERT_TRUE(LP.has_value());
+  ASSERT_EQ(LP->second.size(), 3u);
+  EXPECT_EQ(LP->second[0].LaneStride, 8);
+  EXPECT_EQ(LP->second[1].LaneStride, 16);
+  EXPECT_EQ(LP->second[2].LaneStride, 32);
+  // Outside the binding the variable is an opaque uniform again.
+  EXPECT_TRUE(F.AA->pattern(Load.Addr.Offset, F.AA->blockShape(K))
+                  .SymbolicStride);
+}
+
+TEST(LoopValues, SpacingIndependentOfTheValueIsNotALoopPattern) {
+  Fixture F("__global__ void k(float *o, int n) { __shared__ float s[2048];"
+            " for (int d = 1; d < n; d *= 2) o[0] = s[threadIdx.x + d]; }");
+  const FunctionDecl *K = F.fn("k");
+  for (const MemoryAccess &A : F.AA->accesses(K))
+    EXPECT_FALSE(F.AA->loopPatterns(A, K).has_value());
+}
+
+// ------------------------------------------------ per-lane walks
+
+TEST(LaneWalk, LoadedStartSteppedUniformly) {
+  Fixture F("__global__ void k(const int *row_ptr, const float *val, float "
+            "*y) { int row = blockIdx.x * blockDim.x + threadIdx.x;"
+            " float sum = 0; for (int j = row_ptr[row]; j < row_ptr[row + 1];"
+            " j++) { int probe = j + 1; sum += val[j]; } y[row] = sum; }");
+  const FunctionDecl *K = F.fn("k");
+  auto Walks = F.AA->laneWalks(K, MemorySpace::Global);
+  ASSERT_EQ(Walks.size(), 1u);
+  EXPECT_EQ(Walks[0].Walk->getName(), "j");
+  ASSERT_NE(F.AA->walkStart(Walks[0].Walk), nullptr);
+  // Still unknown to every other consumer of forms and accesses.
+  EXPECT_EQ(F.form("k"), "unknown");
+  for (const MemoryAccess &A : F.AA->accesses(K))
+    EXPECT_EQ(A.Walk, nullptr);
+}
+
+TEST(LaneWalk, NotWalks) {
+  for (const char *Body : {
+           // a warp-uniform start
+           "for (int j = p[blockIdx.x]; j < n; j++) s += v[j];",
+           // a start not loaded
+           "for (int j = threadIdx.x * threadIdx.x; j < n; j++) s += v[j];",
+           // a step through loaded links
+           "for (int j = p[threadIdx.x]; j >= 0; j = p[j]) s += v[j];",
+           // the walk undone: j - start counts iterations
+           "for (int j = p[threadIdx.x]; j < n; j++) s += v[j - "
+           "p[threadIdx.x]];",
+           // never stepped: a gather
+           "int j = p[threadIdx.x]; s += v[j];",
+       }) {
+    Fixture F(std::string("__global__ void k(const int *p, const float *v, "
+                          "float *o, int n) { float s = 0; ") +
+              Body + " o[0] = s; }");
+    EXPECT_TRUE(F.AA->laneWalks(F.fn("k"), MemorySpace::Global).empty())
+        << Body;
+  }
+}
