@@ -253,35 +253,44 @@ std::string CheckContext::enclosingFunction(SourceLocation Loc) const {
            !SM.isBeforeInTranslationUnit(E, Loc);
   };
   std::string Found;
-  // Into the declarations of the traversal scope (the whole TU, or the
-  // language server's main-file declarations).
-  std::function<void(llvm::ArrayRef<Decl *>)> Walk =
-      [&](llvm::ArrayRef<Decl *> Decls) {
-    for (const Decl *D : Decls) {
-      if (const auto *TU = dyn_cast<TranslationUnitDecl>(D)) {
-        Walk(llvm::to_vector(TU->decls()));
-        return;
-      }
-      if (D->getLocation().isInvalid() ||
-          SM.isInSystemHeader(SM.getFileLoc(D->getLocation())) || !Holds(D))
-        continue;
-      const Decl *Inner = D;
-      if (const auto *T = dyn_cast<FunctionTemplateDecl>(D))
-        Inner = T->getTemplatedDecl();
-      if (const auto *FD = dyn_cast<FunctionDecl>(Inner);
-          FD && FD->doesThisDeclarationHaveABody()) {
-        Found = FD->getQualifiedNameAsString();
-        return;
-      }
-      if (const auto *T = dyn_cast<ClassTemplateDecl>(D))
-        Inner = T->getTemplatedDecl();
-      if (const auto *Inside = dyn_cast<DeclContext>(Inner)) {
-        Walk(llvm::to_vector(Inside->decls()));
-        return;
-      }
+  // Whether D holds Loc: then Found is its function, or the walk went into
+  // it.
+  std::function<void(const DeclContext *)> Walk;
+  auto Enter = [&](const Decl *D) {
+    if (D->getLocation().isInvalid() ||
+        SM.isInSystemHeader(SM.getFileLoc(D->getLocation())) || !Holds(D))
+      return false;
+    const Decl *Inner = D;
+    if (const auto *T = dyn_cast<FunctionTemplateDecl>(D))
+      Inner = T->getTemplatedDecl();
+    if (const auto *FD = dyn_cast<FunctionDecl>(Inner);
+        FD && FD->doesThisDeclarationHaveABody()) {
+      Found = FD->getQualifiedNameAsString();
+      return true;
     }
+    if (const auto *T = dyn_cast<ClassTemplateDecl>(D))
+      Inner = T->getTemplatedDecl();
+    if (const auto *Inside = dyn_cast<DeclContext>(Inner)) {
+      Walk(Inside);
+      return true;
+    }
+    return false;
   };
-  Walk(AST->getTraversalScope());
+  Walk = [&](const DeclContext *DC) {
+    for (const Decl *D : DC->decls())
+      if (Enter(D))
+        return;
+  };
+  // The traversal scope: the whole TU, or the language server's main-file
+  // declarations.
+  for (const Decl *D : AST->getTraversalScope()) {
+    if (const auto *TU = dyn_cast<TranslationUnitDecl>(D)) {
+      Walk(TU);
+      break;
+    }
+    if (Enter(D))
+      break;
+  }
   return Found;
 }
 

@@ -69,7 +69,10 @@ public:
                             End = offset(Body->getEndLoc());
     if (!Name || !Begin || !End || !isa<CompoundStmt>(Body))
       return true;
-    BodySpan S{*Name, *Begin, *End + 1};
+    BodySpan S;
+    S.Name = *Name;
+    S.Begin = *Begin;
+    S.End = *End + 1;
     // As Sema::canSkipFunctionBody.
     S.AlwaysParsed =
         F->isConstexpr() || F->getReturnType()->getContainedDeducedType();

@@ -1,4 +1,5 @@
 #include "Driver/Includer.h"
+#include "Output/Fingerprint.h"
 #include "clang/Lex/DependencyDirectivesScanner.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallString.h"
@@ -11,13 +12,6 @@ namespace warplint {
 namespace {
 
 namespace scan = clang::dependency_directives_scan;
-
-std::string realPath(llvm::StringRef Path) {
-  llvm::SmallString<256> Real;
-  if (llvm::sys::fs::real_path(Path, Real))
-    return Path.str();
-  return std::string(Real);
-}
 
 // Whether Source, a file in Dir, has a quoted #include of Target (a real
 // path).

@@ -325,7 +325,7 @@ static bool sameFile(StringRef A, StringRef B, StringRef Dir) {
   return PA == PB;
 }
 
-static bool isCudaSource(StringRef File) {
+bool isCudaSource(StringRef File) {
   StringRef Ext = sys::path::extension(File);
   return Ext == ".cu" || Ext == ".cuh";
 }

@@ -30,6 +30,9 @@ struct CompileFlags {
 
 bool isNvccCommand(llvm::StringRef Program);
 
+// A .cu or .cuh file: CUDA whatever its compile command says.
+bool isCudaSource(llvm::StringRef File);
+
 // Command is a whole command line (program first) as a compile database has
 // it; File is the source being analysed (removed from the result); Directory
 // resolves --options-file.

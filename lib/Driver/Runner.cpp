@@ -84,34 +84,33 @@ public:
   AnalysisConsumer(CompilerInstance &CI, std::vector<TargetChecks> Targets,
                    SharedParse *Shared, std::string *Dump,
                    const FileTask &T, std::vector<BodySpan> *Bodies)
-      : CI(CI), Targets(std::move(Targets)), Shared(Shared), Dump(Dump),
-        Cancelled(T.Cancelled), MainFileOnly(T.MainFileOnly),
-        SkipBody(T.SkipBody), Bodies(Bodies) {}
+      : CI(CI), Targets(std::move(Targets)), Shared(Shared), Dump(Dump), T(T),
+        Bodies(Bodies) {}
 
   bool shouldSkipFunctionBody(Decl *D) override {
-    if (!SkipBody)
+    if (!T.SkipBody)
       return false;
     const SourceManager &SM = CI.getSourceManager();
     SourceLocation Name = D->getLocation();
     return Name.isFileID() && SM.isInMainFile(Name) &&
-           SkipBody(SM.getFileOffset(Name));
+           T.SkipBody(SM.getFileOffset(Name));
   }
 
   bool HandleTopLevelDecl(DeclGroupRef Group) override {
-    if (MainFileOnly) {
+    if (T.MainFileOnly) {
       const SourceManager &SM = CI.getSourceManager();
       for (Decl *D : Group)
         if (SM.isInMainFile(SM.getExpansionLoc(D->getLocation())))
           MainDecls.push_back(D);
     }
     // A newer edit waits: stop parsing.
-    return !(Cancelled && Cancelled());
+    return !cancelled();
   }
 
   void HandleTranslationUnit(ASTContext &AST) override {
-    if (Cancelled && Cancelled())
+    if (cancelled())
       return;
-    if (MainFileOnly)
+    if (T.MainFileOnly)
       AST.setTraversalScope(MainDecls);
     if (Bodies)
       *Bodies = mainFileBodies(MainDecls, AST);
@@ -131,7 +130,7 @@ public:
     if (!Shared->OwnParsesBecause.empty())
       return;
     for (size_t I = 1; I < Targets.size(); ++I) {
-      if (Cancelled && Cancelled())
+      if (cancelled())
         return;
       Targets[I].Runner->run(AST);
     }
@@ -147,6 +146,8 @@ public:
   }
 
 private:
+  bool cancelled() const { return T.Cancelled && T.Cancelled(); }
+
   // Why this parse cannot stand for the others' (empty: it can).
   std::string whyOwnParses(ASTContext &AST) const {
     if (!Shared->Watched.Where.empty())
@@ -165,9 +166,7 @@ private:
   std::vector<TargetChecks> Targets; // the parse's own target first
   SharedParse *Shared;
   std::string *Dump;
-  std::function<bool()> Cancelled;
-  bool MainFileOnly;
-  std::function<bool(unsigned)> SkipBody;
+  const FileTask &T;
   std::vector<BodySpan> *Bodies;
   std::vector<Decl *> MainDecls;
 };

@@ -23,10 +23,6 @@ Expected<const Config *> TaskBuilder::configFor(StringRef Abs) {
   return &Configs.emplace(*Path, std::move(*C)).first->second;
 }
 
-static bool isCudaSource(StringRef File) {
-  return File.ends_with(".cu") || File.ends_with(".cuh");
-}
-
 Expected<FileTask>
 TaskBuilder::build(StringRef File, StringRef Abs,
                    const clang::tooling::CompilationDatabase *Database) {

@@ -19,6 +19,13 @@ std::string absolutePath(llvm::StringRef File) {
   return std::string(P);
 }
 
+std::string realPath(llvm::StringRef File) {
+  llvm::SmallString<256> Real;
+  if (llvm::sys::fs::real_path(File, Real))
+    return absolutePath(File);
+  return std::string(Real);
+}
+
 std::string pathBelow(llvm::StringRef File, llvm::StringRef Root) {
   std::string Abs = absolutePath(File);
   std::string Base = absolutePath(Root);

@@ -12,7 +12,7 @@ static Finding sample() {
   F.Loc = {"k.cu", 3, 8};
   F.Message = "msg, with: 100% \"quotes\"\nand a newline";
   F.Archs = {"sm_60"};
-  F.Fixes.push_back({"/abs/k.cu", 10, 4, "x"});
+  F.Fixes.push_back({"/abs/k.cu", 10, 4, "x", ""});
   F.Metrics.push_back({"sectors_per_request", 4});
   return F;
 }

@@ -1,4 +1,5 @@
 #include "Server.h"
+#include "Output/Fingerprint.h"
 #include "clang/Basic/LangOptions.h"
 #include "clang/Lex/Lexer.h"
 #include "llvm/Support/FileSystem.h"
@@ -15,13 +16,6 @@ namespace {
 
 json::Object errorObject(int Code, const Twine &Message) {
   return json::Object{{"code", Code}, {"message", Message.str()}};
-}
-
-std::string absolute(StringRef Path) {
-  SmallString<256> P(Path);
-  sys::fs::make_absolute(P);
-  sys::path::remove_dots(P, true);
-  return std::string(P);
 }
 
 // CUDA C++ as the raw lexer needs it to measure tokens and find comments.
@@ -273,7 +267,7 @@ void Server::didOpen(const json::Object &Params) {
     std::lock_guard<std::mutex> Hold(Lock);
     Document &D = Docs[*Uri];
     D = Document();
-    D.Path = absolute(*Path);
+    D.Path = absolutePath(*Path);
     D.Text = Text->str();
     D.Version = Doc->getInteger("version").value_or(0);
     D.Generation = 1;
@@ -485,11 +479,11 @@ void Server::analyse(const std::string &Uri) {
   // header's own document, errors there are shown at the top.
   std::vector<Finding> Findings;
   for (Finding &F : R.Sink.findings())
-    if (absolute(F.Loc.File) == Path)
+    if (absolutePath(F.Loc.File) == Path)
       Findings.push_back(std::move(F));
   std::vector<ToolError> Errors, Elsewhere;
   for (const ToolError &E : R.Sink.errors())
-    (E.Loc.Line && absolute(E.Loc.File) == Path ? Errors : Elsewhere)
+    (E.Loc.Line && absolutePath(E.Loc.File) == Path ? Errors : Elsewhere)
         .push_back(E);
   std::shared_ptr<FullAnalysis> Full;
   if (Focused)
@@ -558,7 +552,7 @@ json::Object Server::diagnosticOf(const Finding &F, const Document &D,
   json::Array Related;
   std::string Message = F.Message;
   for (const FindingNote &N : F.Notes) {
-    std::string NotePath = absolute(N.Loc.File);
+    std::string NotePath = absolutePath(N.Loc.File);
     if (!RelatedInformation) {
       Message += "\n" + sys::path::filename(NotePath).str() + ":" +
                  std::to_string(N.Loc.Line) + ":" +
@@ -592,7 +586,7 @@ void Server::publish(const std::string &Uri, Document &D,
   for (const Finding &F : Findings)
     Diags.push_back(diagnosticOf(F, D, Text));
   for (const ToolError &E : Errors) {
-    bool Here = E.Loc.Line && absolute(E.Loc.File) == D.Path;
+    bool Here = E.Loc.Line && absolutePath(E.Loc.File) == D.Path;
     std::string Message = E.Message;
     if (!Here && E.Loc.Line)
       Message = "in included file: " + E.Loc.File + ":" +
@@ -696,7 +690,7 @@ Expected<json::Value> Server::codeAction(const json::Object &Params) {
       std::map<std::string, std::vector<json::Value>> Edits;
       bool Readable = true;
       for (const FixEdit &E : F.Fixes) {
-        std::string File = absolute(E.File);
+        std::string File = absolutePath(E.File);
         std::optional<std::string> FileText =
             File == Path ? std::optional<std::string>(Text) : textOf(File);
         if (!FileText) {
@@ -715,7 +709,7 @@ Expected<json::Value> Server::codeAction(const json::Object &Params) {
       if (F.Fixes.size() == 1) {
         const FixEdit &E = F.Fixes.front();
         std::string Old =
-            E.File.empty() || absolute(E.File) != Path
+            E.File.empty() || absolutePath(E.File) != Path
                 ? ""
                 : Text.substr(std::min<size_t>(E.Offset, Text.size()), E.Length);
         Title = E.Length == 0 ? "insert '" + shorten(E.Replacement) + "'"

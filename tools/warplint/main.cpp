@@ -200,21 +200,6 @@ std::string shareDirectory(const char *Argv0) {
       sys::fs::getMainExecutable(Argv0, reinterpret_cast<void *>(&Main)));
 }
 
-std::string absolute(StringRef Path) {
-  SmallString<256> P(Path);
-  sys::fs::make_absolute(P);
-  sys::path::remove_dots(P, true);
-  return std::string(P);
-}
-
-// Path with links resolved, as the parses list the files they read.
-std::string realPath(StringRef Path) {
-  SmallString<256> Real;
-  if (sys::fs::real_path(Path, Real))
-    return absolute(Path);
-  return std::string(Real);
-}
-
 // The given files that another given file #includes: a kernel file and the
 // file that #includes it to launch its kernels (a.cu, and b.cu with
 // `#include "a.cu"`). Such a file is reported through its includer only:
@@ -261,10 +246,10 @@ std::optional<FileResult> analyseThroughIncluder(StringRef Fragment,
                        "' does not compile on its own; analysed through '" +
                        Includer.File + "', which #includes it");
   for (Finding &F : Through.Sink.findings()) {
-    if (realPath(absolute(F.Loc.File)) != Real)
+    if (realPath(absolutePath(F.Loc.File)) != Real)
       continue;
     for (FindingNote &N : F.Notes)
-      if (realPath(absolute(N.Loc.File)) == Real)
+      if (realPath(absolutePath(N.Loc.File)) == Real)
         N.Loc.File = Fragment.str();
     F.Loc.File = Fragment.str();
     R.Sink.report(std::move(F));
@@ -513,7 +498,7 @@ int Main(int Argc, const char **Argv) {
   DiagSink All;
   std::vector<FileTask> Tasks;
   for (const std::string &File : Inputs) {
-    std::string Abs = absolute(File);
+    std::string Abs = absolutePath(File);
     if (!sys::fs::exists(Abs) || sys::fs::is_directory(Abs)) {
       ToolError E;
       E.Loc.File = File;
@@ -682,7 +667,7 @@ int Main(int Argc, const char **Argv) {
         sys::path::extension(Tasks[I].File) != ".cu")
       continue;
     std::optional<std::string> Includer =
-        findIncluder(absolute(Tasks[I].File));
+        findIncluder(absolutePath(Tasks[I].File));
     if (!Includer || llvm::any_of(Tasks, [&](const FileTask &T) {
           return realPath(T.File) == realPath(*Includer);
         }))
@@ -717,12 +702,12 @@ int Main(int Argc, const char **Argv) {
       errs() << "warplint: " << Tasks[I].File << ": " << R.Parses << "\n";
     if (Covered[I])
       continue; // reported through the file that includes it
-    std::string Main = absolute(Tasks[I].File);
+    std::string Main = absolutePath(Tasks[I].File);
     auto &Found = R.Sink.findings();
     Found.erase(
         std::remove_if(Found.begin(), Found.end(),
                        [&](const Finding &F) {
-                         std::string File = absolute(F.Loc.File);
+                         std::string File = absolutePath(F.Loc.File);
                          if (File != Main && HeaderFilter &&
                              !HeaderFilter->match(File) &&
                              (CoveredFiles.empty() ||
@@ -754,7 +739,7 @@ int Main(int Argc, const char **Argv) {
 
   // Fingerprints over every finding, before a baseline leaves some out, so
   // that each keeps the one it was recorded with.
-  std::string Root = SourceRootOpt.empty() ? absolute(".") : absolute(SourceRootOpt);
+  std::string Root = SourceRootOpt.empty() ? absolutePath(".") : absolutePath(SourceRootOpt);
   SourceLines Src;
   std::vector<std::string> Prints = fingerprints(All.findings(), Root, Src);
   if (!WriteBaselineOpt.empty()) {
@@ -801,7 +786,7 @@ int Main(int Argc, const char **Argv) {
   std::vector<std::string> Refused;
   if (!ExportFixes.empty())
     if (Error E = exportFixes(Kept,
-                              Inputs.empty() ? "" : absolute(Inputs.front()),
+                              Inputs.empty() ? "" : absolutePath(Inputs.front()),
                               ExportFixes, Refused)) {
       printError(ExportFixes + ": " + toString(std::move(E)));
       return 2;
