@@ -189,10 +189,7 @@ template <int S> __global__ void sh{n}(float *a) {{
 def deep_expression(r, n):
     k = r.randint(100, 5000)
     op = r.choice([" + ", " * ", " - ", " ^ ", " && ", " ? 1 : "])
-    if op == " ? 1 : ":
-        expr = op.join(["t"] * k)
-    else:
-        expr = op.join(["t"] * k)
+    expr = op.join(["t"] * k)
     parens = "(" * 200 + "t" + ")" * 200
     return ("", [f"int de{n} = {expr};", f"int dp{n} = {parens};", f"if (de{n} + dp{n} > 3) __syncthreads();"])
 
