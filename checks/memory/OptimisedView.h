@@ -15,6 +15,8 @@ struct OptimisedView {
     Merged     // the first access of a wider one: judge it at Bytes
   } K = AsWritten;
   unsigned Bytes = 0;
+  // Nothing to report at this access.
+  bool hidden() const { return K == Removed || K == Covered; }
 };
 
 OptimisedView optimisedView(CheckContext &Ctx, const MemoryAccess &A);

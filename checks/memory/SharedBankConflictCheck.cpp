@@ -128,7 +128,7 @@ void SharedBankConflictCheck::checkFunction(const FunctionDecl *F) {
     // adds passes): s[2*t] and s[2*t+1] of an 8-aligned array become one
     // 8-byte access, served by half-warps.
     OptimisedView View = optimisedView(context(), A);
-    if (View.K == OptimisedView::Removed || View.K == OptimisedView::Covered)
+    if (View.hidden())
       continue;
     if (View.K == OptimisedView::Merged) {
       Size = View.Bytes;

@@ -97,7 +97,7 @@ void UncoalescedAccessCheck::checkFunction(const FunctionDecl *F) {
     // What the optimiser made of it (asked only of a finding: merging never
     // makes an access waste more).
     OptimisedView View = optimisedView(context(), A);
-    if (View.K == OptimisedView::Removed || View.K == OptimisedView::Covered)
+    if (View.hidden())
       continue;
     if (View.K == OptimisedView::Merged) {
       Size = View.Bytes;
@@ -216,7 +216,7 @@ void UncoalescedAccessCheck::reportLaneWalks(const FunctionDecl *F) {
   const ArchInfo &Target = arch();
   for (const MemoryAccess &A : AA.laneWalks(F, MemorySpace::Global)) {
     OptimisedView View = optimisedView(context(), A);
-    if (View.K == OptimisedView::Removed || View.K == OptimisedView::Covered)
+    if (View.hidden())
       continue;
     const Expr *Start = AA.walkStart(A.Walk);
     unsigned Lanes = Target.warp_size;
