@@ -1,5 +1,6 @@
 #include "Driver/Runner.h"
 #include "IR/IRLayer.h"
+#include "Analysis/Budget.h"
 #include "Driver/OneParse.h"
 #include "Driver/Preamble.h"
 #include "Driver/ResourceUsage.h"
@@ -431,10 +432,10 @@ FileResult runFile(const FileTask &T, const RunEnvironment &Env,
     // A TU with errors still gets the findings of what parsed; the errors
     // themselves go to the sink, merged across targets. A crash in the
     // parser or in a check is contained: this file gets an error, the other
-    // files are still analysed. The parse runs on a thread with clang's own
-    // stack size, as cc1 does.
+    // files are still analysed. The parse runs on a thread of its own with
+    // a stack deep enough for the walks of a deep expression (Budget.h).
     llvm::CrashRecoveryContext CRC;
-    if (CRC.RunSafelyOnThread(Parse, 8 << 20))
+    if (CRC.RunSafelyOnThread(Parse, AnalysisStackSize))
       return true;
     (void)Invocation.release();
     (void)Errors.release();
