@@ -137,6 +137,11 @@ public:
     }
   }
 
+  void setOptimisedAccesses(const OptimisedAccessSource &Source) {
+    for (TargetChecks &T : Targets)
+      T.Ctx->setOptimisedAccesses(Source);
+  }
+
   // The contexts of the targets judged on this parse, for the IR layer.
   std::vector<IRLayerTarget> judged(const DiagSink &Own) const {
     std::vector<IRLayerTarget> Out = {{Targets.front().Ctx.get(), &Own}};
@@ -206,13 +211,17 @@ public:
                                                   Shared, Dump, T, Bodies);
     if (!wantsIRLayer(CI))
       return AST;
-    // The same parse feeds the code generator, after the checks.
+    // The same parse feeds the code generator, after the checks (or when
+    // a memory check first asks what the optimiser left of its accesses).
     AnalysisConsumer &Checks = *AST;
+    std::unique_ptr<IRLayerConsumer> IR = createIRLayerConsumer(
+        CI, [&Checks, Sink = Own.Sink] { return Checks.judged(*Sink); },
+        Shared ? &Shared->IRAnalysed : nullptr, T.IRBarriers);
+    Checks.setOptimisedAccesses(
+        [&IR = *IR](const ArchInfo &A) { return IR.optimisedAccesses(A.Name); });
     std::vector<std::unique_ptr<ASTConsumer>> Both;
     Both.push_back(std::move(AST));
-    Both.push_back(createIRLayerConsumer(
-        CI, [&Checks, Sink = Own.Sink] { return Checks.judged(*Sink); },
-        Shared ? &Shared->IRAnalysed : nullptr));
+    Both.push_back(std::move(IR));
     return std::make_unique<MultiplexConsumer>(std::move(Both));
   }
 
@@ -466,7 +475,7 @@ FileResult runFile(const FileTask &T, const RunEnvironment &Env,
     }
     // The code generator may fail for the oldest target alone (a builtin
     // it lacks): the others' IR findings then need their own parses.
-    if (Shared.OwnParsesBecause.empty() && T.IRLayer && !Shared.IRAnalysed)
+    if (Shared.OwnParsesBecause.empty() && T.IRBarriers && !Shared.IRAnalysed)
       Shared.OwnParsesBecause = "the IR layer's code generation failed";
     llvm::erase(Parses, Own);
     if (Shared.OwnParsesBecause.empty()) {
