@@ -1,4 +1,6 @@
 #include "checks/memory/UncoalescedAccessCheck.h"
+#include "Analysis/AccessSites.h"
+#include "llvm/ADT/STLExtras.h"
 #include "clang/AST/Attr.h"
 #include "clang/AST/Decl.h"
 #include "clang/AST/RecordLayout.h"
@@ -50,6 +52,23 @@ Traffic traffic(const std::vector<int64_t> &Offsets, unsigned Size,
   return {unsigned(Sectors.size()), unsigned(Lines.size()), unsigned(Useful)};
 }
 
+// Lanes a run-time distance apart (a[tid * n]) are taken to be at least a
+// line apart: each group of lanes with the same run-time terms is counted
+// on its own.
+Traffic runTraffic(const AccessRun &R, unsigned Sector, unsigned Line) {
+  Traffic T;
+  std::map<int64_t, std::vector<int64_t>> Groups;
+  for (size_t L = 0; L < R.Pattern.Offsets.size(); ++L)
+    Groups[R.Pattern.Group[L]].push_back(R.Pattern.Offsets[L]);
+  for (auto &[Key, Offsets] : Groups) {
+    Traffic G = traffic(Offsets, R.Access.Size, Sector, Line);
+    T.Sectors += G.Sectors;
+    T.Lines += G.Lines;
+    T.UsefulBytes += G.UsefulBytes;
+  }
+  return T;
+}
+
 bool isConstRestrict(const ValueDecl *Root) {
   QualType T = Root->getType();
   return T->isPointerType() && T.isRestrictQualified() &&
@@ -67,20 +86,27 @@ void UncoalescedAccessCheck::checkFunction(const FunctionDecl *F) {
   // The advice is given once per function and array.
   std::set<const void *> Advised;
 
-  for (const auto &[A, P] : AA.warpAccesses(F, MemorySpace::Global)) {
-    // Lanes a run-time distance apart (a[tid * n]) are taken to be at
-    // least a line apart: each group of lanes with the same run-time terms
-    // is counted on its own.
+  for (const std::vector<AccessRun> &Runs :
+       accessRuns(AA, context().threadDependence(), F, MemorySpace::Global,
+                  Target.warp_size)) {
+    // The worst run: the most sectors beyond what its bytes need (the first
+    // of equals: the TU's order).
+    const AccessRun *Worst = nullptr;
     Traffic T;
-    std::map<int64_t, std::vector<int64_t>> Groups;
-    for (size_t L = 0; L < P.Offsets.size(); ++L)
-      Groups[P.Group[L]].push_back(P.Offsets[L]);
-    for (auto &[Key, Offsets] : Groups) {
-      Traffic G = traffic(Offsets, A.Size, Sector, Line);
-      T.Sectors += G.Sectors;
-      T.Lines += G.Lines;
-      T.UsefulBytes += G.UsefulBytes;
+    int64_t Waste = 0;
+    for (const AccessRun &R : Runs) {
+      Traffic RT = runTraffic(R, Sector, Line);
+      unsigned RNeeded = (RT.UsefulBytes + Sector - 1) / Sector;
+      // Broadcasts and tiny requests cannot do better than one sector.
+      if (RT.UsefulBytes < Sector || RT.Sectors <= RNeeded)
+        continue;
+      if (!Worst || int64_t(RT.Sectors) - RNeeded > Waste)
+        Worst = &R, T = RT, Waste = int64_t(RT.Sectors) - RNeeded;
     }
+    if (!Worst)
+      continue;
+    const MemoryAccess &A = Worst->Access;
+    const WarpPattern &P = Worst->Pattern;
     std::string Spacing;
     if (P.SymbolicStride) {
       Spacing = "the lanes are spread by (" + P.SymbolName +
@@ -93,10 +119,9 @@ void UncoalescedAccessCheck::checkFunction(const FunctionDecl *F) {
       else
         Spacing = "the lanes' addresses are not evenly spaced";
     }
+    if (!Worst->AllLanes)
+      Spacing += ", " + activeLanesText(*Worst, Target.warp_size);
     unsigned Needed = (T.UsefulBytes + Sector - 1) / Sector;
-    // Broadcasts and tiny requests cannot do better than one sector.
-    if (T.UsefulBytes < Sector || T.Sectors <= Needed)
-      continue;
     unsigned Efficiency = unsigned(
         std::lround(100.0 * T.UsefulBytes / (double(T.Sectors) * Sector)));
     std::string Assumption;
@@ -121,8 +146,15 @@ void UncoalescedAccessCheck::checkFunction(const FunctionDecl *F) {
           .metric("bytes_used_pct", Efficiency);
       if (P.Regular && !P.SymbolicStride)
         B.metric("lane_stride_bytes", double(P.LaneStride));
+      if (!Worst->AllLanes)
+        B.metric("active_lanes", Worst->Lanes);
     }
     noteMacroOrigin(A.E);
+    for (const CallLink &Link : llvm::reverse(Worst->Chain))
+      note(Link.Call->getBeginLoc(), "%0")
+          << describeCall(Link, [&](const Stmt *S) {
+               return context().sourceText(S);
+             });
 
     // How to fix it. The struct whose array the lanes walk: the one of the
     // enclosing structs whose size is the lane stride.
