@@ -282,7 +282,7 @@ void SharedBankConflictCheck::reportRuntimeStride(const AccessRun &R,
 // One note per call of the chain that reaches an access, innermost first.
 void SharedBankConflictCheck::noteCallChain(const AccessRun &R) {
   for (const CallLink &Link : llvm::reverse(R.Chain))
-    note(Link.Call->getBeginLoc(), "%0")
+    note(callLocation(Link), "%0")
         << describeCall(Link, [&](const Stmt *S) {
              return context().sourceText(S);
            });

@@ -151,7 +151,7 @@ void UncoalescedAccessCheck::checkFunction(const FunctionDecl *F) {
     }
     noteMacroOrigin(A.E);
     for (const CallLink &Link : llvm::reverse(Worst->Chain))
-      note(Link.Call->getBeginLoc(), "%0")
+      note(callLocation(Link), "%0")
           << describeCall(Link, [&](const Stmt *S) {
                return context().sourceText(S);
              });

@@ -1,5 +1,6 @@
 #include "Analysis/AccessSites.h"
 #include "clang/AST/DeclCXX.h"
+#include "clang/AST/ExprCXX.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/MathExtras.h"
@@ -92,10 +93,20 @@ std::string activeLanesText(const AccessRun &R, unsigned WarpSize) {
     return "";
   std::string Out = "over the " + std::to_string(R.Lanes) + " active lane" +
                     (R.Lanes == 1 ? "" : "s");
-  std::string Which = describeLanes(R.Mask, WarpSize);
-  if (llvm::StringRef(Which).starts_with("lane"))
-    Out += " (" + Which + ")";
+  // "lanes 0-7, 16-23" or "lane 3" name them; "the 16 odd lanes" and "12
+  // lanes" say no more than the count.
+  std::string Text = describeLanes(R.Mask, WarpSize);
+  llvm::StringRef Which = Text;
+  if (Which.consume_front("lanes ") || Which.consume_front("lane "))
+    Out += " " + Which.str();
   return Out;
+}
+
+SourceLocation callLocation(const CallLink &Link) {
+  if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(Link.Call);
+      Op && Op->getOperator() == OO_Call && Op->getNumArgs() > 0)
+    return Op->getArg(0)->getBeginLoc();
+  return Link.Call->getBeginLoc();
 }
 
 std::string functionName(const FunctionDecl *F) {
@@ -109,9 +120,14 @@ describeCall(const CallLink &Link,
              llvm::function_ref<std::string(const Stmt *)> SourceText) {
   std::string Out = "'" + functionName(Link.Callee) + "' called from '" +
                     functionName(Link.Caller) + "'";
-  for (size_t I = 0; I < Link.Shown.size(); ++I)
-    Out += (I ? ", " : " with ") + Link.Shown[I].first->getName().str() +
-           " = " + SourceText(Link.Shown[I].second);
+  bool First = true;
+  for (const auto &[Param, Arg] : Link.Shown) {
+    std::string Text = SourceText(Arg);
+    if (Text == Param->getName())
+      continue; // 'lane' passed as lane says nothing
+    Out += (First ? " with " : ", ") + Param->getName().str() + " = " + Text;
+    First = false;
+  }
   return Out;
 }
 

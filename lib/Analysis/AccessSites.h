@@ -31,9 +31,13 @@ std::vector<std::vector<AccessRun>>
 accessRuns(AffineAnalysis &AA, ThreadDependenceAnalysis &TDA,
            const clang::FunctionDecl *F, MemorySpace Space, unsigned WarpSize);
 
-// "over the 16 active lanes (lanes 0-15)", for a run on fewer lanes than
+// "over the 16 active lanes 0-15", for a run on fewer lanes than
 // the warp has; "" otherwise.
 std::string activeLanesText(const AccessRun &R, unsigned WarpSize);
+
+// Where a call of a chain is shown: the callee's name (for a lambda's
+// call, the lambda object), not its parenthesis.
+clang::SourceLocation callLocation(const CallLink &Link);
 
 // The name of a function for a note: "lambda" for a lambda's operator().
 std::string functionName(const clang::FunctionDecl *F);

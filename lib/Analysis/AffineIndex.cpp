@@ -1015,7 +1015,7 @@ void AffineAnalysis::reachThroughCalls(
                  A != PtrParams.end() && A->second.Known) {
         D = A->second.Offset.isLaneUniform() ? Dependence::WarpUniform
                                              : Dependence::ThreadDependent;
-        Shown = threadDependent(A->second.Offset);
+        Shown = A->second.Space != MemorySpace::Other; // which array
       }
       ArgDeps.push_back(D);
       if (Shown)

@@ -155,8 +155,8 @@ struct WarpPattern {
 };
 
 // One call of a chain from a kernel to an access: Call in Caller, calling
-// Callee; Shown are the arguments that carry the thread index (or a pointer
-// offset by it), each with its parameter, for the notes.
+// Callee; Shown are the arguments that carry the thread index or point
+// into global or shared memory, each with its parameter, for the notes.
 struct CallLink {
   const clang::CallExpr *Call = nullptr;
   const clang::FunctionDecl *Caller = nullptr;

@@ -505,6 +505,8 @@ uint64_t LaneEvaluator::mayReachIn(const Stmt *S, FunctionDependence &FD,
   for (const ReturnStmt *R : returnsOf(FD.function())) {
     if (!SM.isBeforeInTranslationUnit(R->getBeginLoc(), S->getBeginLoc()))
       break;
+    if (!SM.isBeforeInTranslationUnit(R->getEndLoc(), S->getBeginLoc()))
+      continue; // S is in this return's value
     bool ExactR = true;
     uint64_t Gone = mayReachIn(R, FD, Entry, Binds, W, ExactR);
     if (ExactR)
