@@ -300,7 +300,7 @@ def main():
 def _relative_key(path, verdicts):
     """Verdicts taken on another machine: match by the path's tail."""
     for k in verdicts:
-        for tail in ("cuda-samples/", "llm.c/"):
+        for tail in ("cuda-samples/", "llm.c/", "gpu-rodinia/"):
             if tail in k and tail in path and \
                     k.split(tail, 1)[1] == path.split(tail, 1)[1]:
                 return k

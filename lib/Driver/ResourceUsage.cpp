@@ -10,6 +10,9 @@
 #include "llvm/Support/Regex.h"
 #include "llvm/Support/raw_ostream.h"
 #include <nlohmann/json.hpp>
+#ifdef LLVM_ON_UNIX
+#include <signal.h>
+#endif
 
 using json = nlohmann::ordered_json;
 using namespace llvm;
@@ -159,19 +162,24 @@ ResourceUsageJob::start(const FileTask &T, std::string NvccPath,
   if (J->Targets.empty())
     return J; // covers nothing: the check says why
 
-  std::vector<std::string> Args =
-      nvccResourceArgs(T, NvccPath, J->Targets, "<output>");
+  J->Args = nvccResourceArgs(T, NvccPath, J->Targets, "<output>");
   Hasher H;
   H.add(std::to_string(Format)).addFileStamp(NvccPath);
-  for (const std::string &A : Args)
+  for (const std::string &A : J->Args)
     H.add(A);
-  H.add(fileContentHash(Args.back()));
+  H.add(fileContentHash(J->Args.back()));
   J->Key = H.hash();
   J->CacheDir = std::move(CacheDir);
 
   if (!J->CacheDir.empty())
     if (std::optional<json> Entry = readCacheEntry(
             cacheEntryPath(J->CacheDir, J->Key), Format, fileContentHash)) {
+      // The last lint of the same text asked nothing of nvcc (no launch
+      // whose occupancy needs the registers): start it only if asked.
+      if (Entry->value("unneeded", false)) {
+        J->Deferred = true;
+        return J;
+      }
       try {
         for (const auto &[Target, Kernels] : Entry->at("table").items())
           for (const auto &[Name, R] : Kernels.items())
@@ -185,35 +193,50 @@ ResourceUsageJob::start(const FileTask &T, std::string NvccPath,
         J->Table.clear(); // not an entry this warplint wrote: a miss
       }
     }
+  J->launch();
+  return J;
+}
 
+void ResourceUsageJob::launch() {
+  Deferred = false;
   SmallString<128> Output, Log;
   if (sys::fs::createTemporaryFile("warplint-ptxas", "fatbin", Output) ||
       sys::fs::createTemporaryFile("warplint-ptxas", "log", Log)) {
-    J->Failure = "cannot create a temporary file";
-    J->Done = true;
-    return J;
+    Failure = "cannot create a temporary file";
+    Done = true;
+    return;
   }
-  J->OutputFile = std::string(Output);
-  J->LogFile = std::string(Log);
-  Args[3] = J->OutputFile;
+  OutputFile = std::string(Output);
+  LogFile = std::string(Log);
+  Args[3] = OutputFile;
   std::vector<StringRef> Argv(Args.begin(), Args.end());
   std::optional<StringRef> Redirects[] = {StringRef(""), StringRef(Log),
                                           StringRef(Log)};
   std::string Err;
   bool Failed = false;
-  J->Process = sys::ExecuteNoWait(NvccPath, Argv, std::nullopt, Redirects, 0,
-                                  &Err, &Failed);
-  J->Ran = true;
+  Process = sys::ExecuteNoWait(Args.front(), Argv, std::nullopt, Redirects, 0,
+                               &Err, &Failed);
+  Ran = true;
   if (Failed) {
-    J->Failure = "cannot run " + NvccPath + ": " + Err;
-    J->Done = true;
+    Failure = "cannot run " + Args.front() + ": " + Err;
+    Done = true;
   }
-  return J;
+}
+
+void ResourceUsageJob::stop() {
+  if (Done || !Process.Pid)
+    return;
+  Done = true;
+#ifdef LLVM_ON_UNIX
+  ::kill(Process.Pid, SIGKILL);
+  sys::Wait(Process, std::nullopt);
+#else
+  sys::Wait(Process, /*SecondsToWait=*/1); // kills it after a second
+#endif
 }
 
 ResourceUsageJob::~ResourceUsageJob() {
-  if (!Done && Process.Pid)
-    sys::Wait(Process, /*SecondsToWait=*/1); // stops it: not waited for
+  stop();
   for (const std::string &F : {OutputFile, LogFile})
     if (!F.empty())
       sys::fs::remove(F);
@@ -225,6 +248,8 @@ bool ResourceUsageJob::covers(StringRef Target) const {
 
 void ResourceUsageJob::wait() {
   std::lock_guard<std::mutex> Hold(Lock);
+  if (Deferred)
+    launch();
   if (Done)
     return;
   Done = true;
@@ -276,6 +301,14 @@ std::optional<KernelResources> ResourceUsageJob::lookup(StringRef Target,
 void ResourceUsageJob::finish(const std::vector<std::string> &Dependencies) {
   if (!wantsDependencies())
     return;
+  if (!Asked) {
+    // Nobody needed the answer: stop nvcc, and remember that this text
+    // needs none, so that the next lint of it starts no nvcc at all.
+    stop();
+    writeCacheEntry(cacheEntryPath(CacheDir, Key), Format, Dependencies,
+                    fileContentHash, {{"unneeded", true}});
+    return;
+  }
   wait();
   if (!Ran)
     return;

@@ -60,21 +60,27 @@ public:
   std::optional<KernelResources> lookup(llvm::StringRef Target,
                                         llvm::StringRef Mangled,
                                         std::string &Why);
-  // Whether finish() would write a cache entry: nvcc ran and a check asked
-  // for its answer (one nobody asked for is stopped instead).
-  bool wantsDependencies() const { return Ran && Asked && !CacheDir.empty(); }
-  // Caches the answer with the files the parse read.
+  // Whether finish() would write a cache entry: nvcc ran (or, deferred,
+  // was asked and then ran).
+  bool wantsDependencies() const { return Ran && !CacheDir.empty(); }
+  // Caches the answer with the files the parse read; or, when no check
+  // asked for it, stops nvcc and caches that the answer is not needed, so
+  // that the next lint of the same text defers nvcc until a check asks.
   void finish(const std::vector<std::string> &Dependencies);
 
 private:
   ResourceUsageJob() = default;
+  void launch();
   void wait();
+  void stop(); // kills a running nvcc
 
   std::vector<std::string> Targets;
+  std::vector<std::string> Args; // nvcc's; Args[3] is the output file
   std::string CacheDir, Key;
   std::string OutputFile, LogFile;
   llvm::sys::ProcessInfo Process;
   bool Ran = false, Done = false, Asked = false;
+  bool Deferred = false; // started only when a check asks
   std::string Failure; // nvcc failed: its first error line
   ResourceTable Table;
   std::mutex Lock;

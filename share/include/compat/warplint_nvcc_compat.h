@@ -39,3 +39,55 @@ __WARPLINT_MINMAX(double, double, double)
 __WARPLINT_MINMAX(double, float, double)
 __WARPLINT_MINMAX(double, double, float)
 #undef __WARPLINT_MINMAX
+
+// isfinite(), isnan(), isinf() and signbit() called unqualified in host
+// code: nvcc's crt/math_functions.h includes <math.h>, whose libstdc++
+// wrapper brings std::isfinite and the other classification functions into
+// the global namespace. clang's CUDA wrapper headers include <cmath> only,
+// so there the global names are clang's __device__ overloads alone and a
+// host call finds no candidate. Including <math.h> gives the parse what
+// nvcc's gives every CUDA file; device calls still prefer the __device__
+// overloads.
+#include <math.h>
+
+// The cache-hinted loads and stores of sm_32_intrinsics.h that clang's
+// __clang_cuda_intrinsics.h does not define (it has __ldg, __ldcg, __ldcs,
+// __ldcv and __stwt): __ldca, __ldlu, __stwb, __stcg and __stcs, declared
+// __device__ for every type nvcc's header declares them for.
+#define __WARPLINT_CACHE_HINTS(T)                                              \
+  extern __attribute__((device)) T __ldca(const T *);                         \
+  extern __attribute__((device)) T __ldlu(const T *);                         \
+  extern __attribute__((device)) void __stwb(T *, T);                         \
+  extern __attribute__((device)) void __stcg(T *, T);                         \
+  extern __attribute__((device)) void __stcs(T *, T);
+__WARPLINT_CACHE_HINTS(char)
+__WARPLINT_CACHE_HINTS(signed char)
+__WARPLINT_CACHE_HINTS(short)
+__WARPLINT_CACHE_HINTS(int)
+__WARPLINT_CACHE_HINTS(long)
+__WARPLINT_CACHE_HINTS(long long)
+__WARPLINT_CACHE_HINTS(unsigned char)
+__WARPLINT_CACHE_HINTS(unsigned short)
+__WARPLINT_CACHE_HINTS(unsigned int)
+__WARPLINT_CACHE_HINTS(unsigned long)
+__WARPLINT_CACHE_HINTS(unsigned long long)
+__WARPLINT_CACHE_HINTS(char2)
+__WARPLINT_CACHE_HINTS(char4)
+__WARPLINT_CACHE_HINTS(short2)
+__WARPLINT_CACHE_HINTS(short4)
+__WARPLINT_CACHE_HINTS(int2)
+__WARPLINT_CACHE_HINTS(int4)
+__WARPLINT_CACHE_HINTS(longlong2)
+__WARPLINT_CACHE_HINTS(uchar2)
+__WARPLINT_CACHE_HINTS(uchar4)
+__WARPLINT_CACHE_HINTS(ushort2)
+__WARPLINT_CACHE_HINTS(ushort4)
+__WARPLINT_CACHE_HINTS(uint2)
+__WARPLINT_CACHE_HINTS(uint4)
+__WARPLINT_CACHE_HINTS(ulonglong2)
+__WARPLINT_CACHE_HINTS(float)
+__WARPLINT_CACHE_HINTS(double)
+__WARPLINT_CACHE_HINTS(float2)
+__WARPLINT_CACHE_HINTS(float4)
+__WARPLINT_CACHE_HINTS(double2)
+#undef __WARPLINT_CACHE_HINTS
