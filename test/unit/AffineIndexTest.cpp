@@ -458,12 +458,10 @@ TEST(ReachedAccesses, LambdaCapturesAreTheKernelsLocals) {
   EXPECT_EQ(R[0].first, stride(16));
   EXPECT_EQ(R[1].first, stride(8));
   // On its own, a lambda's capture is not known.
-  const FunctionDecl *K = F.fn("k");
   auto M = match(lambdaExpr().bind("l"), F.AST->getASTContext());
   ASSERT_FALSE(M.empty());
   const auto *L = M[0].getNodeAs<LambdaExpr>("l");
   EXPECT_TRUE(F.AA->accesses(L->getCallOperator()).empty());
-  (void)K;
 }
 
 TEST(ReachedAccesses, TemplateInstantiationAndRecursionBound) {
