@@ -1,5 +1,6 @@
 #include "checks/memory/SharedBankConflictCheck.h"
 #include "checks/memory/OptimisedView.h"
+#include "Analysis/AccessSites.h"
 #include "clang/AST/Attr.h"
 #include "clang/AST/TypeLoc.h"
 #include "clang/Lex/Lexer.h"
@@ -109,21 +110,39 @@ void SharedBankConflictCheck::checkFunction(const FunctionDecl *F) {
   BlockShape Shape = AA.blockShape(F);
   ASTContext &AST = context().astContext();
 
-  for (const auto &[A, P] : AA.warpAccesses(F, MemorySpace::Shared)) {
-    if (P.Offsets.size() < 2)
-      continue;
-    if (auto Loop = AA.loopPatterns(A, F)) {
-      reportOverLoop(A, Loop->first, Loop->second, Target);
-      continue;
+  for (const std::vector<AccessRun> &Runs :
+       accessRuns(AA, context().threadDependence(), F, MemorySpace::Shared,
+                  Target.warp_size)) {
+    // Judged as written in its own function: a stride that a loop
+    // multiplies (on all the warp's lanes).
+    const AccessRun &Own = Runs.front();
+    if (Own.Chain.empty() && Own.Pattern.Offsets.size() >= 2)
+      if (auto Loop = AA.loopPatterns(Own.Access, F)) {
+        reportOverLoop(Own.Access, Loop->first, Loop->second, Target);
+        continue;
+      }
+    // The worst run: the most ways (the first of equals: the TU's order).
+    const AccessRun *Worst = nullptr;
+    unsigned Ways = 1;
+    for (const AccessRun &R : Runs) {
+      if (R.Pattern.Offsets.size() < 2)
+        continue;
+      unsigned W = R.Pattern.SymbolicStride
+                       ? runtimeStrideWays(R.Access, R.Pattern, Target)
+                       : conflictWays(R.Pattern.Offsets, R.Access.Size, Banks,
+                                      Width);
+      if (W > Ways)
+        Worst = &R, Ways = W;
     }
+    if (!Worst)
+      continue;
+    const MemoryAccess &A = Worst->Access;
+    const WarpPattern &P = Worst->Pattern;
     if (P.SymbolicStride) {
-      reportRuntimeStride(A, P, Target);
+      reportRuntimeStride(*Worst, Ways, Target);
       continue;
     }
     unsigned Size = A.Size;
-    unsigned Ways = conflictWays(P.Offsets, Size, Banks, Width);
-    if (Ways <= 1)
-      continue;
     // What the optimiser made of it (asked only of a finding: merging never
     // adds passes): s[2*t] and s[2*t+1] of an 8-aligned array become one
     // 8-byte access, served by half-warps.
@@ -142,7 +161,8 @@ void SharedBankConflictCheck::checkFunction(const FunctionDecl *F) {
     const auto *V = dyn_cast<VarDecl>(A.Addr.Root);
     std::optional<FixItHint> Pad;
     std::string PadText;
-    if (V && V->getDeclContext() == F && V->getTypeSourceInfo()) {
+    if (V && Worst->Chain.empty() && V->getDeclContext() == F &&
+        V->getTypeSourceInfo()) {
       const auto *Rows = AST.getAsConstantArrayType(V->getType());
       const auto *Cols =
           Rows ? AST.getAsConstantArrayType(Rows->getElementType()) : nullptr;
@@ -202,17 +222,23 @@ void SharedBankConflictCheck::checkFunction(const FunctionDecl *F) {
                 ? "consecutive lanes are " +
                       std::to_string(std::llabs(P.LaneStride)) + " bytes apart"
                 : std::string("its lanes' addresses are not evenly "
-                              "spaced"))
+                              "spaced")) +
+               (Worst->AllLanes
+                    ? std::string()
+                    : ", " + activeLanesText(*Worst, Target.warp_size))
         << mergedWords(View, A);
       B.metric("bank_conflict_ways", Ways);
       if (View.K == OptimisedView::Merged)
         B.metric("merged_bytes_per_lane", Size);
+      if (!Worst->AllLanes)
+        B.metric("active_lanes", Worst->Lanes);
       if (P.Regular)
         B.metric("lane_stride_bytes", double(P.LaneStride));
       if (Pad)
         B << *Pad;
     }
     noteMacroOrigin(A.E);
+    noteCallChain(*Worst);
     if (Pad)
       note(V->getLocation(),
            "padding each row of '%0' by one element ([%1 + 1]) puts "
@@ -228,35 +254,57 @@ void SharedBankConflictCheck::checkFunction(const FunctionDecl *F) {
 
 // Lanes a run-time multiple of a known stride apart (sdata[2 * s * tid] in
 // the interleaved tree reduction): whatever the run-time factor, lanes whose
-// words are k apart share banks at least gcd(k, banks) ways.
-void SharedBankConflictCheck::reportRuntimeStride(const MemoryAccess &A,
-                                                  const WarpPattern &P,
-                                                  const ArchInfo &Target) {
+// words are k apart share banks at least gcd(k, banks) ways (no more than
+// the lanes that run it).
+unsigned SharedBankConflictCheck::runtimeStrideWays(const MemoryAccess &A,
+                                                    const WarpPattern &P,
+                                                    const ArchInfo &Target) {
   const unsigned Banks = Target.shared_memory_banks;
   const unsigned Width = Target.shared_memory_bank_width;
   // Only a pure run-time stride of whole words, one word per lane.
   if (A.Size > Width || P.SymbolFactor % Width != 0 ||
       llvm::any_of(P.Offsets, [&](int64_t O) { return O != P.Offsets[0]; }))
-    return;
-  unsigned Ways =
-      unsigned(std::gcd<int64_t>(P.SymbolFactor / Width, int64_t(Banks)));
-  if (Ways <= 1 || optimisedView(context(), A).K != OptimisedView::AsWritten)
+    return 1;
+  return unsigned(std::min<int64_t>(
+      std::gcd<int64_t>(P.SymbolFactor / Width, int64_t(Banks)),
+      int64_t(P.Offsets.size())));
+}
+
+void SharedBankConflictCheck::reportRuntimeStride(const AccessRun &R,
+                                                  unsigned Ways,
+                                                  const ArchInfo &Target) {
+  const MemoryAccess &A = R.Access;
+  const WarpPattern &P = R.Pattern;
+  const unsigned Width = Target.shared_memory_bank_width;
+  if (optimisedView(context(), A).K != OptimisedView::AsWritten)
     return;
   {
     FindingBuilder B = diag(
         A.E->getBeginLoc(),
         "at least %0-way bank conflict on '%1' on %2: consecutive lanes are "
         "(%3) bytes apart, a multiple of %4 words, so whenever that is not 0 "
-        "every bank serves %0 or more different words of a warp's %5 "
+        "every bank serves %0 or more different words of a warp's %5%6 "
         "(slides, 'Shared memory bank conflicts')");
     B << Ways << context().sourceText(A.E) << Target.Name << P.SymbolName
       << unsigned(P.SymbolFactor / Width)
       << (A.AlsoLoads ? "load and store"
           : A.IsStore ? "store"
-                      : "load");
+                      : "load")
+      << (R.AllLanes ? std::string()
+                     : " " + activeLanesText(R, Target.warp_size));
     B.metric("bank_conflict_ways", Ways);
   }
   noteMacroOrigin(A.E);
+  noteCallChain(R);
+}
+
+// One note per call of the chain that reaches an access, innermost first.
+void SharedBankConflictCheck::noteCallChain(const AccessRun &R) {
+  for (const CallLink &Link : llvm::reverse(R.Chain))
+    note(callLocation(Link), "%0")
+        << describeCall(Link, [&](const Stmt *S) {
+             return context().sourceText(S);
+           });
 }
 
 // The values a loop gives its multiplied local, for messages: "offset = 1,

@@ -1,6 +1,7 @@
 // memory-shared-bank-conflict: a warp's shared-memory access maps several
 // distinct addresses to one bank (slides: "Shared memory bank conflicts").
 #pragma once
+#include "Analysis/AccessSites.h"
 #include "Core/Check.h"
 
 namespace warplint::memory {
@@ -12,8 +13,12 @@ public:
 private:
   bool wantsInstantiations() const override { return true; }
   void checkFunction(const clang::FunctionDecl *F) override;
-  void reportRuntimeStride(const MemoryAccess &A, const WarpPattern &P,
+  // A run-time multiple of a known stride: how many ways at least.
+  unsigned runtimeStrideWays(const MemoryAccess &A, const WarpPattern &P,
+                             const ArchInfo &Target);
+  void reportRuntimeStride(const AccessRun &R, unsigned Ways,
                            const ArchInfo &Target);
+  void noteCallChain(const AccessRun &R);
   // An access whose lane spacing grows with a loop-carried multiplied
   // local (offset *= 2): the worst verdict over the loop and the range.
   void reportOverLoop(const MemoryAccess &A, const LoopValues &LV,

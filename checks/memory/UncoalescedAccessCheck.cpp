@@ -1,5 +1,7 @@
 #include "checks/memory/UncoalescedAccessCheck.h"
 #include "checks/memory/OptimisedView.h"
+#include "Analysis/AccessSites.h"
+#include "llvm/ADT/STLExtras.h"
 #include "clang/AST/Attr.h"
 #include "clang/AST/Decl.h"
 #include "clang/AST/RecordLayout.h"
@@ -51,6 +53,26 @@ Traffic traffic(const std::vector<int64_t> &Offsets, unsigned Size,
   return {unsigned(Sectors.size()), unsigned(Lines.size()), unsigned(Useful)};
 }
 
+// Lanes a run-time distance apart (a[tid * n]) are taken to be at least a
+// line apart: each group of lanes with the same run-time terms is counted
+// on its own.
+Traffic runTraffic(const AccessRun &R, unsigned Sector, unsigned Line,
+                   unsigned Size = 0) {
+  if (!Size)
+    Size = R.Access.Size;
+  Traffic T;
+  std::map<int64_t, std::vector<int64_t>> Groups;
+  for (size_t L = 0; L < R.Pattern.Offsets.size(); ++L)
+    Groups[R.Pattern.Group[L]].push_back(R.Pattern.Offsets[L]);
+  for (auto &[Key, Offsets] : Groups) {
+    Traffic G = traffic(Offsets, Size, Sector, Line);
+    T.Sectors += G.Sectors;
+    T.Lines += G.Lines;
+    T.UsefulBytes += G.UsefulBytes;
+  }
+  return T;
+}
+
 bool isConstRestrict(const ValueDecl *Root) {
   QualType T = Root->getType();
   return T->isPointerType() && T.isRestrictQualified() &&
@@ -68,41 +90,38 @@ void UncoalescedAccessCheck::checkFunction(const FunctionDecl *F) {
   // The advice is given once per function and array.
   std::set<const void *> Advised;
 
-  for (const auto &[A, P] : AA.warpAccesses(F, MemorySpace::Global)) {
-    // Lanes a run-time distance apart (a[tid * n]) are taken to be at
-    // least a line apart: each group of lanes with the same run-time terms
-    // is counted on its own.
-    auto TrafficOf = [&, &P = P](unsigned Size) {
-      Traffic T;
-      std::map<int64_t, std::vector<int64_t>> Groups;
-      for (size_t L = 0; L < P.Offsets.size(); ++L)
-        Groups[P.Group[L]].push_back(P.Offsets[L]);
-      for (auto &[Key, Offsets] : Groups) {
-        Traffic G = traffic(Offsets, Size, Sector, Line);
-        T.Sectors += G.Sectors;
-        T.Lines += G.Lines;
-        T.UsefulBytes += G.UsefulBytes;
-      }
-      return T;
-    };
-    auto Wasteful = [&](const Traffic &T) {
+  for (const std::vector<AccessRun> &Runs :
+       accessRuns(AA, context().threadDependence(), F, MemorySpace::Global,
+                  Target.warp_size)) {
+    // The worst run: the most sectors beyond what its bytes need (the first
+    // of equals: the TU's order).
+    const AccessRun *Worst = nullptr;
+    Traffic T;
+    int64_t Waste = 0;
+    for (const AccessRun &R : Runs) {
+      Traffic RT = runTraffic(R, Sector, Line);
+      unsigned RNeeded = (RT.UsefulBytes + Sector - 1) / Sector;
       // Broadcasts and tiny requests cannot do better than one sector.
-      return T.UsefulBytes >= Sector &&
-             T.Sectors > (T.UsefulBytes + Sector - 1) / Sector;
-    };
-    unsigned Size = A.Size;
-    Traffic T = TrafficOf(Size);
-    if (!Wasteful(T))
+      if (RT.UsefulBytes < Sector || RT.Sectors <= RNeeded)
+        continue;
+      if (!Worst || int64_t(RT.Sectors) - RNeeded > Waste)
+        Worst = &R, T = RT, Waste = int64_t(RT.Sectors) - RNeeded;
+    }
+    if (!Worst)
       continue;
+    const MemoryAccess &A = Worst->Access;
+    const WarpPattern &P = Worst->Pattern;
     // What the optimiser made of it (asked only of a finding: merging never
     // makes an access waste more).
+    unsigned Size = A.Size;
     OptimisedView View = optimisedView(context(), A);
     if (View.hidden())
       continue;
     if (View.K == OptimisedView::Merged) {
       Size = View.Bytes;
-      T = TrafficOf(Size);
-      if (!Wasteful(T))
+      T = runTraffic(*Worst, Sector, Line, Size);
+      if (T.UsefulBytes < Sector ||
+          T.Sectors <= (T.UsefulBytes + Sector - 1) / Sector)
         continue;
     }
     std::string Spacing;
@@ -117,6 +136,8 @@ void UncoalescedAccessCheck::checkFunction(const FunctionDecl *F) {
       else
         Spacing = "the lanes' addresses are not evenly spaced";
     }
+    if (!Worst->AllLanes)
+      Spacing += ", " + activeLanesText(*Worst, Target.warp_size);
     unsigned Needed = (T.UsefulBytes + Sector - 1) / Sector;
     unsigned Efficiency = unsigned(
         std::lround(100.0 * T.UsefulBytes / (double(T.Sectors) * Sector)));
@@ -145,8 +166,15 @@ void UncoalescedAccessCheck::checkFunction(const FunctionDecl *F) {
         B.metric("lane_stride_bytes", double(P.LaneStride));
       if (View.K == OptimisedView::Merged)
         B.metric("merged_bytes_per_lane", Size);
+      if (!Worst->AllLanes)
+        B.metric("active_lanes", Worst->Lanes);
     }
     noteMacroOrigin(A.E);
+    for (const CallLink &Link : llvm::reverse(Worst->Chain))
+      note(callLocation(Link), "%0")
+          << describeCall(Link, [&](const Stmt *S) {
+               return context().sourceText(S);
+             });
 
     // How to fix it. The struct whose array the lanes walk: the one of the
     // enclosing structs whose size is the lane stride.

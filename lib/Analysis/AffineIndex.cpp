@@ -212,18 +212,34 @@ AffineAnalysis::definitions(const FunctionDecl *F) {
   auto Owned = std::make_unique<llvm::DenseMap<const VarDecl *, Defs>>();
   auto &Map = *Owned;
   DefCache[F] = std::move(Owned);
+  // Nested: inside a lambda's body, where a write to one of F's locals (a
+  // [&] capture) is not a definition this analysis follows.
+  bool Nested = false;
+  auto Define = [&](const VarDecl *V, const Expr *Value, const Stmt *S) {
+    if (!Nested)
+      Map[V].List.push_back({Value, S});
+    else if (V->getDeclContext() == F)
+      Map[V].Escaped = true;
+  };
   std::function<void(const Stmt *)> Walk = [&](const Stmt *S) {
-    if (!S || isa<LambdaExpr>(S))
+    if (!S)
       return;
+    if (const auto *Lambda = dyn_cast<LambdaExpr>(S)) {
+      bool Was = Nested;
+      Nested = true;
+      Walk(Lambda->getBody());
+      Nested = Was;
+      return;
+    }
     if (const auto *DS = dyn_cast<DeclStmt>(S)) {
       for (const Decl *D : DS->decls())
         if (const auto *V = dyn_cast<VarDecl>(D))
-          if (V->getInit())
+          if (V->getInit() && !Nested)
             Map[V].List.push_back({V->getInit(), S});
     } else if (const auto *BO = dyn_cast<BinaryOperator>(S)) {
       if (BO->isAssignmentOp()) {
         if (const VarDecl *V = asLocalVar(BO->getLHS()))
-          Map[V].List.push_back({BO, S});
+          Define(V, BO, S);
         // A member of a local written: the local is no longer its init.
         else if (const auto *ME =
                      dyn_cast<MemberExpr>(BO->getLHS()->IgnoreParenImpCasts()))
@@ -237,7 +253,7 @@ AffineAnalysis::definitions(const FunctionDecl *F) {
     } else if (const auto *UO = dyn_cast<UnaryOperator>(S)) {
       if (UO->isIncrementDecrementOp()) {
         if (const VarDecl *V = asLocalVar(UO->getSubExpr()))
-          Map[V].List.push_back({UO, S});
+          Define(V, UO, S);
       } else if (UO->getOpcode() == UO_AddrOf) {
         if (const VarDecl *V = asLocalVar(UO->getSubExpr()))
           Map[V].Escaped = true;
@@ -291,7 +307,7 @@ AffineForm AffineAnalysis::formIn(const Expr *E, const Env &En) {
     if (Type == "__cuda_builtin_threadIdx_t")
       return AffineForm::term(ThreadTerm(TermTx + Index));
     if (Type == "__cuda_builtin_blockDim_t") {
-      BlockShape S = blockShape(En.F);
+      BlockShape S = shapeOf(En);
       if (S.pinned())
         return AffineForm::constant(Index == 0 ? S.X : Index == 1 ? S.Y : S.Z);
     }
@@ -325,7 +341,7 @@ AffineForm AffineAnalysis::formIn(const Expr *E, const Env &En) {
       return inlineCall(Call, En);
 
   // Anything the same in every thread is a uniform value, whatever it is.
-  if (!En.Params && isWarpUniform(TDA.forFunction(En.F).dependence(E)))
+  if (knowsDependence(En) && isWarpUniform(dependenceOf(En).dependence(E)))
     return AffineForm::uniform();
   return AffineForm::unknown();
 }
@@ -376,7 +392,7 @@ AffineForm AffineAnalysis::binary(const BinaryOperator *BO, const Env &En) {
   bool HasRC = R.isLaneUniform() && !R.HasUniform;
   int64_t RC = HasRC ? R.Const : 0;
   bool BothUniform = L.isLaneUniform() && R.isLaneUniform();
-  BlockShape Shape = blockShape(En.F);
+  BlockShape Shape = shapeOf(En);
   // Within a warp threadIdx.x runs over 32 consecutive values when blockDim.x
   // is a multiple of 32 (or the block has at most 32 threads in x).
   bool WarpsAlongX = !Shape.pinned() || Shape.X % WarpSize == 0;
@@ -446,7 +462,27 @@ AffineForm AffineAnalysis::binary(const BinaryOperator *BO, const Env &En) {
   }
 }
 
+const AffineAnalysis::Env *AffineAnalysis::ownerEnv(const VarDecl *V,
+                                                   const Env &En) {
+  for (const Env *E = &En; E; E = E->Outer)
+    if (V->getDeclContext() == E->F)
+      return E;
+  return nullptr;
+}
+
+// A local or parameter of another function than F: a lambda's capture.
+static bool isCapture(const VarDecl *V, const FunctionDecl *F) {
+  return V->isLocalVarDeclOrParm() && !V->isStaticLocal() &&
+         V->getDeclContext() != F;
+}
+
 AffineForm AffineAnalysis::variable(const VarDecl *V, const Env &En) {
+  // A lambda's capture ([=] or [&]) is the enclosing function's local; in
+  // the lambda's body seen on its own, its value is not known.
+  if (isCapture(V, En.F)) {
+    const Env *Owner = ownerEnv(V, En);
+    return Owner ? variable(V, *Owner) : AffineForm::unknown();
+  }
   if (const auto *P = dyn_cast<ParmVarDecl>(V)) {
     if (En.Params) {
       auto It = En.Params->find(P);
@@ -478,14 +514,14 @@ AffineForm AffineAnalysis::variable(const VarDecl *V, const Env &En) {
   }
   // A local the analysis cannot follow (s *= 2) may still be the same in
   // every lane of a warp: then it is an opaque uniform value.
-  if (!F.Known && !En.Params && !V->getType()->isReferenceType()) {
+  if (!F.Known && knowsDependence(En) && !V->getType()->isReferenceType()) {
     const auto &AllDefs = definitions(En.F);
     auto It = AllDefs.find(V);
     bool Escaped = It != AllDefs.end() && It->second.Escaped;
     if (!Escaped && !InProgress.count(V)) {
       InProgress.insert(V);
       bool Uniform = true;
-      FunctionDependence &FD = TDA.forFunction(En.F);
+      FunctionDependence &FD = dependenceOf(En);
       for (auto &[Value, Site] : AllDefs.lookup(V).List) {
         const auto *BO = dyn_cast<BinaryOperator>(Value);
         const Expr *RHS = BO && BO->isAssignmentOp() ? BO->getRHS() : Value;
@@ -505,12 +541,15 @@ void AffineAnalysis::bindArguments(
     const CallExpr *Call, const FunctionDecl *Def, const Env &En,
     llvm::DenseMap<const ParmVarDecl *, AffineForm> &Params,
     llvm::DenseMap<const ParmVarDecl *, Address> &PtrParams) {
-  for (unsigned I = 0; I < Call->getNumArgs() && I < Def->getNumParams(); ++I) {
+  for (unsigned I = 0; I < Def->getNumParams(); ++I) {
+    const Expr *Arg = argumentFor(Call, I);
+    if (!Arg)
+      break;
     const ParmVarDecl *P = Def->getParamDecl(I);
     if (P->getType()->isPointerType())
-      PtrParams[P] = pointerIn(Call->getArg(I), En);
+      PtrParams[P] = pointerIn(Arg, En);
     else
-      Params[P] = formIn(Call->getArg(I), En);
+      Params[P] = formIn(Arg, En);
   }
 }
 
@@ -518,7 +557,8 @@ AffineForm AffineAnalysis::inlineCall(const CallExpr *Call, const Env &En) {
   const FunctionDecl *Callee = Call->getDirectCallee();
   const FunctionDecl *Def = Callee ? Callee->getDefinition() : nullptr;
   auto Fallback = [&] {
-    if (!En.Params && isWarpUniform(TDA.forFunction(En.F).dependence(Call)))
+    if (knowsDependence(En) &&
+        isWarpUniform(dependenceOf(En).dependence(Call)))
       return AffineForm::uniform();
     return AffineForm::unknown();
   };
@@ -537,7 +577,7 @@ AffineForm AffineAnalysis::inlineCall(const CallExpr *Call, const Env &En) {
   llvm::DenseMap<const ParmVarDecl *, AffineForm> Params;
   llvm::DenseMap<const ParmVarDecl *, Address> PtrParams;
   bindArguments(Call, Def, En, Params, PtrParams);
-  Env Inner{Def, &Params, &PtrParams, En.Depth + 1};
+  Env Inner{Def, &Params, &PtrParams, En.Depth + 1, &En, nullptr, En.Kernel};
   AffineForm R = formIn(Ret->getRetValue(), Inner);
   return R.Known ? R : Fallback();
 }
@@ -598,6 +638,10 @@ Address AffineAnalysis::pointerIn(const Expr *E, const Env &En) {
     const auto *V = dyn_cast<VarDecl>(DRE->getDecl());
     if (!V || !V->getType()->isPointerType())
       return {};
+    if (isCapture(V, En.F)) {
+      const Env *Owner = ownerEnv(V, En);
+      return Owner ? pointerIn(E, *Owner) : Address();
+    }
     if (const auto *P = dyn_cast<ParmVarDecl>(V)) {
       if (En.PtrParams) {
         auto It = En.PtrParams->find(P);
@@ -726,7 +770,7 @@ T AffineAnalysis::followVariable(const VarDecl *V, const Env &En,
     return T();
   if (!InProgress.insert(V).second)
     return T(); // defined in terms of itself other than by a step
-  FunctionDependence &FD = TDA.forFunction(En.F);
+  FunctionDependence &FD = dependenceOf(En);
 
   std::optional<T> First;
   bool Varies = It->second.List.size() > 1;
@@ -837,6 +881,187 @@ AffineAnalysis::accessesInCall(const CallExpr *Call, const FunctionDecl *Caller)
   bindArguments(Call, Def, Env{Caller, nullptr, nullptr, 0}, Params,
                 PtrParams);
   return accessesIn(Def, Env{Def, &Params, &PtrParams, 1});
+}
+
+const Expr *argumentFor(const CallExpr *Call, unsigned I) {
+  unsigned Shift = 0;
+  if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(Call))
+    if (const auto *M = dyn_cast_or_null<CXXMethodDecl>(Op->getDirectCallee());
+        M && M->isInstance())
+      Shift = 1;
+  return I + Shift < Call->getNumArgs() ? Call->getArg(I + Shift) : nullptr;
+}
+
+const FunctionDecl *calledDefinition(const CallExpr *Call) {
+  const FunctionDecl *Callee = Call->getDirectCallee();
+  const FunctionDecl *Def = Callee ? Callee->getDefinition() : nullptr;
+  if (!Def || !Def->getBody() || Def->isDependentContext())
+    return nullptr;
+  const SourceManager &SM = Def->getASTContext().getSourceManager();
+  if (SM.isInSystemHeader(SM.getExpansionLoc(Def->getLocation())))
+    return nullptr; // the toolkit's own headers: not the user's accesses
+  return Def;
+}
+
+WarpPattern restrictLanes(const WarpPattern &P, uint64_t Mask) {
+  WarpPattern R = P;
+  R.Offsets.clear();
+  R.Group.clear();
+  for (size_t L = 0; L < P.Offsets.size() && L < 64; ++L)
+    if (Mask >> L & 1) {
+      R.Offsets.push_back(P.Offsets[L]);
+      R.Group.push_back(P.Group[L]);
+    }
+  R.Regular = R.Offsets.size() > 1;
+  for (size_t I = 1; I < R.Offsets.size(); ++I)
+    if (R.Offsets[I] - R.Offsets[I - 1] != R.Offsets[1] - R.Offsets[0])
+      R.Regular = false;
+  R.LaneStride = R.Regular ? R.Offsets[1] - R.Offsets[0] : 0;
+  return R;
+}
+
+static bool threadDependent(const AffineForm &F) {
+  return F.Known && !F.isLaneUniform();
+}
+
+std::string AffineAnalysis::contextKey(
+    const FunctionDecl *Def, const FunctionDecl *Kernel,
+    const llvm::DenseMap<const ParmVarDecl *, AffineForm> &Params,
+    const llvm::DenseMap<const ParmVarDecl *, Address> &PtrParams) const {
+  std::string Key;
+  llvm::raw_string_ostream OS(Key);
+  BlockShape S = blockShape(Kernel);
+  OS << S.X << "x" << S.Y << "x" << S.Z;
+  for (const ParmVarDecl *P : Def->parameters()) {
+    OS << "|";
+    if (auto It = Params.find(P); It != Params.end())
+      OS << It->second.str();
+    else if (auto It = PtrParams.find(P); It != PtrParams.end() &&
+                                          It->second.Known)
+      OS << It->second.Root << "/" << int(It->second.Space) << "/"
+         << It->second.Offset.str();
+    else
+      OS << "?";
+  }
+  return Key;
+}
+
+const std::vector<ReachedAccess> &
+AffineAnalysis::reachedAccesses(const FunctionDecl *Kernel) {
+  auto It = Reached.find(Kernel);
+  if (It != Reached.end())
+    return It->second;
+  std::vector<ReachedAccess> Out;
+  if (Kernel->getBody()) {
+    Env Top{Kernel, nullptr, nullptr, 0, nullptr, nullptr, Kernel};
+    llvm::SmallVector<const FunctionDecl *, 8> Stack{Kernel};
+    reachThroughCalls(Top, Out, Stack);
+  }
+  return Reached[Kernel] = std::move(Out);
+}
+
+const std::vector<ReachedAccess> &
+AffineAnalysis::reachedIn(const FunctionDecl *F) {
+  if (!ReachedByOwner) {
+    using namespace clang::ast_matchers;
+    ReachedByOwner.emplace();
+    for (const auto &M :
+         match(functionDecl(isDefinition(), hasAttr(attr::CUDAGlobal))
+                   .bind("k"),
+               Ctx)) {
+      const auto *K = M.getNodeAs<FunctionDecl>("k");
+      if (K->isDependentContext() || !K->getBody())
+        continue;
+      for (const ReachedAccess &R : reachedAccesses(K))
+        (*ReachedByOwner)[R.Chain.back().Callee].push_back(R);
+    }
+  }
+  static const std::vector<ReachedAccess> None;
+  auto It = ReachedByOwner->find(F);
+  return It != ReachedByOwner->end() ? It->second : None;
+}
+
+void AffineAnalysis::reachThroughCalls(
+    const Env &En, std::vector<ReachedAccess> &Out,
+    llvm::SmallVectorImpl<const FunctionDecl *> &Stack) {
+  std::vector<const CallExpr *> Calls;
+  std::function<void(const Stmt *)> Find = [&](const Stmt *S) {
+    if (!S || isa<LambdaExpr>(S)) // a lambda runs where it is called
+      return;
+    if (const auto *Call = dyn_cast<CallExpr>(S))
+      Calls.push_back(Call);
+    for (const Stmt *C : S->children())
+      Find(C);
+  };
+  Find(En.F->getBody());
+  for (const CallExpr *Call : Calls) {
+    const FunctionDecl *Def = calledDefinition(Call);
+    if (!Def || Stack.size() > MaxCallDepth || llvm::is_contained(Stack, Def))
+      continue; // recursion: the first repeat ends the chain
+    llvm::DenseMap<const ParmVarDecl *, AffineForm> Params;
+    llvm::DenseMap<const ParmVarDecl *, Address> PtrParams;
+    bindArguments(Call, Def, En, Params, PtrParams);
+    CallLink Link{Call, En.F, Def, {}};
+    std::vector<Dependence> ArgDeps;
+    for (unsigned I = 0; I < Def->getNumParams(); ++I) {
+      const ParmVarDecl *P = Def->getParamDecl(I);
+      Dependence D = Dependence::Unknown;
+      bool Shown = false;
+      if (auto F = Params.find(P); F != Params.end() && F->second.Known) {
+        D = F->second.isLaneUniform() ? Dependence::WarpUniform
+                                      : Dependence::ThreadDependent;
+        Shown = threadDependent(F->second);
+      } else if (auto A = PtrParams.find(P);
+                 A != PtrParams.end() && A->second.Known) {
+        D = A->second.Offset.isLaneUniform() ? Dependence::WarpUniform
+                                             : Dependence::ThreadDependent;
+        Shown = A->second.Space != MemorySpace::Other; // which array
+      }
+      ArgDeps.push_back(D);
+      if (Shown)
+        Link.Shown.push_back({P, argumentFor(Call, I)});
+    }
+    // A lambda's captures, or a lambda passed in, tie the summary to this
+    // caller's environment: not shared between calls.
+    const auto *Method = dyn_cast<CXXMethodDecl>(Def);
+    bool Shareable =
+        !(Method && Method->getParent()->isLambda()) &&
+        llvm::none_of(Def->parameters(), [](const ParmVarDecl *P) {
+          const auto *RD = P->getType()->getAsCXXRecordDecl();
+          return RD && RD->isLambda();
+        });
+    std::vector<ReachedAccess> Fresh;
+    std::vector<ReachedAccess> *Summary = &Fresh;
+    std::pair<const FunctionDecl *, std::string> Key;
+    bool Compute = true;
+    if (Shareable) {
+      Key = {Def, contextKey(Def, En.Kernel, Params, PtrParams)};
+      if (auto S = Summaries.find(Key); S != Summaries.end()) {
+        Summary = &S->second;
+        Compute = false;
+      } else if (SummaryCount[Def] >= MaxContextsPerFunction) {
+        continue; // the budget of distinct patterns is spent: unknown
+      }
+    }
+    if (Compute) {
+      FunctionDependence &CFD = TDA.forContext(Def, ArgDeps);
+      Env Inner{Def, &Params, &PtrParams, 0, &En, &CFD, En.Kernel};
+      for (MemoryAccess &A : accessesIn(Def, Inner))
+        Fresh.push_back({std::move(A), {}});
+      Stack.push_back(Def);
+      reachThroughCalls(Inner, Fresh, Stack);
+      Stack.pop_back();
+      if (Shareable) {
+        ++SummaryCount[Def];
+        Summary = &(Summaries[Key] = std::move(Fresh));
+      }
+    }
+    for (const ReachedAccess &R : *Summary) {
+      ReachedAccess Copy = R;
+      Copy.Chain.insert(Copy.Chain.begin(), Link);
+      Out.push_back(std::move(Copy));
+    }
+  }
 }
 
 std::vector<MemoryAccess> AffineAnalysis::accessesIn(const FunctionDecl *F,
@@ -959,7 +1184,7 @@ AffineForm AffineAnalysis::laneWalk(const VarDecl *V, const Env &En) {
   if (It == AllDefs.end() || It->second.Escaped ||
       !InProgress.insert(V).second)
     return AffineForm::unknown();
-  FunctionDependence &FD = TDA.forFunction(En.F);
+  FunctionDependence &FD = dependenceOf(En);
   unsigned Starts = 0, Steps = 0;
   bool Ok = true;
   const Expr *WalkStart = nullptr;

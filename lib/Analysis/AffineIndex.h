@@ -18,6 +18,15 @@
 // are followed to their root — a kernel parameter (global memory), a
 // __shared__ array or a __device__ array — with the byte offset as a form.
 //
+// Calls are followed interprocedurally and context-sensitively
+// (reachedAccesses): a kernel's calls to __device__ functions, function
+// template instantiations and lambdas ([=] and [&] captures read the
+// enclosing function's locals) bind each callee's parameters to the forms
+// and addresses of the call's arguments, through any depth of helpers up to
+// MaxCallDepth; each callee is summarised once per distinct argument pattern
+// (at most MaxContextsPerFunction of them), recursion stops at the first
+// repeat.
+//
 // The lanes of a warp are modelled from the block shape: blockDim.x a
 // multiple of 32 by default (lane l has threadIdx.x = 32w + l, the same y and
 // z), or the literal block size of the kernel's launches in the TU. The
@@ -36,6 +45,7 @@
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/Support/raw_ostream.h"
 #include <array>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -144,6 +154,37 @@ struct WarpPattern {
   bool DependsOnBlockShape = false; // the y/z terms mattered
 };
 
+// One call of a chain from a kernel to an access: Call in Caller, calling
+// Callee; Shown are the arguments that carry the thread index or point
+// into global or shared memory, each with its parameter, for the notes.
+struct CallLink {
+  const clang::CallExpr *Call = nullptr;
+  const clang::FunctionDecl *Caller = nullptr;
+  const clang::FunctionDecl *Callee = nullptr;
+  std::vector<std::pair<const clang::ParmVarDecl *, const clang::Expr *>>
+      Shown;
+};
+
+// An access of a function a kernel calls, evaluated in that call's context.
+struct ReachedAccess {
+  MemoryAccess Access;
+  std::vector<CallLink> Chain; // from the kernel inwards
+};
+
+// The argument of Call that initialises parameter I of its callee (a
+// lambda's or functor's operator() call passes the object first).
+const clang::Expr *argumentFor(const clang::CallExpr *Call, unsigned I);
+// The function a call runs, with a body: a __device__ function, a function
+// template's instantiation, a lambda's operator(); null otherwise.
+const clang::FunctionDecl *calledDefinition(const clang::CallExpr *Call);
+
+// The lanes of P that Mask keeps (bit l: lane l), with Regular and
+// LaneStride recomputed over them.
+WarpPattern restrictLanes(const WarpPattern &P, uint64_t Mask);
+
+constexpr unsigned MaxCallDepth = 8;
+constexpr unsigned MaxContextsPerFunction = 8;
+
 class AffineAnalysis {
 public:
   AffineAnalysis(clang::ASTContext &Ctx, ThreadDependenceAnalysis &TDA,
@@ -162,6 +203,17 @@ public:
   // the forms and addresses of Call's arguments in Caller.
   std::vector<MemoryAccess> accessesInCall(const clang::CallExpr *Call,
                                            const clang::FunctionDecl *Caller);
+
+  // The global and shared accesses of the functions Kernel calls, directly
+  // or through other calls, each evaluated with the callee's parameters
+  // bound to the arguments of its call chain; only those whose address is
+  // known there. Cached per kernel.
+  const std::vector<ReachedAccess> &reachedAccesses(
+      const clang::FunctionDecl *Kernel);
+
+  // The reached accesses (of every kernel of the TU) that lie in F, each
+  // with the chain that reaches it; kernels in the TU's order.
+  const std::vector<ReachedAccess> &reachedIn(const clang::FunctionDecl *F);
 
   // The locals that F's accesses walk per lane (AffineForm::Walk), each
   // with the access: global or shared accesses whose offset is unknown only
@@ -218,7 +270,35 @@ private:
     const llvm::DenseMap<const clang::ParmVarDecl *, AffineForm> *Params;
     const llvm::DenseMap<const clang::ParmVarDecl *, Address> *PtrParams;
     unsigned Depth;
+    // The caller's environment: a lambda's captures are its locals.
+    const Env *Outer = nullptr;
+    // F's thread dependence in this call context (parameters as dependent
+    // as their arguments); null: F's own.
+    FunctionDependence *FD = nullptr;
+    // The kernel whose block shape models the lanes; null: F.
+    const clang::FunctionDecl *Kernel = nullptr;
   };
+  FunctionDependence &dependenceOf(const Env &En) {
+    return En.FD ? *En.FD : TDA.forFunction(En.F);
+  }
+  BlockShape shapeOf(const Env &En) const {
+    return blockShape(En.Kernel ? En.Kernel : En.F);
+  }
+  // Whether the uniform fallbacks (any warp-uniform value) may be used.
+  static bool knowsDependence(const Env &En) { return !En.Params || En.FD; }
+  // The environment in which a local of another function (a lambda's
+  // capture) is evaluated, or null.
+  static const Env *ownerEnv(const clang::VarDecl *V, const Env &En);
+  // The accesses reached through the calls in En.F's body.
+  void reachThroughCalls(const Env &En, std::vector<ReachedAccess> &Out,
+                         llvm::SmallVectorImpl<const clang::FunctionDecl *>
+                             &Stack);
+  // Key of a call context: the callee's bound parameters.
+  std::string contextKey(
+      const clang::FunctionDecl *Def, const clang::FunctionDecl *Kernel,
+      const llvm::DenseMap<const clang::ParmVarDecl *, AffineForm> &Params,
+      const llvm::DenseMap<const clang::ParmVarDecl *, Address> &PtrParams)
+      const;
   struct Defs {
     // (value or compound operator, defining statement)
     std::vector<std::pair<const clang::Expr *, const clang::Stmt *>> List;
@@ -283,6 +363,17 @@ private:
   llvm::DenseSet<const clang::CallExpr *> SeenLaunches;
   llvm::DenseMap<const clang::FunctionDecl *, std::unique_ptr<LocalWrites>>
       Writes;
+  llvm::DenseMap<const clang::FunctionDecl *, std::vector<ReachedAccess>>
+      Reached;
+  // Callee summaries per argument pattern: the accesses, with chains from
+  // the callee inwards.
+  std::map<std::pair<const clang::FunctionDecl *, std::string>,
+           std::vector<ReachedAccess>>
+      Summaries;
+  llvm::DenseMap<const clang::FunctionDecl *, unsigned> SummaryCount;
+  std::optional<llvm::DenseMap<const clang::FunctionDecl *,
+                               std::vector<ReachedAccess>>>
+      ReachedByOwner;
 };
 
 // --dump-analysis: for every kernel and device function the user wrote, the

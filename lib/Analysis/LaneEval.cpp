@@ -440,4 +440,116 @@ LaneEvaluator::activeLanes(const Stmt *S, FunctionDependence &FD, unsigned W) {
   return Active;
 }
 
+llvm::ArrayRef<const ReturnStmt *>
+LaneEvaluator::returnsOf(const FunctionDecl *Fn) {
+  auto It = Returns.find(Fn);
+  if (It != Returns.end())
+    return It->second;
+  std::vector<const ReturnStmt *> List;
+  std::function<void(const Stmt *)> Walk = [&](const Stmt *S) {
+    if (!S || isa<LambdaExpr>(S))
+      return;
+    if (const auto *R = dyn_cast<ReturnStmt>(S))
+      List.push_back(R);
+    for (const Stmt *C : S->children())
+      Walk(C);
+  };
+  Walk(Fn->getBody());
+  return Returns[Fn] = std::move(List);
+}
+
+uint64_t LaneEvaluator::mayReachIn(const Stmt *S, FunctionDependence &FD,
+                                   uint64_t Entry,
+                                   llvm::ArrayRef<Bindings> Binds, unsigned W,
+                                   bool &Exact) {
+  uint64_t Active = Entry;
+  // Keeps the lanes where Cond is Want; a lane where it cannot be evaluated
+  // stays.
+  auto Filter = [&](const Expr *Cond, bool Want) {
+    for (unsigned L = 0; L < WarpSize; ++L) {
+      if (!(Active >> L & 1))
+        continue;
+      std::optional<ThreadId> T = thread(W, L);
+      std::optional<int64_t> V =
+          T ? evalIn(Cond, *T, Binds.empty() ? nullptr : &Binds[L], 0)
+            : std::nullopt;
+      if (!V)
+        Exact = false;
+      else if (bool(*V) != Want)
+        Active &= ~(uint64_t(1) << L);
+    }
+  };
+  const Stmt *Child = S;
+  for (const Stmt *P = FD.parent(S); P; Child = P, P = FD.parent(P)) {
+    if (isa<ForStmt, WhileStmt, DoStmt, CXXForRangeStmt, SwitchStmt>(P)) {
+      Exact = false; // its lanes may leave or skip: a superset
+    } else if (const auto *If = dyn_cast<IfStmt>(P)) {
+      if (Child == If->getThen())
+        Filter(If->getCond(), true);
+      else if (Child == If->getElse())
+        Filter(If->getCond(), false);
+    } else if (const auto *CO = dyn_cast<AbstractConditionalOperator>(P)) {
+      if (Child == CO->getTrueExpr())
+        Filter(CO->getCond(), true);
+      else if (Child == CO->getFalseExpr())
+        Filter(CO->getCond(), false);
+    } else if (const auto *BO = dyn_cast<BinaryOperator>(P)) {
+      if (BO->isLogicalOp() && Child == BO->getRHS())
+        Filter(BO->getLHS(), BO->getOpcode() == BO_LAnd);
+    }
+  }
+  // The lanes that took a return before S have left (a kernel's threads
+  // have exited, a helper's are back in its caller); only a return whose
+  // lanes are known exactly is subtracted.
+  const SourceManager &SM = F->getASTContext().getSourceManager();
+  for (const ReturnStmt *R : returnsOf(FD.function())) {
+    if (!SM.isBeforeInTranslationUnit(R->getBeginLoc(), S->getBeginLoc()))
+      break;
+    if (!SM.isBeforeInTranslationUnit(R->getEndLoc(), S->getBeginLoc()))
+      continue; // S is in this return's value
+    bool ExactR = true;
+    uint64_t Gone = mayReachIn(R, FD, Entry, Binds, W, ExactR);
+    if (ExactR)
+      Active &= ~Gone;
+    else
+      Exact = false;
+  }
+  return Active;
+}
+
+uint64_t LaneEvaluator::mayReach(const Stmt *S, llvm::ArrayRef<CallLink> Chain,
+                                 ThreadDependenceAnalysis &TDA, unsigned W) {
+  uint64_t Active = 0;
+  for (unsigned L = 0; L < WarpSize; ++L)
+    if (thread(W, L))
+      Active |= uint64_t(1) << L;
+  std::vector<Bindings> Binds; // empty in the kernel
+  bool Exact = true;
+  for (const CallLink &Link : Chain) {
+    if (!Active)
+      return 0;
+    Active = mayReachIn(Link.Call, TDA.forFunction(Link.Caller), Active, Binds,
+                        W, Exact);
+    std::vector<Bindings> Next(WarpSize);
+    for (unsigned L = 0; L < WarpSize; ++L) {
+      std::optional<ThreadId> T = thread(W, L);
+      if (!T || !(Active >> L & 1))
+        continue;
+      for (unsigned I = 0; I < Link.Callee->getNumParams(); ++I) {
+        const Expr *Arg = argumentFor(Link.Call, I);
+        if (!Arg)
+          break;
+        if (std::optional<int64_t> V =
+                evalIn(Arg, *T, Binds.empty() ? nullptr : &Binds[L], 0))
+          Next[L][Link.Callee->getParamDecl(I)] = *V;
+      }
+    }
+    Binds = std::move(Next);
+  }
+  if (!Active)
+    return 0;
+  const FunctionDecl *Fn = Chain.empty() ? F : Chain.back().Callee;
+  return mayReachIn(S, TDA.forFunction(Fn), Active, Binds, W, Exact);
+}
+
 } // namespace warplint

@@ -23,6 +23,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace warplint {
 
@@ -66,6 +67,17 @@ public:
   std::optional<uint64_t> activeLanes(const clang::Stmt *S,
                                       FunctionDependence &FD, unsigned W);
 
+  // The lanes of warp W that may reach S, an access or call in the last
+  // function of Chain (the calls from the kernel inwards; empty: S is in
+  // this evaluator's function): the if/else polarities, && / || / ?: sides
+  // and earlier returns of every function on the way, each callee's
+  // parameters bound in every lane to its call's arguments. A condition
+  // that cannot be evaluated keeps its lanes and a loop is passed through,
+  // so this is a superset of the lanes that reach S (all the warp's lanes
+  // when nothing is known: `if (i < n)` with n a parameter).
+  uint64_t mayReach(const clang::Stmt *S, llvm::ArrayRef<CallLink> Chain,
+                    ThreadDependenceAnalysis &TDA, unsigned W);
+
   // Evaluates V as Value from now on (a loop counter in its first
   // iteration); clear() forgets all such bindings.
   void fix(const clang::VarDecl *V, int64_t Value) { Fixed[V] = Value; }
@@ -80,6 +92,19 @@ public:
 
 private:
   using Bindings = llvm::DenseMap<const clang::ParmVarDecl *, int64_t>;
+  // mayReach within one function, from the lanes Entry that enter it, lane
+  // L's parameters bound by Binds[L]. Exact: no condition, loop or return
+  // on the way was left unevaluated (then the result is exactly the lanes
+  // of Entry that reach S).
+  uint64_t mayReachIn(const clang::Stmt *S, FunctionDependence &FD,
+                      uint64_t Entry, llvm::ArrayRef<Bindings> Binds,
+                      unsigned W, bool &Exact);
+  // The returns of F's body (not in its lambdas), in source order.
+  llvm::ArrayRef<const clang::ReturnStmt *>
+  returnsOf(const clang::FunctionDecl *F);
+  llvm::DenseMap<const clang::FunctionDecl *,
+                 std::vector<const clang::ReturnStmt *>>
+      Returns;
   std::optional<int64_t> evalIn(const clang::Expr *E, const ThreadId &T,
                                 const Bindings *B, unsigned Depth);
   std::optional<int64_t> evalCall(const clang::CallExpr *Call,

@@ -1,6 +1,7 @@
 // The affine thread-index analysis, queried directly: forms of indices and
 // the per-lane pattern of memory accesses.
 #include "Analysis/AffineIndex.h"
+#include "Analysis/LaneEval.h"
 #include "Analysis/Launches.h"
 #include "Analysis/LocalWrites.h"
 #include "CudaAst.h"
@@ -413,4 +414,126 @@ TEST(LaneWalk, NotWalks) {
     EXPECT_TRUE(F.AA->laneWalks(F.fn("k"), MemorySpace::Global).empty())
         << Body;
   }
+}
+
+// ---- accesses reached through calls (reachedAccesses) and their lanes
+
+namespace {
+// The per-lane byte offsets of the reached accesses of kernel K, and their
+// chains' callees.
+std::vector<std::pair<std::vector<int64_t>, std::string>>
+reached(Fixture &F, llvm::StringRef K) {
+  std::vector<std::pair<std::vector<int64_t>, std::string>> Out;
+  const FunctionDecl *Kernel = F.fn(K);
+  for (const warplint::ReachedAccess &R : F.AA->reachedAccesses(Kernel)) {
+    std::string Chain;
+    for (const warplint::CallLink &L : R.Chain)
+      Chain += (Chain.empty() ? "" : ">") + L.Callee->getNameAsString();
+    Out.push_back(
+        {F.AA->pattern(R.Access.Addr.Offset, F.AA->blockShape(Kernel)).Offsets,
+         Chain});
+  }
+  return Out;
+}
+} // namespace
+
+TEST(ReachedAccesses, ArgumentsBindParametersThroughTwoLevels) {
+  Fixture F("__device__ void put(float *m, int col) { for (int r = 0; r < 4; "
+            "++r) m[col * 64 + r] = 0; }\n"
+            "__device__ void mid(float *m, int i) { put(m, i); }\n"
+            "__global__ void k(float *m) { mid(m, threadIdx.x); }");
+  auto R = reached(F, "k");
+  ASSERT_EQ(R.size(), 1u);
+  EXPECT_EQ(R[0].first, stride(256));
+  EXPECT_EQ(R[0].second, "mid>put");
+}
+
+TEST(ReachedAccesses, LambdaCapturesAreTheKernelsLocals) {
+  Fixture F("__global__ void k(float *a) { int tid = threadIdx.x; int s = 4;\n"
+            "  auto byRef = [&](float v) { a[tid * s] = v; };\n"
+            "  auto byVal = [=](int j) { a[j * 2] = 0; };\n"
+            "  byRef(1.0f); byVal(tid); }");
+  auto R = reached(F, "k");
+  ASSERT_EQ(R.size(), 2u);
+  EXPECT_EQ(R[0].first, stride(16));
+  EXPECT_EQ(R[1].first, stride(8));
+  // On its own, a lambda's capture is not known.
+  auto M = match(lambdaExpr().bind("l"), F.AST->getASTContext());
+  ASSERT_FALSE(M.empty());
+  const auto *L = M[0].getNodeAs<LambdaExpr>("l");
+  EXPECT_TRUE(F.AA->accesses(L->getCallOperator()).empty());
+}
+
+TEST(ReachedAccesses, TemplateInstantiationAndRecursionBound) {
+  Fixture F("template <int LD> __device__ float get(const float *m, int c) "
+            "{ return m[c * LD]; }\n"
+            "__device__ float rec(const float *m, int i, int d) { return d ? "
+            "rec(m, i, d - 1) : m[i * 3]; }\n"
+            "__global__ void k(const float *m, float *o) { o[0] = get<8>(m, "
+            "threadIdx.x) + rec(m, threadIdx.x, 2); }");
+  auto R = reached(F, "k");
+  ASSERT_EQ(R.size(), 2u);
+  EXPECT_EQ(R[0].first, stride(32));
+  EXPECT_EQ(R[1].first, stride(12)); // rec once: the repeat ends the chain
+  EXPECT_EQ(R[1].second, "rec");
+}
+
+TEST(ReachedAccesses, SummariesPerArgumentPattern) {
+  Fixture F("__device__ void put(float *m, int i) { m[i] = 0; }\n"
+            "__global__ void k(float *m) { put(m, threadIdx.x); put(m, "
+            "threadIdx.x); put(m, 2 * threadIdx.x); }");
+  auto R = reached(F, "k");
+  ASSERT_EQ(R.size(), 3u);
+  EXPECT_EQ(R[0].first, stride(4));
+  EXPECT_EQ(R[1].first, stride(4));
+  EXPECT_EQ(R[2].first, stride(8));
+  // The first two calls share one summary: the same access expression.
+  const auto &All = F.AA->reachedAccesses(F.fn("k"));
+  EXPECT_EQ(All[0].Access.E, All[1].Access.E);
+}
+
+TEST(RestrictLanes, KeepsTheMaskedLanesAndRecomputesTheStride) {
+  warplint::WarpPattern P;
+  P.Known = true;
+  P.Offsets = stride(24);
+  P.Group.assign(32, 0);
+  warplint::WarpPattern Half = warplint::restrictLanes(P, 0xFFFF);
+  EXPECT_EQ(Half.Offsets, stride(24, 16));
+  EXPECT_TRUE(Half.Regular);
+  EXPECT_EQ(Half.LaneStride, 24);
+  warplint::WarpPattern Split = warplint::restrictLanes(P, 0x00FF00FF);
+  EXPECT_EQ(Split.Offsets.size(), 16u);
+  EXPECT_FALSE(Split.Regular);
+}
+
+namespace {
+// The lanes of warp 0 that may reach each access of kernel K (its own, then
+// the reached ones).
+std::vector<uint64_t> lanesReaching(Fixture &F, llvm::StringRef K) {
+  const FunctionDecl *Kernel = F.fn(K);
+  warplint::LaneEvaluator LE(Kernel, F.AA->blockShape(Kernel), 32);
+  std::vector<uint64_t> Out;
+  for (const MemoryAccess &A : F.AA->accesses(Kernel))
+    Out.push_back(LE.mayReach(A.E, {}, F.TDA, 0));
+  for (const warplint::ReachedAccess &R : F.AA->reachedAccesses(Kernel))
+    Out.push_back(LE.mayReach(R.Access.E, R.Chain, F.TDA, 0));
+  return Out;
+}
+} // namespace
+
+TEST(MayReach, GuardsReturnsAndCallersGuards) {
+  Fixture F("__device__ void h(float *s, int lane, int d) { if (lane < d) "
+            "s[lane] = 0; }\n"
+            "__global__ void k(int n) { __shared__ float s[64];\n"
+            "  if (threadIdx.x < 16) s[threadIdx.x] = 0;\n"
+            "  if (threadIdx.x < n) s[threadIdx.x + 1] = 0;\n"
+            "  if (threadIdx.x % 32 >= 24) return;\n"
+            "  s[threadIdx.x + 2] = 0;\n"
+            "  if (threadIdx.x < 16) h(s, threadIdx.x % 32, 4); }");
+  auto L = lanesReaching(F, "k");
+  ASSERT_EQ(L.size(), 4u);
+  EXPECT_EQ(L[0], 0xFFFFull);      // if (threadIdx.x < 16)
+  EXPECT_EQ(L[1], 0xFFFFFFFFull);  // an unknown bound keeps every lane
+  EXPECT_EQ(L[2], 0x00FFFFFFull);  // lanes 24-31 returned
+  EXPECT_EQ(L[3], 0xFull);         // the caller's 16, the helper's lane < 4
 }
