@@ -33,7 +33,14 @@ config.substitutions.append(("%plugin", config.warplint_plugin))
 # The IR layer's opt plugin (LLVM only: opt cannot load libclang-cpp).
 config.substitutions.append(("%irplugin", os.path.join(
     os.path.dirname(config.warplint_plugin), "WarpLintIRPlugin.so")))
-config.substitutions.append(("%opt", os.path.join(config.llvm_tools_dir, "opt")))
+# clang and opt loading warplint's plugins. In a sanitizer build the plugins
+# need the sanitizer runtime, which the uninstrumented clang and opt lack:
+# it is preloaded (and clang's deliberate leaks at exit are not reported).
+plugin_host = ""
+if getattr(config, "asan_runtime", ""):
+    plugin_host = "env LD_PRELOAD=%s ASAN_OPTIONS=detect_leaks=0 " % config.asan_runtime
+config.substitutions.append(("%opt", plugin_host + os.path.join(config.llvm_tools_dir, "opt")))
+config.substitutions.append(("%clangxx-plugin", plugin_host + config.clangxx))
 config.substitutions.append(("%clangxx", config.clangxx))
 config.substitutions.append(("%src", config.warplint_src))
 config.substitutions.append(("%share", config.warplint_share))

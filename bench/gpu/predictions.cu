@@ -15,6 +15,14 @@
 //                             (smsp__sass_branch_targets_threads_divergent)
 //   fp64                      double-precision instructions executed
 //                             (smsp__sass_thread_inst_executed_op_dfma/dadd/dmul)
+//   ld_pct <bytes> / st_pct <bytes>
+//                             global load/store efficiency, % of the sectors'
+//                             bytes used (smsp__sass_average_data_bytes_per_
+//                             sector_mem_global_op_ld/st.pct)
+//   ld_requests N / st_requests N
+//                             global load/store requests per warp the kernel
+//                             issues (l1tex__t_requests over the warps):
+//                             what the optimiser left of the kernel's accesses
 // run_predictions.sh measures them on a GPU; compare_predictions.py puts
 // them beside warplint's --format=json metrics for the same lines.
 #include <cstdio>
@@ -180,6 +188,49 @@ __global__ void sh_store_column(float *o) {
   t[threadIdx.x][threadIdx.y] = threadIdx.x; // measure: shared_st 4
   __syncthreads();
   o[threadIdx.y * 32 + threadIdx.x] = t[threadIdx.y][threadIdx.x];
+}
+
+// ------------------------------------------ what the optimiser does to them
+// The components of a uchar4 read one at a time: one 4-byte load per lane
+// (ld.global.v4.u8), 8 bytes apart.
+struct Pixel { uchar4 c; float depth; };
+__global__ void opt_uchar4_merged(const Pixel *p, int *o) { // measure: ld_requests 1
+  int i = GID;
+  int v = p[i].c.x + p[i].c.y + p[i].c.z + p[i].c.w; // measure: ld_pct 4
+  o[i] = v;
+}
+// Two neighbours of an 8-aligned shared array: one ld.shared.v2.f32.
+__global__ void opt_shared_pair(float *o) {
+  __shared__ __align__(8) float s[512];
+  for (int i = threadIdx.x; i < 512; i += blockDim.x)
+    s[i] = i;
+  __syncthreads();
+  float v = s[2 * threadIdx.x] + s[2 * threadIdx.x + 1]; // measure: shared_ld 8
+  o[GID] = v;
+}
+// Every fourth float, two at a time: one 8-byte load per lane 16 bytes
+// apart, 2-way in each half-warp (4-way as two 4-byte loads).
+__global__ void opt_shared_pair_stride4(float *o) {
+  __shared__ __align__(16) float s[1024];
+  for (int i = threadIdx.x; i < 1024; i += blockDim.x)
+    s[i] = i;
+  __syncthreads();
+  float v = s[4 * threadIdx.x] + s[4 * threadIdx.x + 1]; // measure: shared_ld 8
+  o[GID] = v;
+}
+// The same field read twice with no store between: one load.
+__global__ void opt_cse(const A12 *p, float *o) { // measure: ld_requests 1
+  int i = GID;
+  float a = p[i].x; // measure: ld 4
+  float b = p[i].x * 2.0f;
+  o[i] = a + b;
+}
+// A 16x16 block's transposed store, written twice: the first is dead.
+__global__ void opt_dse_16x16(const float *in, float *out, int n) { // measure: st_requests 1
+  int x = blockIdx.x * 16 + threadIdx.x, y = blockIdx.y * 16 + threadIdx.y;
+  float v = in[y * n + x];
+  out[x * n + y] = 0.0f;
+  out[x * n + y] = v; // measure: st 4
 }
 
 // ------------------------------------------------------------------ occupancy
@@ -350,6 +401,11 @@ int main(int argc, char **argv) {
   sh_broadcast<<<64, b>>>(o);
   sh_column_16x16<<<64, dim3(16, 16)>>>(o);
   sh_store_column<<<64, dim3(32, 32)>>>(o);
+  opt_uchar4_merged<<<g, b>>>((const Pixel *)a, (int *)o);
+  opt_shared_pair<<<64, b>>>(o);
+  opt_shared_pair_stride4<<<64, b>>>(o);
+  opt_cse<<<g, b>>>((const A12 *)a, o);
+  opt_dse_16x16<<<dim3(64, 64), dim3(16, 16)>>>(a, o, 1024);
   regs<16><<<g, 256>>>(a, o); // measure: occupancy
   regs<24><<<g, 256>>>(a, o); // measure: occupancy
   regs<32><<<g, 128>>>(a, o); // measure: occupancy

@@ -19,6 +19,9 @@ metrics+=,launch__registers_per_thread,launch__grid_size,smsp__sass_branch_targe
 metrics+=,smsp__sass_thread_inst_executed_op_dadd_pred_on.sum
 metrics+=,smsp__sass_thread_inst_executed_op_dmul_pred_on.sum
 metrics+=,smsp__sass_thread_inst_executed_op_dfma_pred_on.sum
+metrics+=,smsp__sass_average_data_bytes_per_sector_mem_global_op_ld.pct
+metrics+=,smsp__sass_average_data_bytes_per_sector_mem_global_op_st.pct
+metrics+=,launch__block_size
 ncu --metrics "$metrics" --csv "$out/predictions" > "$out/predictions-ncu.csv" || exit 1
 timeout -s KILL 120 setsid compute-sanitizer --tool synccheck "$out/predictions" barriers \
   > "$out/predictions-synccheck.txt" 2>&1

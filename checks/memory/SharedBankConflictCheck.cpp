@@ -1,4 +1,5 @@
 #include "checks/memory/SharedBankConflictCheck.h"
+#include "checks/memory/OptimisedView.h"
 #include "clang/AST/Attr.h"
 #include "clang/AST/TypeLoc.h"
 #include "clang/Lex/Lexer.h"
@@ -119,9 +120,22 @@ void SharedBankConflictCheck::checkFunction(const FunctionDecl *F) {
       reportRuntimeStride(A, P, Target);
       continue;
     }
-    unsigned Ways = conflictWays(P.Offsets, A.Size, Banks, Width);
+    unsigned Size = A.Size;
+    unsigned Ways = conflictWays(P.Offsets, Size, Banks, Width);
     if (Ways <= 1)
       continue;
+    // What the optimiser made of it (asked only of a finding: merging never
+    // adds passes): s[2*t] and s[2*t+1] of an 8-aligned array become one
+    // 8-byte access, served by half-warps.
+    OptimisedView View = optimisedView(context(), A);
+    if (View.hidden())
+      continue;
+    if (View.K == OptimisedView::Merged) {
+      Size = View.Bytes;
+      Ways = conflictWays(P.Offsets, Size, Banks, Width);
+      if (Ways <= 1)
+        continue;
+    }
 
     // The padding fix: a local __shared__ T tile[R][C] used only as
     // tile[i][j], whose access becomes conflict-free with C + 1 columns.
@@ -158,7 +172,7 @@ void SharedBankConflictCheck::checkFunction(const FunctionDecl *F) {
                 ? ArrayLoc.getElementLoc().getAsAdjusted<ConstantArrayTypeLoc>()
                 : ConstantArrayTypeLoc();
         if (PP.Known && !PP.SymbolicStride &&
-            conflictWays(PP.Offsets, A.Size, Banks, Width) == 1 && InnerLoc &&
+            conflictWays(PP.Offsets, Size, Banks, Width) == 1 && InnerLoc &&
             InnerLoc.getSizeExpr()) {
           SourceLocation End = Lexer::getLocForEndOfToken(
               context().sourceManager().getExpansionLoc(
@@ -176,7 +190,7 @@ void SharedBankConflictCheck::checkFunction(const FunctionDecl *F) {
       FindingBuilder B = diag(
           A.E->getExprLoc(),
           "%0-way bank conflict on '%1' on %2: a warp's %3 hits %0 different "
-          "%4-byte words in one of the %5 banks (%6), so it takes %0 times "
+          "%4-byte words in one of the %5 banks (%6%7), so it takes %0 times "
           "the passes of a conflict-free access (slides, 'Shared memory bank "
           "conflicts')");
       B << Ways << context().sourceText(A.E) << Target.Name
@@ -188,8 +202,11 @@ void SharedBankConflictCheck::checkFunction(const FunctionDecl *F) {
                 ? "consecutive lanes are " +
                       std::to_string(std::llabs(P.LaneStride)) + " bytes apart"
                 : std::string("its lanes' addresses are not evenly "
-                              "spaced"));
+                              "spaced"))
+        << mergedWords(View, A);
       B.metric("bank_conflict_ways", Ways);
+      if (View.K == OptimisedView::Merged)
+        B.metric("merged_bytes_per_lane", Size);
       if (P.Regular)
         B.metric("lane_stride_bytes", double(P.LaneStride));
       if (Pad)
@@ -223,7 +240,7 @@ void SharedBankConflictCheck::reportRuntimeStride(const MemoryAccess &A,
     return;
   unsigned Ways =
       unsigned(std::gcd<int64_t>(P.SymbolFactor / Width, int64_t(Banks)));
-  if (Ways <= 1)
+  if (Ways <= 1 || optimisedView(context(), A).K != OptimisedView::AsWritten)
     return;
   {
     FindingBuilder B = diag(
@@ -267,7 +284,7 @@ void SharedBankConflictCheck::reportOverLoop(
   for (const WarpPattern &P : Patterns)
     Ways.push_back(conflictWays(P.Offsets, A.Size, Banks, Width));
   unsigned Worst = *llvm::max_element(Ways);
-  if (Worst <= 1)
+  if (Worst <= 1 || optimisedView(context(), A).K != OptimisedView::AsWritten)
     return;
   // Without a bound the values run on past what a warp can tell apart: they
   // end where the worst is first reached.

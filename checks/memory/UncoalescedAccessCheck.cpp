@@ -1,4 +1,5 @@
 #include "checks/memory/UncoalescedAccessCheck.h"
+#include "checks/memory/OptimisedView.h"
 #include "clang/AST/Attr.h"
 #include "clang/AST/Decl.h"
 #include "clang/AST/RecordLayout.h"
@@ -71,15 +72,38 @@ void UncoalescedAccessCheck::checkFunction(const FunctionDecl *F) {
     // Lanes a run-time distance apart (a[tid * n]) are taken to be at
     // least a line apart: each group of lanes with the same run-time terms
     // is counted on its own.
-    Traffic T;
-    std::map<int64_t, std::vector<int64_t>> Groups;
-    for (size_t L = 0; L < P.Offsets.size(); ++L)
-      Groups[P.Group[L]].push_back(P.Offsets[L]);
-    for (auto &[Key, Offsets] : Groups) {
-      Traffic G = traffic(Offsets, A.Size, Sector, Line);
-      T.Sectors += G.Sectors;
-      T.Lines += G.Lines;
-      T.UsefulBytes += G.UsefulBytes;
+    auto TrafficOf = [&, &P = P](unsigned Size) {
+      Traffic T;
+      std::map<int64_t, std::vector<int64_t>> Groups;
+      for (size_t L = 0; L < P.Offsets.size(); ++L)
+        Groups[P.Group[L]].push_back(P.Offsets[L]);
+      for (auto &[Key, Offsets] : Groups) {
+        Traffic G = traffic(Offsets, Size, Sector, Line);
+        T.Sectors += G.Sectors;
+        T.Lines += G.Lines;
+        T.UsefulBytes += G.UsefulBytes;
+      }
+      return T;
+    };
+    auto Wasteful = [&](const Traffic &T) {
+      // Broadcasts and tiny requests cannot do better than one sector.
+      return T.UsefulBytes >= Sector &&
+             T.Sectors > (T.UsefulBytes + Sector - 1) / Sector;
+    };
+    unsigned Size = A.Size;
+    Traffic T = TrafficOf(Size);
+    if (!Wasteful(T))
+      continue;
+    // What the optimiser made of it (asked only of a finding: merging never
+    // makes an access waste more).
+    OptimisedView View = optimisedView(context(), A);
+    if (View.hidden())
+      continue;
+    if (View.K == OptimisedView::Merged) {
+      Size = View.Bytes;
+      T = TrafficOf(Size);
+      if (!Wasteful(T))
+        continue;
     }
     std::string Spacing;
     if (P.SymbolicStride) {
@@ -94,9 +118,6 @@ void UncoalescedAccessCheck::checkFunction(const FunctionDecl *F) {
         Spacing = "the lanes' addresses are not evenly spaced";
     }
     unsigned Needed = (T.UsefulBytes + Sector - 1) / Sector;
-    // Broadcasts and tiny requests cannot do better than one sector.
-    if (T.UsefulBytes < Sector || T.Sectors <= Needed)
-      continue;
     unsigned Efficiency = unsigned(
         std::lround(100.0 * T.UsefulBytes / (double(T.Sectors) * Sector)));
     std::string Assumption;
@@ -108,12 +129,13 @@ void UncoalescedAccessCheck::checkFunction(const FunctionDecl *F) {
       FindingBuilder B = diag(
           A.E->getBeginLoc(),
           "each warp %0 of '%1' touches %2 %3-byte sectors for %4 useful bytes "
-          "(%5% efficiency) on %6: %7%8");
+          "(%5% efficiency) on %6: %7%8%9");
       B << (A.AlsoLoads ? "load and store"
             : A.IsStore ? "store"
                         : "load")
         << context().sourceText(A.E) << T.Sectors << Sector << T.UsefulBytes
-        << Efficiency << Target.Name << Spacing << Assumption;
+        << Efficiency << Target.Name << Spacing << Assumption
+        << mergedWords(View, A);
       B.metric("sectors_per_request", T.Sectors)
           .metric("sectors_needed", Needed)
           .metric("lines_per_request", T.Lines)
@@ -121,6 +143,8 @@ void UncoalescedAccessCheck::checkFunction(const FunctionDecl *F) {
           .metric("bytes_used_pct", Efficiency);
       if (P.Regular && !P.SymbolicStride)
         B.metric("lane_stride_bytes", double(P.LaneStride));
+      if (View.K == OptimisedView::Merged)
+        B.metric("merged_bytes_per_lane", Size);
     }
     noteMacroOrigin(A.E);
 
@@ -128,15 +152,15 @@ void UncoalescedAccessCheck::checkFunction(const FunctionDecl *F) {
     // enclosing structs whose size is the lane stride.
     const RecordDecl *FieldOf = nullptr;
     unsigned RecordSize = 0;
-    for (auto [RD, Size] : A.Records)
-      if (Size > A.Size &&
-          (P.SymbolicStride || std::llabs(P.LaneStride) == int64_t(Size))) {
+    for (auto [RD, RDSize] : A.Records)
+      if (RDSize > Size &&
+          (P.SymbolicStride || std::llabs(P.LaneStride) == int64_t(RDSize))) {
         FieldOf = RD;
-        RecordSize = Size;
+        RecordSize = RDSize;
       }
     const RecordDecl *WholeRecord = nullptr;
     if (const auto *RT = A.E->getType()->getAs<RecordType>())
-      if (A.Size < context()
+      if (Size < context()
                        .astContext()
                        .getTypeSizeInChars(A.E->getType())
                        .getQuantity())
@@ -163,7 +187,7 @@ void UncoalescedAccessCheck::checkFunction(const FunctionDecl *F) {
                           .getASTRecordLayout(RD)
                           .getSize()
                           .getQuantity())
-          << A.Size << A.Size * Target.warp_size;
+          << Size << Size * Target.warp_size;
     } else {
       note(
           A.E->getBeginLoc(),
@@ -191,6 +215,9 @@ void UncoalescedAccessCheck::reportLaneWalks(const FunctionDecl *F) {
   AffineAnalysis &AA = context().affine();
   const ArchInfo &Target = arch();
   for (const MemoryAccess &A : AA.laneWalks(F, MemorySpace::Global)) {
+    OptimisedView View = optimisedView(context(), A);
+    if (View.hidden())
+      continue;
     const Expr *Start = AA.walkStart(A.Walk);
     unsigned Lanes = Target.warp_size;
     // A naturally aligned element lies in one sector (or A.Size / sector).

@@ -7,8 +7,16 @@
 namespace warplint {
 
 // Recursive queries of one analysis under way at once. Each takes at most a
-// few hundred bytes of the parse thread's 8 MiB stack.
+// few hundred bytes of the parse thread's stack.
 constexpr unsigned MaxAnalysisNesting = 2000;
+
+// The stack of the thread a file is parsed and analysed on. clang's cc1
+// parses on 8 MiB and grows it on demand where Sema recurses
+// (clang::runWithSufficientStackSpace), so it accepts an expression of
+// 30000 operators; warplint's own walks of such a tree (one frame of a few
+// hundred bytes per operator, more under AddressSanitizer) need more. The
+// pages are only reserved: a normal file touches a few hundred KiB of them.
+constexpr unsigned AnalysisStackSize = 256u << 20;
 
 // Definitions one function's thread-dependence fixed point evaluates.
 constexpr unsigned MaxFixedPointWork = 1u << 20;

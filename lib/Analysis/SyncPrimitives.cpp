@@ -83,9 +83,12 @@ SyncSite classifySync(const Stmt *S) {
   if (const auto *ME = dyn_cast<MemberExpr>(Callee)) {
     // The object as written, before any conversion to a base class.
     SyncKind K = groupKind(ME->getBase()->IgnoreImpCasts()->getType());
-    llvm::StringRef Member = ME->getMemberDecl()->getName();
-    if (K == SyncKind::None || Member.empty())
+    // An operator, a conversion or a destructor has no identifier: none of
+    // them is a primitive (and getName() asserts on them).
+    const IdentifierInfo *MemberId = ME->getMemberDecl()->getIdentifier();
+    if (K == SyncKind::None || !MemberId)
       return {};
+    llvm::StringRef Member = MemberId->getName();
     std::string Name = groupText(ME->getBase()) + "." + Member.str();
     if (Member == "sync" || Member == "barrier_wait")
       return {K, Name};

@@ -20,6 +20,14 @@ namespace warplint {
 class Check;
 class CheckContext;
 class ResourceUsageJob;
+namespace ir {
+class OptimisedAccesses;
+} // namespace ir
+
+// Where the memory checks ask what the optimiser left of their accesses:
+// the IR layer of the parse, optimised for a target.
+using OptimisedAccessSource =
+    std::function<const ir::OptimisedAccesses *(const ArchInfo &)>;
 
 // Where launch-occupancy gets registers per thread from: the toolkit's
 // ptxas (through nvcc, running beside the parse), else the -maxrregcount
@@ -120,6 +128,16 @@ public:
   // Shared analyses, computed on first use and cached for the TU.
   ThreadDependenceAnalysis &threadDependence();
   AffineAnalysis &affine();
+  // What the -O3 pipeline leaves of the device code's loads and stores for
+  // this target (IR/OptimisedAccesses.h), computed on first use; null
+  // without the IR layer (--ir-layer=false, the plugin) or when code
+  // generation failed: the checks keep their AST verdicts.
+  void setOptimisedAccesses(OptimisedAccessSource S) {
+    Optimised = std::move(S);
+  }
+  const ir::OptimisedAccesses *optimisedAccesses() const {
+    return Optimised && Arch ? Optimised(*Arch) : nullptr;
+  }
 
   // The source text of S as the user wrote it (macros unexpanded; inside a
   // macro's body, the macro's invocation), shortened to MaxLen characters.
@@ -152,6 +170,7 @@ private:
   std::unique_ptr<ThreadDependenceAnalysis> ThreadDeps;
   std::unique_ptr<AffineAnalysis> Affine;
   RegisterSource Registers;
+  OptimisedAccessSource Optimised;
   llvm::DenseMap<clang::FileID, std::unique_ptr<NoLintIndex>> NoLint;
   llvm::DenseMap<clang::FileID, std::string> ContentHashes;
   // Last finding each check reported, or none if it was dropped.

@@ -164,6 +164,7 @@ std::string ResultCache::keyOf(const FileTask &T, const RunEnvironment &Env) {
   for (const auto &[Name, Value] : T.Options)
     H.add(Name).add(Value);
   H.add(T.IRLayer ? "ir" : "no-ir");
+  H.add(T.IRBarriers ? "ir-barriers" : "no-ir-barriers");
   H.add(T.Flags.IsCuda ? "cuda" : "c++");
   std::vector<const ArchInfo *> Parses = T.Archs;
   if (!T.Flags.IsCuda)

@@ -1,5 +1,6 @@
 #include "Driver/Runner.h"
 #include "IR/IRLayer.h"
+#include "Analysis/Budget.h"
 #include "Driver/OneParse.h"
 #include "Driver/Preamble.h"
 #include "Driver/ResourceUsage.h"
@@ -136,6 +137,11 @@ public:
     }
   }
 
+  void setOptimisedAccesses(const OptimisedAccessSource &Source) {
+    for (TargetChecks &T : Targets)
+      T.Ctx->setOptimisedAccesses(Source);
+  }
+
   // The contexts of the targets judged on this parse, for the IR layer.
   std::vector<IRLayerTarget> judged(const DiagSink &Own) const {
     std::vector<IRLayerTarget> Out = {{Targets.front().Ctx.get(), &Own}};
@@ -205,13 +211,17 @@ public:
                                                   Shared, Dump, T, Bodies);
     if (!wantsIRLayer(CI))
       return AST;
-    // The same parse feeds the code generator, after the checks.
+    // The same parse feeds the code generator, after the checks (or when
+    // a memory check first asks what the optimiser left of its accesses).
     AnalysisConsumer &Checks = *AST;
+    std::unique_ptr<IRLayerConsumer> IR = createIRLayerConsumer(
+        CI, [&Checks, Sink = Own.Sink] { return Checks.judged(*Sink); },
+        Shared ? &Shared->IRAnalysed : nullptr, T.IRBarriers);
+    Checks.setOptimisedAccesses(
+        [&IR = *IR](const ArchInfo &A) { return IR.optimisedAccesses(A.Name); });
     std::vector<std::unique_ptr<ASTConsumer>> Both;
     Both.push_back(std::move(AST));
-    Both.push_back(createIRLayerConsumer(
-        CI, [&Checks, Sink = Own.Sink] { return Checks.judged(*Sink); },
-        Shared ? &Shared->IRAnalysed : nullptr));
+    Both.push_back(std::move(IR));
     return std::make_unique<MultiplexConsumer>(std::move(Both));
   }
 
@@ -422,10 +432,10 @@ FileResult runFile(const FileTask &T, const RunEnvironment &Env,
     // A TU with errors still gets the findings of what parsed; the errors
     // themselves go to the sink, merged across targets. A crash in the
     // parser or in a check is contained: this file gets an error, the other
-    // files are still analysed. The parse runs on a thread with clang's own
-    // stack size, as cc1 does.
+    // files are still analysed. The parse runs on a thread of its own with
+    // a stack deep enough for the walks of a deep expression (Budget.h).
     llvm::CrashRecoveryContext CRC;
-    if (CRC.RunSafelyOnThread(Parse, 8 << 20))
+    if (CRC.RunSafelyOnThread(Parse, AnalysisStackSize))
       return true;
     (void)Invocation.release();
     (void)Errors.release();
@@ -465,7 +475,7 @@ FileResult runFile(const FileTask &T, const RunEnvironment &Env,
     }
     // The code generator may fail for the oldest target alone (a builtin
     // it lacks): the others' IR findings then need their own parses.
-    if (Shared.OwnParsesBecause.empty() && T.IRLayer && !Shared.IRAnalysed)
+    if (Shared.OwnParsesBecause.empty() && T.IRBarriers && !Shared.IRAnalysed)
       Shared.OwnParsesBecause = "the IR layer's code generation failed";
     llvm::erase(Parses, Own);
     if (Shared.OwnParsesBecause.empty()) {

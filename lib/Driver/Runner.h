@@ -38,9 +38,12 @@ struct FileTask {
   GlobList WarningsAsErrors;
   CheckOptionMap Options;
   bool DumpAnalysis = false; // print the analyses instead of checking
-  // Run the IR layer (divergence-barrier on the device IR, in process):
-  // that check is enabled and --ir-layer is not false.
+  // Run the IR layer (device code generation, in process): --ir-layer is
+  // not false and divergence-barrier or a memory check that asks what the
+  // optimiser leaves of its accesses is enabled.
   bool IRLayer = false;
+  // divergence-barrier on the device IR (with IRLayer).
+  bool IRBarriers = false;
   // List the files the parses read in FileResult::Dependencies (for the
   // result cache, and the CLI's which-input-includes-which).
   bool RecordDependencies = false;

@@ -66,8 +66,13 @@ TaskBuilder::build(StringRef File, StringRef Abs,
     return Cfg.takeError();
   EffectiveSettings E = combineSettings(*Cfg, S.Checks, S.WarningsAsErrors);
   T.Checks = GlobList(E.ChecksText);
-  T.IRLayer =
+  T.IRBarriers =
       S.IRLayer != IRLayerMode::Off && T.Checks.contains(IRLayerCheckId);
+  T.IRLayer = T.IRBarriers ||
+              (S.IRLayer != IRLayerMode::Off &&
+               llvm::any_of(OptimisedAccessChecks, [&](llvm::StringRef Id) {
+                 return T.Checks.contains(Id);
+               }));
   if (S.IRLayer == IRLayerMode::Only)
     T.Checks = GlobList(E.ChecksText + ",-" + IRLayerCheckId.str());
   T.WarningsAsErrors = GlobList(E.WarningsAsErrorsText);

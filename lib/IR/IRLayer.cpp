@@ -3,6 +3,7 @@
 #include "Core/Check.h"
 #include "clang/ASTMatchers/ASTMatchers.h"
 #include "IR/BarrierDivergence.h"
+#include "IR/OptimisedAccesses.h"
 #include "IR/Report.h"
 #include "clang/AST/ASTConsumer.h"
 #include "clang/AST/Attr.h"
@@ -176,12 +177,13 @@ private:
   bool GroupSyncsIndexed = false;
 };
 
-class IRLayerConsumer : public ASTConsumer {
+class IRLayer : public IRLayerConsumer {
 public:
-  IRLayerConsumer(CompilerInstance &CI,
-                  std::function<std::vector<IRLayerTarget>()> Targets,
-                  bool *Analysed)
-      : CI(CI), Targets(std::move(Targets)), Analysed(Analysed) {}
+  IRLayer(CompilerInstance &CI,
+          std::function<std::vector<IRLayerTarget>()> Targets, bool *Analysed,
+          bool Barriers)
+      : CI(CI), Targets(std::move(Targets)), Analysed(Analysed),
+        Barriers(Barriers) {}
 
   bool HandleTopLevelDecl(DeclGroupRef D) override {
     if (!isSystemKernel(D))
@@ -215,32 +217,67 @@ public:
   }
 
   void HandleTranslationUnit(ASTContext &AST) override {
-    if (CI.getDiagnostics().hasErrorOccurred())
+    if (!Barriers)
       return;
+    llvm::Module *M = generated(AST);
+    bool Crashed = !M;
+    if (M)
+      Crashed = !CRC.RunSafely([&] { analyse(*M); });
+    Transformed = true;
+    if (Analysed)
+      *Analysed = !Crashed;
+    if (Crashed)
+      abandon();
+  }
+
+  const ir::OptimisedAccesses *
+  optimisedAccesses(llvm::StringRef CPU) override {
+    auto [It, New] = Optimised.try_emplace(CPU);
+    if (!New || Transformed) // the barrier analysis changed the module
+      return It->second.get();
+    if (llvm::Module *M = generated(*AST))
+      // A failure in the passes costs the optimised view, not the file.
+      if (!CRC.RunSafely(
+              [&] { It->second = ir::OptimisedAccesses::analyse(*M, CPU); }))
+        abandon();
+    return It->second.get();
+  }
+
+  void Initialize(ASTContext &Context) override { AST = &Context; }
+
+private:
+  // The module of this parse, generated on first use; null when code
+  // generation failed or crashed (never an error of the run).
+  llvm::Module *generated(ASTContext &AST) {
+    if (Generation)
+      return *Generation ? M.get() : nullptr;
+    Generation = false;
+    if (CI.getDiagnostics().hasErrorOccurred())
+      return nullptr;
     // A crash in code generation or in the passes costs the IR findings of
     // this parse, not the file: what it leaves behind is abandoned.
-    auto LLVM = std::make_unique<llvm::LLVMContext>();
-    std::unique_ptr<llvm::Module> M;
-    llvm::CrashRecoveryContext CRC;
+    LLVM = std::make_unique<llvm::LLVMContext>();
     bool Crashed;
     {
       SilenceDiagnostics Silence(CI.getDiagnostics());
       Crashed = !CRC.RunSafely([&] {
-        auto Generated = generateIR(CI, AST, Events, *LLVM, Silence);
-        if (Generated)
-          M = std::move(*Generated);
+        auto Result = generateIR(CI, AST, Events, *LLVM, Silence);
+        if (Result)
+          M = std::move(*Result);
         else // no IR findings for this parse, never an error
-          llvm::consumeError(Generated.takeError());
+          llvm::consumeError(Result.takeError());
       });
     }
-    if (!Crashed && M)
-      Crashed = !CRC.RunSafely([&] { analyse(*M); });
-    if (Analysed)
-      *Analysed = !Crashed && M;
-    if (Crashed) {
-      (void)M.release();
-      (void)LLVM.release();
-    }
+    if (Crashed)
+      abandon();
+    Generation = M != nullptr;
+    return M.get();
+  }
+
+  void abandon() {
+    (void)M.release();
+    (void)LLVM.release();
+    Generation = false;
   }
 
 private:
@@ -290,17 +327,25 @@ private:
   CompilerInstance &CI;
   std::function<std::vector<IRLayerTarget>()> Targets;
   bool *Analysed;
+  bool Barriers;
+  ASTContext *AST = nullptr;
   std::vector<CodeGenEvent> Events;
+  llvm::CrashRecoveryContext CRC;
+  std::unique_ptr<llvm::LLVMContext> LLVM;
+  std::unique_ptr<llvm::Module> M;
+  std::optional<bool> Generation; // set once generation was tried
+  bool Transformed = false;
+  llvm::StringMap<std::unique_ptr<ir::OptimisedAccesses>> Optimised;
   llvm::DenseMap<const llvm::DIFile *, bool> SystemFiles;
 };
 
 } // namespace
 
-std::unique_ptr<ASTConsumer>
+std::unique_ptr<IRLayerConsumer>
 createIRLayerConsumer(CompilerInstance &CI,
                       std::function<std::vector<IRLayerTarget>()> Targets,
-                      bool *Analysed) {
-  return std::make_unique<IRLayerConsumer>(CI, std::move(Targets), Analysed);
+                      bool *Analysed, bool Barriers) {
+  return std::make_unique<IRLayer>(CI, std::move(Targets), Analysed, Barriers);
 }
 
 } // namespace warplint

@@ -2,29 +2,37 @@
 // AST the checks saw, then divergence-barrier findings from the device IR,
 // mapped back to source through debug locations and reported through the
 // checks' CheckContext (so NOLINT, system headers, --checks and the output
-// formats apply as to any finding).
+// formats apply as to any finding), and, for the memory checks, what the
+// -O3 pipeline leaves of each access (IR/OptimisedAccesses.h).
 //
 // The code generator is fed at the end of the translation unit, from a record
 // of what the parser handed the consumers, after the checks have run: a TU
 // with errors never reaches it, and what it would diagnose (it is not the
 // compiler the user asked for) is kept out of the user's diagnostics.
 #pragma once
+#include "clang/AST/ASTConsumer.h"
 #include "llvm/ADT/StringRef.h"
 #include <functional>
 #include <memory>
 #include <vector>
 
 namespace clang {
-class ASTConsumer;
 class CompilerInstance;
 } // namespace clang
 
 namespace warplint {
 class CheckContext;
 class DiagSink;
+namespace ir {
+class OptimisedAccesses;
+} // namespace ir
 
 // The check the IR layer reports for.
 inline constexpr llvm::StringLiteral IRLayerCheckId = "divergence-barrier";
+
+// The checks that ask the IR layer what the optimiser leaves of an access.
+inline constexpr llvm::StringLiteral OptimisedAccessChecks[] = {
+    "memory-uncoalesced-access", "memory-shared-bank-conflict"};
 
 // --ir-layer (CLI) and ir-layer= (plugin): the IR layer with the AST checks,
 // not at all, or alone (the AST check off, to test the IR layer).
@@ -38,15 +46,25 @@ struct IRLayerTarget {
 };
 
 // The consumer to put after the checks' one in a MultiplexConsumer. The code
-// is generated once, for the parse's target; its verdicts are reported for
-// each of Targets() (asked after the checks ran: one parse may be judged for
-// several targets). Findings at a line where the AST layer already reported
-// divergence-barrier for that target are dropped. Any failure of the IR
-// layer means no IR findings, never an error; Analysed (if given) is set
-// once the IR was generated and analysed.
-std::unique_ptr<clang::ASTConsumer>
+// is generated once, for the parse's target, when the checks first ask for
+// the optimised accesses or at the end of the TU. With Barriers, its
+// divergence-barrier verdicts are reported for each of Targets() (asked
+// after the checks ran: one parse may be judged for several targets);
+// findings at a line where the AST layer already reported divergence-barrier
+// for that target are dropped. Any failure of the IR layer means no IR
+// findings, never an error; Analysed (if given) is set once the IR was
+// generated and analysed.
+class IRLayerConsumer : public clang::ASTConsumer {
+public:
+  // What -O3 leaves of the accesses of the device code, optimised for CPU
+  // (an sm_XX name), computed on first use; null when code generation or
+  // the pipeline failed (the checks keep their AST verdicts).
+  virtual const ir::OptimisedAccesses *optimisedAccesses(llvm::StringRef CPU) = 0;
+};
+
+std::unique_ptr<IRLayerConsumer>
 createIRLayerConsumer(clang::CompilerInstance &CI,
                       std::function<std::vector<IRLayerTarget>()> Targets,
-                      bool *Analysed = nullptr);
+                      bool *Analysed = nullptr, bool Barriers = true);
 
 } // namespace warplint

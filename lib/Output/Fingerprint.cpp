@@ -71,15 +71,21 @@ std::vector<std::string> fingerprints(llvm::ArrayRef<Finding> Findings,
 }
 
 llvm::Expected<Baseline> loadBaseline(llvm::StringRef Path) {
+  auto Buffer = llvm::MemoryBuffer::getFile(Path, /*IsText=*/true);
+  if (!Buffer)
+    return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                   Path + ": cannot read the baseline: " +
+                                       Buffer.getError().message());
+  return parseBaseline((*Buffer)->getBuffer(), Path);
+}
+
+llvm::Expected<Baseline> parseBaseline(llvm::StringRef Text,
+                                       llvm::StringRef Path) {
   auto Fail = [&](const llvm::Twine &Why) {
     return llvm::createStringError(llvm::inconvertibleErrorCode(),
                                    Path + ": " + Why);
   };
-  auto Buffer = llvm::MemoryBuffer::getFile(Path, /*IsText=*/true);
-  if (!Buffer)
-    return Fail("cannot read the baseline: " + Buffer.getError().message());
-  json Doc = json::parse((*Buffer)->getBuffer().begin(),
-                         (*Buffer)->getBuffer().end(), nullptr,
+  json Doc = json::parse(Text.begin(), Text.end(), nullptr,
                          /*allow_exceptions=*/false);
   if (Doc.is_discarded())
     return Fail("not a JSON document (a baseline is written by "

@@ -36,6 +36,9 @@ struct Baseline {
   std::set<std::string> Fingerprints;
 };
 llvm::Expected<Baseline> loadBaseline(llvm::StringRef Path);
+// Text is the contents of Path (which errors name).
+llvm::Expected<Baseline> parseBaseline(llvm::StringRef Text,
+                                       llvm::StringRef Path);
 // Written whole or not at all (a temporary file renamed into place).
 llvm::Error writeBaseline(llvm::StringRef Path, llvm::ArrayRef<Finding> Findings,
                           llvm::ArrayRef<std::string> Fingerprints,

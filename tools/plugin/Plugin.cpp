@@ -5,6 +5,7 @@
 // -fpass-plugin= entry point for warplint's IR layer (divergence-barrier on
 // the device IR of the compile) and, for opt -load-pass-plugin=, its
 // print<warplint-barriers> printer.
+#include "Analysis/Budget.h"
 #include "Arch/ArchTable.h"
 #include "Core/Check.h"
 #include "Core/Config.h"
@@ -127,9 +128,12 @@ public:
     // warning of the plugin and the compile goes on (the checks only read
     // the AST). clang's driver enables crash recovery for its in-process
     // cc1; a cc1 of its own process (-fno-integrated-cc1) needs it here.
+    // The checks run on a thread with the stack the CLI gives them
+    // (Analysis/Budget.h): cc1's 8 MiB do not hold their walk of an
+    // expression of 30000 operators.
     llvm::CrashRecoveryContext::Enable();
     llvm::CrashRecoveryContext CRC;
-    if (!CRC.RunSafely([&] { Runner->run(AST); })) {
+    if (!CRC.RunSafelyOnThread([&] { Runner->run(AST); }, AnalysisStackSize)) {
       // Abandoned, not destroyed: the crash left them half-way through.
       (void)Runner.release();
       (void)Ctx.release();

@@ -6,6 +6,28 @@ using namespace llvm;
 
 namespace warplint::lsp {
 
+bool nestingWithin(StringRef Text, unsigned Limit) {
+  unsigned Depth = 0;
+  bool InString = false;
+  for (size_t I = 0; I < Text.size(); ++I) {
+    char C = Text[I];
+    if (InString) {
+      if (C == '\\')
+        ++I; // the escaped character
+      else if (C == '"')
+        InString = false;
+      continue;
+    }
+    if (C == '"')
+      InString = true;
+    else if ((C == '[' || C == '{') && ++Depth > Limit)
+      return false;
+    else if ((C == ']' || C == '}') && Depth)
+      --Depth;
+  }
+  return true;
+}
+
 Expected<std::string> uriToPath(StringRef Uri) {
   StringRef Rest = Uri;
   if (!Rest.consume_front_insensitive("file://"))

@@ -19,6 +19,14 @@ enum ErrorCode {
   RequestCancelled = -32800,
 };
 
+// How deep JSON messages may nest arrays and objects: LSP's nest about ten
+// deep. llvm::json::parse recurses once per level, so that a message of a
+// million '[' overflowed the stack; deeper ones are refused unparsed.
+inline constexpr unsigned MaxJSONNesting = 256;
+// Whether the arrays and objects of Text (JSON, well-formed or not) nest at
+// most Limit deep; brackets inside strings do not count.
+bool nestingWithin(llvm::StringRef Text, unsigned Limit);
+
 // file:///a%20b/c.cu <-> /a b/c.cu. Other schemes are not files.
 llvm::Expected<std::string> uriToPath(llvm::StringRef Uri);
 std::string pathToUri(llvm::StringRef Path);

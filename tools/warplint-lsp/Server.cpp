@@ -91,6 +91,11 @@ int Server::run() {
       return Phase == State::ShutDown ? 0 : 1;
     }
     Log.verbose(">>> " + *Body);
+    if (!nestingWithin(*Body, MaxJSONNesting)) {
+      Log.error("a message nested more than " + Twine(MaxJSONNesting) +
+                " deep; ignored");
+      continue;
+    }
     Expected<json::Value> Message = json::parse(*Body);
     if (!Message) {
       // As clangd: said in the log, and the next message is served.

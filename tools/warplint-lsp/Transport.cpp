@@ -2,6 +2,7 @@
 #include "llvm/Support/Chrono.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/raw_ostream.h"
+#include <algorithm>
 #include <chrono>
 
 using namespace llvm;
@@ -58,12 +59,19 @@ std::optional<std::string> Transport::read() {
       Log.error("message without a valid Content-Length header; skipped");
       continue;
     }
-    std::string Body(*Length, '\0');
-    size_t Got = std::fread(Body.data(), 1, *Length, In);
-    if (Got != *Length) {
-      Log.error("input ended inside a message (" + Twine(Got) + " of " +
-                Twine(*Length) + " bytes)");
-      return std::nullopt;
+    // Read as it arrives: the header's number is not trusted with an
+    // allocation of its size (Content-Length: 99999999999999 would abort).
+    std::string Body;
+    char Chunk[1 << 16];
+    while (Body.size() < *Length) {
+      size_t Want = std::min(sizeof(Chunk), *Length - Body.size());
+      size_t Got = std::fread(Chunk, 1, Want, In);
+      Body.append(Chunk, Got);
+      if (Got != Want) {
+        Log.error("input ended inside a message (" + Twine(Body.size()) +
+                  " of " + Twine(*Length) + " bytes)");
+        return std::nullopt;
+      }
     }
     return Body;
   }

@@ -151,10 +151,10 @@ cl::opt<bool> DumpAnalysisOpt(
 cl::opt<IRLayerMode> IRLayerOpt(
     "ir-layer",
     cl::desc("divergence-barrier on the device LLVM IR too, through inlined "
-             "calls"),
+             "calls, and the memory checks on what -O3 leaves of each access"),
     cl::init(IRLayerMode::On),
-    cl::values(clEnumValN(IRLayerMode::On, "true", "with the AST check"),
-               clEnumValN(IRLayerMode::Off, "false", "the AST check only"),
+    cl::values(clEnumValN(IRLayerMode::On, "true", "with the AST checks"),
+               clEnumValN(IRLayerMode::Off, "false", "the AST checks only"),
                clEnumValN(IRLayerMode::Only, "only",
                           "the IR layer only (to test it)")),
     cl::cat(Category));

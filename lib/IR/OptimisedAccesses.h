@@ -1,0 +1,75 @@
+// What the optimiser leaves of the loads and stores the source shows: the
+// device IR run through the pipeline clang uses for NVPTX at -O3, then the
+// NVPTX code generator's own address-space inference and load/store
+// vectoriser (LoadStoreVectorizer: `.x .y .z .w` of a uchar4 become one
+// ld.global.v4.u8, s[2*t] and s[2*t+1] of an 8-byte-aligned array one
+// ld.shared.v2.f32), each access known by the debug location clang gave it.
+//
+// Per source position (the innermost frame of the inlinedAt chain, so that
+// an access in a helper answers for every copy inlined into a caller), the
+// memory checks ask what became of the access written there:
+//   Removed  it was generated, and no copy of it survives (CSE, a load
+//            forwarded from a store, dead code);
+//   Merged   every surviving copy went into one wider access per lane, this
+//            one at a byte offset of it;
+//   Kept     at least one copy survives as it was;
+//   Unknown  nothing to say (not generated, a macro, copies that disagree, a
+//            surviving access whose position the optimiser merged away).
+// Only Removed and Merged change a verdict.
+#pragma once
+#include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/StringRef.h"
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace llvm {
+class Module;
+} // namespace llvm
+
+namespace warplint::ir {
+
+struct AccessFate {
+  enum Kind { Unknown, Kept, Removed, Merged } K = Unknown;
+  unsigned Bytes = 0;  // Merged: bytes per lane of the merged access
+  unsigned Offset = 0; // Merged: where this access starts in it
+  // Merged: the same for every access merged into the same one.
+  std::string Group;
+};
+
+// A source position as debug info names it.
+struct SourcePos {
+  std::string File; // absolute, as DebugSource's pathOf
+  unsigned Line = 0, Column = 0;
+};
+
+class OptimisedAccesses {
+public:
+  // Optimises a copy of M (M is left as it was) as for the GPU CPU (sm_90),
+  // and records what became of each load and store. Nothing (an error) when
+  // the NVPTX target is not available or M has no triple.
+  static std::unique_ptr<OptimisedAccesses> analyse(const llvm::Module &M,
+                                                    llvm::StringRef CPU);
+
+  // The access of the given kind written at Pos.
+  AccessFate fate(const SourcePos &Pos, bool IsStore) const;
+
+private:
+  struct Instance {
+    bool Merged = false;
+    unsigned Bytes = 0, Offset = 0;
+    std::string Group;
+  };
+  struct Record {
+    bool Generated = false;          // before optimisation
+    std::vector<Instance> Survivors; // after
+  };
+  static std::string key(const SourcePos &Pos, bool IsStore);
+
+  llvm::StringMap<Record> Records;
+  // file:line of surviving accesses whose column the optimiser dropped
+  // (a location merged from several): nothing there counts as removed.
+  llvm::StringMap<bool> LinesWithoutColumn;
+};
+
+} // namespace warplint::ir

@@ -1,0 +1,145 @@
+// The memory checks on what the optimiser leaves of the accesses: the device
+// IR through clang's NVPTX -O3 pipeline and the load/store vectoriser.
+// Accesses merged into one wider access per lane are judged once, at the
+// merged width; removed ones (CSE, dead stores) are not reported; the rest
+// keep their AST verdict, as everything does with --ir-layer=false.
+// RUN: %warplint --checks='-*,memory-uncoalesced-access,memory-shared-bank-conflict' --arch=sm_80 %s -- -std=c++17 \
+// RUN:   | FileCheck %s --implicit-check-not='{{warning|error}}:'
+// RUN: %warplint --checks='-*,memory-uncoalesced-access,memory-shared-bank-conflict' --arch=sm_50 %s -- -std=c++17 \
+// RUN:   | FileCheck %s --check-prefix=MAXWELL
+// RUN: %warplint --checks='-*,memory-uncoalesced-access,memory-shared-bank-conflict' --arch=sm_90 --format=json %s -- -std=c++17 \
+// RUN:   | FileCheck %s --check-prefix=JSON
+// RUN: %warplint --ir-layer=false --checks='-*,memory-uncoalesced-access,memory-shared-bank-conflict' --arch=sm_80 %s -- -std=c++17 \
+// RUN:   | FileCheck %s --check-prefix=AST --implicit-check-not='{{warning|error}}:'
+
+// A 4-byte RGBA texel (uchar4's layout) read one channel at a time: one
+// 4-byte load per lane, contiguous.
+struct alignas(4) Rgba {
+  unsigned char r, g, b, a;
+};
+__global__ void rgba_sum(const Rgba *in, int *out) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  out[i] = in[i].r + in[i].g + in[i].b + in[i].a;
+  // AST: :[[@LINE-1]]:12: warning: each warp load of 'in[i].r' touches 4 32-byte sectors for 32 useful bytes (25% efficiency) on sm_80: consecutive lanes are 4 bytes apart [memory-uncoalesced-access]
+  // AST: :[[@LINE-2]]:22: warning: each warp load of 'in[i].g'
+  // AST: :[[@LINE-3]]:32: warning: each warp load of 'in[i].b'
+  // AST: :[[@LINE-4]]:42: warning: each warp load of 'in[i].a'
+}
+
+// The same texel in an 8-byte struct: still one 4-byte load per lane, now 8
+// bytes apart: one finding, judged at 4 bytes.
+struct Pixel {
+  Rgba c;
+  float depth;
+};
+__global__ void pixel_sum(const Pixel *in, int *out) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  out[i] = in[i].c.r + in[i].c.g + in[i].c.b + in[i].c.a;
+  // CHECK: :[[@LINE-1]]:12: warning: each warp load of 'in[i].c.r' touches 8 32-byte sectors for 128 useful bytes (50% efficiency) on sm_80: consecutive lanes are 8 bytes apart; the compiler merges it with the accesses beside it into one 4-byte load per lane [memory-uncoalesced-access]
+  // CHECK: :[[@LINE-8]]:8: note: 'Pixel' is 8 bytes and is moved 4 bytes at a time: as a structure of arrays (one array per field) a warp would read 128 contiguous bytes per request
+  // MAXWELL: :[[@LINE-3]]:12: warning: each warp load of 'in[i].c.r' touches 8 32-byte sectors for 128 useful bytes (50% efficiency) on sm_50: {{.*}} into one 4-byte load per lane
+  // JSON: "merged_bytes_per_lane": 4
+  // AST: :[[@LINE-5]]:12: warning: each warp load of 'in[i].c.r' touches 8 32-byte sectors for 32 useful bytes (13% efficiency) on sm_80: consecutive lanes are 8 bytes apart [memory-uncoalesced-access]
+  // AST: :[[@LINE-6]]:24: warning: each warp load of 'in[i].c.g'
+  // AST: :[[@LINE-7]]:36: warning: each warp load of 'in[i].c.b'
+  // AST: :[[@LINE-8]]:48: warning: each warp load of 'in[i].c.a'
+}
+
+// Two neighbours of an 8-aligned shared array: one 8-byte load per lane,
+// served by half-warps: conflict-free.
+__global__ void pairs(float *out) {
+  __shared__ __attribute__((aligned(8))) float s[64];
+  int t = threadIdx.x;
+  s[t] = t;
+  s[t + 32] = t;
+  __syncthreads();
+  out[t] = s[2 * t] + s[2 * t + 1];
+  // AST: :[[@LINE-1]]:12: warning: 2-way bank conflict on 's[2 * t]' on sm_80: a warp's load hits 2 different 4-byte words in one of the 32 banks (consecutive lanes are 8 bytes apart), so it takes 2 times the passes of a conflict-free access (slides, 'Shared memory bank conflicts') [memory-shared-bank-conflict]
+  // AST: :[[@LINE-2]]:23: warning: 2-way bank conflict on 's[2 * t + 1]'
+}
+
+// Without the alignment the compiler cannot merge them: 2-way each.
+__global__ void pairs_unaligned(float *out) {
+  __shared__ float s[64];
+  int t = threadIdx.x;
+  s[t] = t;
+  s[t + 32] = t;
+  __syncthreads();
+  out[t] = s[2 * t] + s[2 * t + 1];
+  // CHECK: :[[@LINE-1]]:12: warning: 2-way bank conflict on 's[2 * t]' on sm_80: a warp's load hits 2 different 4-byte words in one of the 32 banks (consecutive lanes are 8 bytes apart), so it takes 2 times the passes of a conflict-free access (slides, 'Shared memory bank conflicts') [memory-shared-bank-conflict]
+  // CHECK: :[[@LINE-2]]:23: warning: 2-way bank conflict on 's[2 * t + 1]' on sm_80
+  // AST: :[[@LINE-3]]:12: warning: 2-way bank conflict on 's[2 * t]' on sm_80
+  // AST: :[[@LINE-4]]:23: warning: 2-way bank conflict on 's[2 * t + 1]' on sm_80
+}
+
+// A 64-bit pair of an 8-aligned array: merged into 16 bytes per lane, 16
+// bytes apart, served by quarter-warps: conflict-free as well.
+__global__ void double_pairs(double *out) {
+  __shared__ __attribute__((aligned(16))) double d[64];
+  int t = threadIdx.x;
+  d[t] = t;
+  d[t + 32] = t;
+  __syncthreads();
+  out[t] = d[2 * t] + d[2 * t + 1];
+  // AST: :[[@LINE-1]]:12: warning: 2-way bank conflict on 'd[2 * t]'
+  // AST: :[[@LINE-2]]:23: warning: 2-way bank conflict on 'd[2 * t + 1]'
+}
+
+// Every fourth float of a 16-aligned array, two at a time: one 8-byte load
+// per lane 16 bytes apart, still 2-way in each half-warp.
+__global__ void pairs_stride4(float *out) {
+  __shared__ __attribute__((aligned(16))) float s[128];
+  int t = threadIdx.x;
+  s[t] = t;
+  s[t + 32] = t;
+  s[t + 64] = t;
+  s[t + 96] = t;
+  __syncthreads();
+  out[t] = s[4 * t] + s[4 * t + 1];
+  // CHECK: :[[@LINE-1]]:12: warning: 2-way bank conflict on 's[4 * t]' on sm_80: a warp's load hits 2 different 4-byte words in one of the 32 banks (consecutive lanes are 16 bytes apart; the compiler merges it with the accesses beside it into one 8-byte load per lane), so it takes 2 times the passes of a conflict-free access (slides, 'Shared memory bank conflicts') [memory-shared-bank-conflict]
+  // JSON: "merged_bytes_per_lane": 8
+  // AST: :[[@LINE-3]]:12: warning: 4-way bank conflict on 's[4 * t]'
+  // AST: :[[@LINE-4]]:23: warning: 4-way bank conflict on 's[4 * t + 1]'
+}
+
+// The same field read twice with no store between: one load, one finding.
+struct P3 {
+  float x, y, z;
+};
+__global__ void twice(const P3 *p, float *out) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  float a = p[i].x;
+  // CHECK: :[[@LINE-1]]:13: warning: each warp load of 'p[i].x' touches 12 32-byte sectors for 128 useful bytes (33% efficiency) on sm_80: consecutive lanes are 12 bytes apart [memory-uncoalesced-access]
+  // AST: :[[@LINE-2]]:13: warning: each warp load of 'p[i].x' touches 12 32-byte sectors
+  float b = p[i].x * 2.0f;
+  // AST: :[[@LINE-1]]:13: warning: each warp load of 'p[i].x' touches 12 32-byte sectors
+  out[i] = a + b;
+}
+
+// A store that may write p[i].x between the reads: both loads stay.
+__global__ void twice_with_store(P3 *p, float *out) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  float a = p[i].x;
+  // CHECK: :[[@LINE-1]]:13: warning: each warp load of 'p[i].x' touches 12 32-byte sectors
+  // AST: :[[@LINE-2]]:13: warning: each warp load of 'p[i].x' touches 12 32-byte sectors
+  out[i] = 1.0f;
+  float b = p[i].x * 2.0f;
+  // CHECK: :[[@LINE-1]]:13: warning: each warp load of 'p[i].x' touches 12 32-byte sectors
+  // AST: :[[@LINE-2]]:13: warning: each warp load of 'p[i].x' touches 12 32-byte sectors
+  out[i + 1] = a + b;
+}
+
+// A 16x16 block's transposed store written twice: the first is dead.
+__global__ void transpose16(const float *in, float *out, int n) {
+  int x = blockIdx.x * 16 + threadIdx.x, y = blockIdx.y * 16 + threadIdx.y;
+  float v = in[y * n + x];
+  out[x * n + y] = 0.0f;
+  // AST: :[[@LINE-1]]:3: warning: each warp store of 'out[x * n + y]' touches 16 32-byte sectors for 128 useful bytes (25% efficiency) on sm_80
+  out[x * n + y] = v;
+  // CHECK: :[[@LINE-1]]:3: warning: each warp store of 'out[x * n + y]' touches 16 32-byte sectors for 128 useful bytes (25% efficiency) on sm_80: the lanes are spread by (n * 4) bytes, a run-time value (taken here to be at least a 128-byte line) [memory-uncoalesced-access]
+  // AST: :[[@LINE-2]]:3: warning: each warp store of 'out[x * n + y]' touches 16 32-byte sectors for 128 useful bytes (25% efficiency) on sm_80
+}
+
+void launch(const float *in, float *out, int n) {
+  transpose16<<<dim3(n / 16, n / 16), dim3(16, 16)>>>(in, out, n);
+}

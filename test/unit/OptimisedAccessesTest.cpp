@@ -1,0 +1,132 @@
+// The IR layer's optimised view of the accesses (IR/OptimisedAccesses.h):
+// merged by the load/store vectoriser, removed by CSE and dead-store
+// elimination, kept, and positions it knows nothing of.
+#include "IR/OptimisedAccesses.h"
+#include "llvm/AsmParser/Parser.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/LLVMContext.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Support/SourceMgr.h"
+#include <gtest/gtest.h>
+
+using namespace warplint::ir;
+
+namespace {
+
+// A kernel at -O0's shape (generic pointers, no alignment beyond the
+// element's): line 10 reads s[2t] (col 12) and s[2t+1] (col 23) of an
+// 8-aligned shared array; line 11 reads p[t] twice (cols 7, 15); line 12
+// stores out[t] twice (cols 10, 20), the first dead; line 13 reads a 4-aligned
+// shared array at 2t (col 5) and 2t+1 (col 9).
+constexpr const char *Kernel = R"(
+target datalayout = "e-p6:32:32-i64:64-i128:128-i256:256-v16:16-v32:32-n16:32:64"
+target triple = "nvptx64-nvidia-cuda"
+
+@s = addrspace(3) global [64 x float] undef, align 8
+@u = addrspace(3) global [64 x float] undef, align 4
+
+define ptx_kernel void @k(ptr %out, ptr %p) !dbg !5 {
+  %t = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()
+  %t2 = shl nuw nsw i32 %t, 1
+  %i2 = zext i32 %t2 to i64
+  %i = zext i32 %t to i64
+  %a = getelementptr inbounds float, ptr addrspacecast (ptr addrspace(3) @s to ptr), i64 %i2
+  %x = load float, ptr %a, align 4, !dbg !10
+  %b = getelementptr inbounds float, ptr %a, i64 1
+  %y = load float, ptr %b, align 4, !dbg !11
+  %q = getelementptr inbounds float, ptr %p, i64 %i
+  %v1 = load float, ptr %q, align 4, !dbg !12
+  %v2 = load float, ptr %q, align 4, !dbg !13
+  %c = getelementptr inbounds float, ptr addrspacecast (ptr addrspace(3) @u to ptr), i64 %i2
+  %z = load float, ptr %c, align 4, !dbg !16
+  %d = getelementptr inbounds float, ptr %c, i64 1
+  %w = load float, ptr %d, align 4, !dbg !17
+  %s1 = fadd float %x, %y
+  %s2 = fadd float %v1, %v2
+  %s3 = fadd float %s1, %s2
+  %s4 = fadd float %z, %w
+  %s5 = fadd float %s3, %s4
+  %o = getelementptr inbounds float, ptr %out, i64 %i
+  store float 0.0, ptr %o, align 4, !dbg !14
+  store float %s5, ptr %o, align 4, !dbg !15
+  ret void
+}
+
+declare i32 @llvm.nvvm.read.ptx.sreg.tid.x()
+
+!llvm.dbg.cu = !{!0}
+!llvm.module.flags = !{!2}
+!0 = distinct !DICompileUnit(language: DW_LANG_C_plus_plus_14, file: !1, emissionKind: LineTablesOnly)
+!1 = !DIFile(filename: "k.cu", directory: "/src")
+!2 = !{i32 2, !"Debug Info Version", i32 3}
+!5 = distinct !DISubprogram(name: "k", scope: !1, file: !1, line: 9, type: !6, scopeLine: 9, spFlags: DISPFlagDefinition, unit: !0)
+!6 = !DISubroutineType(types: !7)
+!7 = !{}
+!10 = !DILocation(line: 10, column: 12, scope: !5)
+!11 = !DILocation(line: 10, column: 23, scope: !5)
+!12 = !DILocation(line: 11, column: 7, scope: !5)
+!13 = !DILocation(line: 11, column: 15, scope: !5)
+!14 = !DILocation(line: 12, column: 10, scope: !5)
+!15 = !DILocation(line: 12, column: 20, scope: !5)
+!16 = !DILocation(line: 13, column: 5, scope: !5)
+!17 = !DILocation(line: 13, column: 9, scope: !5)
+)";
+
+class OptimisedAccessesTest : public ::testing::Test {
+protected:
+  void SetUp() override {
+    llvm::SMDiagnostic Err;
+    M = llvm::parseAssemblyString(Kernel, Err, Ctx);
+    ASSERT_TRUE(M) << Err.getMessage().str();
+    O = OptimisedAccesses::analyse(*M, "sm_90");
+    ASSERT_TRUE(O);
+  }
+  AccessFate fate(unsigned Line, unsigned Col, bool Store = false) {
+    return O->fate({"/src/k.cu", Line, Col}, Store);
+  }
+
+  llvm::LLVMContext Ctx;
+  std::unique_ptr<llvm::Module> M;
+  std::unique_ptr<OptimisedAccesses> O;
+};
+
+TEST_F(OptimisedAccessesTest, NeighboursOfAnAlignedArrayMergeIntoOneAccess) {
+  AccessFate Lo = fate(10, 12), Hi = fate(10, 23);
+  EXPECT_EQ(Lo.K, AccessFate::Merged);
+  EXPECT_EQ(Lo.Bytes, 8u);
+  EXPECT_EQ(Lo.Offset, 0u);
+  EXPECT_EQ(Hi.K, AccessFate::Merged);
+  EXPECT_EQ(Hi.Bytes, 8u);
+  EXPECT_EQ(Hi.Offset, 4u);
+  EXPECT_EQ(Lo.Group, Hi.Group);
+}
+
+TEST_F(OptimisedAccessesTest, NeighboursOfAFourAlignedArrayStayApart) {
+  EXPECT_EQ(fate(13, 5).K, AccessFate::Kept);
+  EXPECT_EQ(fate(13, 9).K, AccessFate::Kept);
+}
+
+TEST_F(OptimisedAccessesTest, ASecondReadOfTheSameAddressIsRemoved) {
+  EXPECT_EQ(fate(11, 7).K, AccessFate::Kept);
+  EXPECT_EQ(fate(11, 15).K, AccessFate::Removed);
+}
+
+TEST_F(OptimisedAccessesTest, ADeadStoreIsRemoved) {
+  EXPECT_EQ(fate(12, 10, /*Store=*/true).K, AccessFate::Removed);
+  EXPECT_EQ(fate(12, 20, /*Store=*/true).K, AccessFate::Kept);
+}
+
+TEST_F(OptimisedAccessesTest, UnknownPositionsAndKindsSayNothing) {
+  EXPECT_EQ(fate(12, 10, /*Store=*/false).K, AccessFate::Unknown);
+  EXPECT_EQ(fate(40, 1).K, AccessFate::Unknown);
+  EXPECT_EQ(O->fate({"/src/other.cu", 10, 12}, false).K, AccessFate::Unknown);
+}
+
+TEST_F(OptimisedAccessesTest, TheModuleAnalysedIsLeftAsItWas) {
+  unsigned Loads = 0;
+  for (const llvm::Instruction &I : M->getFunction("k")->getEntryBlock())
+    Loads += llvm::isa<llvm::LoadInst>(I);
+  EXPECT_EQ(Loads, 6u);
+}
+
+} // namespace
