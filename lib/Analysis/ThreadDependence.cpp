@@ -205,9 +205,33 @@ void FunctionDependence::collect(const Stmt *S, const Stmt *P) {
   } else if (const auto *Range = dyn_cast<CXXForRangeStmt>(S)) {
     if (const VarDecl *V = Range->getLoopVariable())
       Escaped.insert(V);
+  } else if (isa<SwitchCase>(S)) {
+    // A case label inside a loop that lies inside its switch (Duff's
+    // device) enters the loop past its init.
+    for (const Stmt *Up = P; Up && !isa<SwitchStmt>(Up); Up = parent(Up))
+      if (isLoop(Up))
+        MayJumpIntoLoops = true;
   }
+  if (isa<GotoStmt, IndirectGotoStmt>(S))
+    MayJumpIntoLoops = true;
+  if (const auto *For = dyn_cast<ForStmt>(S))
+    registerLoopVars(For, For->getInit());
   for (const Stmt *Child : S->children())
     collect(Child, S);
+}
+
+// The locals a `for`'s init assigns, each judged on its own inside the loop.
+void FunctionDependence::registerLoopVars(const ForStmt *Loop,
+                                          const Stmt *Init) {
+  const auto *BO =
+      dyn_cast_or_null<BinaryOperator>(dyn_cast_or_null<Expr>(Init));
+  if (BO && BO->getOpcode() == BO_Comma) {
+    registerLoopVars(Loop, BO->getLHS()->IgnoreParens());
+    registerLoopVars(Loop, BO->getRHS()->IgnoreParens());
+  } else if (BO && BO->getOpcode() == BO_Assign) {
+    if (const VarDecl *V = localVar(BO->getLHS(), F))
+      LoopVarDeps[{V, Loop}] = Dependence::Uniform;
+  }
 }
 
 void FunctionDependence::solveVariables() {
@@ -245,6 +269,13 @@ void FunctionDependence::solveVariables() {
         Changed = true;
       }
     }
+    for (auto &[Key, Old] : LoopVarDeps) {
+      Dependence D = solveLoopVar(Key.first, Key.second);
+      if (D > Old) {
+        Old = D;
+        Changed = true;
+      }
+    }
   }
   Cache.clear();
   LoopCache.clear();
@@ -276,6 +307,52 @@ Dependence FunctionDependence::varDependence(const VarDecl *V) {
                                 // capture)
   solveVariables();
   return VarDeps.lookup(V);
+}
+
+const ForStmt *FunctionDependence::resettingLoop(const VarDecl *V,
+                                                const Stmt *Use) const {
+  if (MayJumpIntoLoops || Escaped.count(V))
+    return nullptr;
+  const Stmt *Child = Use;
+  for (const Stmt *P = parent(Use); P; Child = P, P = parent(P))
+    if (const auto *For = dyn_cast<ForStmt>(P))
+      if (Child != For->getInit() && LoopVarDeps.count({V, For}))
+        return For;
+  return nullptr;
+}
+
+Dependence FunctionDependence::solveLoopVar(const VarDecl *V,
+                                            const ForStmt *Loop) {
+  Dependence D = Dependence::Uniform;
+  for (auto &[Value, Site] : Defs.lookup(V)) {
+    bool InLoop = false, InInit = false;
+    const Stmt *Child = Site;
+    for (const Stmt *P = Site; P; Child = P, P = parent(P))
+      if (P == Loop) {
+        InLoop = true;
+        InInit = Child == Loop->getInit();
+        break;
+      }
+    if (!InLoop)
+      continue; // killed by the init
+    if (Value)
+      D = join(D, dependence(Value));
+    // The init runs in every thread that reaches the loop; a definition in
+    // the loop counts the branches inside it (whether the threads run the
+    // loop together is the loop's own condition, judged with this value).
+    if (!InInit)
+      D = join(D, enclosingGuard(Site, Loop).D);
+  }
+  return D;
+}
+
+Dependence FunctionDependence::loopVarDependence(const VarDecl *V,
+                                                 const ForStmt *Loop) {
+  auto Key = std::make_pair(V, Loop);
+  if (!LoopVarDeps.count(Key)) // registered by collect(); never expected
+    return varDependence(V);
+  solveVariables();
+  return LoopVarDeps.lookup(Key);
 }
 
 Dependence FunctionDependence::dependence(const Expr *E) {
@@ -332,8 +409,11 @@ Dependence FunctionDependence::compute(const Expr *E) {
             DependentScopeDeclRefExpr>(E))
       return Dependence::Unknown;
   if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
-    if (const auto *V = dyn_cast<VarDecl>(DRE->getDecl()))
+    if (const auto *V = dyn_cast<VarDecl>(DRE->getDecl())) {
+      if (const ForStmt *Loop = resettingLoop(V, DRE))
+        return loopVarDependence(V, Loop);
       return varDependence(V);
+    }
     return Dependence::Uniform; // functions, enumerators
   }
   if (const auto *POE = dyn_cast<PseudoObjectExpr>(E)) {

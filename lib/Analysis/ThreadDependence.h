@@ -11,6 +11,10 @@
 // guard of each definition (a value assigned under a thread-dependent branch is
 // itself thread-dependent: LLVM's "sync dependence", see
 // llvm/include/llvm/ADT/GenericUniformityImpl.h), iterated to a fixed point.
+// One refinement of that flow-insensitive join: inside a `for` whose init
+// assigns the variable (`for (i = 2; ...)` with `i` declared earlier), only
+// that assignment and the loop's own definitions reach a use, as in SSA form,
+// so a counter reused later under `if (tid == 0)` stays uniform in the loop.
 // Calls into functions with a visible body are summarised from their return
 // statements; anything the analysis cannot see is Unknown, never a guess.
 #pragma once
@@ -105,6 +109,15 @@ private:
   Dependence compute(const clang::Expr *E);
   bool isWarpIndex(const clang::BinaryOperator *BO);
   Dependence varDependence(const clang::VarDecl *V);
+  // The innermost `for` that holds Use in its condition, increment or body
+  // and whose init assigns V: no other definition of V reaches Use.
+  const clang::ForStmt *resettingLoop(const clang::VarDecl *V,
+                                      const clang::Stmt *Use) const;
+  // V inside Loop: its init's value and the loop's own definitions.
+  Dependence loopVarDependence(const clang::VarDecl *V,
+                               const clang::ForStmt *Loop);
+  Dependence solveLoopVar(const clang::VarDecl *V, const clang::ForStmt *Loop);
+  void registerLoopVars(const clang::ForStmt *Loop, const clang::Stmt *Init);
   void collect(const clang::Stmt *S, const clang::Stmt *Parent);
   void solveVariables();
   Dependence loopDependence(const clang::Stmt *Loop);
@@ -143,6 +156,13 @@ private:
       llvm::SmallVector<std::pair<const clang::Expr *, const clang::Stmt *>, 2>>
       Defs;
   llvm::DenseMap<const clang::VarDecl *, Dependence> VarDeps;
+  // Loops whose init assigns a local, with that local's dependence inside.
+  llvm::DenseMap<std::pair<const clang::VarDecl *, const clang::ForStmt *>,
+                 Dependence>
+      LoopVarDeps;
+  // A goto or a case label can enter a loop without its init: no
+  // per-loop refinement then.
+  bool MayJumpIntoLoops = false;
   llvm::DenseSet<const clang::VarDecl *> Escaped;  // address taken, asm output
   llvm::SmallVector<const clang::Stmt *, 4> Exits; // return/break/continue/goto
   llvm::DenseMap<const clang::Stmt *, Dependence> LoopCache;

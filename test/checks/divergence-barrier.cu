@@ -366,6 +366,42 @@ __global__ void tile_sync(float *a) {
   }
 }
 
+// A loop counter declared once and reused: 'i' is assigned again under
+// 'if (tx == 0)' after the loop (Rodinia srad_v1's reduce), but inside the
+// first loop only its init and its step reach: the trip count is the same
+// for the whole block.
+__global__ void reused_counter(float *a, int n) {
+  __shared__ float s[256];
+  int tx = threadIdx.x;
+  int i;
+  s[tx] = a[tx];
+  __syncthreads();
+  for (i = 1; i < 256; i *= 2) {
+    if (tx % (2 * i) == 0)
+      s[tx] += s[tx + i];
+    __syncthreads();
+  }
+  if (tx == 0) {
+    for (i = 0; i < n; i++)
+      s[0] += a[i];
+    a[blockIdx.x] = s[0];
+  }
+}
+
+// The same counter, but set from the thread inside the loop: still found.
+__global__ void counter_set_in_loop(float *a) {
+  int i;
+  for (i = 0; i < 8; ++i) {
+    if (threadIdx.x == 0)
+      i += 2;
+    __syncthreads();
+    // CHECK: :[[@LINE-1]]:5: error: '__syncthreads()' is reached by only part of the thread block: it is inside a loop whose trip count differs between threads (the condition 'i < 8' depends on the thread), so threads arrive at it a different number of times; every non-exited thread of the block must reach the same barrier (Volta tuning guide 1.4.1.2): undefined behaviour on sm_80 (independent thread scheduling) [divergence-barrier]
+    // CHECK: :[[@LINE-5]]:15: note: the loop condition that varies between threads
+    // PASCAL: :[[@LINE-3]]:5: error: '__syncthreads()' {{.*}}: on sm_60 the block deadlocks or reads shared memory too early [divergence-barrier]
+  }
+  a[threadIdx.x] = 0.0f;
+}
+
 // Suppressed.
 __global__ void suppressed(float *a) {
   if (threadIdx.x < 5)

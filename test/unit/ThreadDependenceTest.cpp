@@ -86,6 +86,34 @@ TEST(ThreadDependence, UniformLoopCounter) {
   EXPECT_EQ(P.guardOfMarker(), warplint::Dependence::Uniform);
 }
 
+// A counter declared once and reused: the for's init kills the definitions
+// before it and after the loop; the value after the loop joins them all.
+TEST(ThreadDependence, ReusedCounterIsUniformInsideItsLoop) {
+  Probe P(std::string(Prelude) +
+          "__global__ void k(int n) { int i; for (i = 1; i < 64; i *= 2) { "
+          "int probe = i; (void)probe; marker(); } if (threadIdx.x == 0) "
+          "for (i = 0; i < n; ++i) {} int probe_after = i; "
+          "(void)probe_after; }");
+  EXPECT_EQ(P.value("probe"), warplint::Dependence::Uniform);
+  EXPECT_EQ(P.guardOfMarker(), warplint::Dependence::Uniform);
+  EXPECT_EQ(P.value("probe_after"), warplint::Dependence::ThreadDependent);
+}
+
+TEST(ThreadDependence, CounterStepsByThreadInsideItsLoop) {
+  Probe P(std::string(Prelude) +
+          "__global__ void k(int n) { int i = 0; for (i = 0; i < n; "
+          "i += threadIdx.x + 1) { int probe = i; (void)probe; } }");
+  EXPECT_EQ(P.value("probe"), warplint::Dependence::ThreadDependent);
+}
+
+// A goto may enter the loop past its init: no refinement.
+TEST(ThreadDependence, GotoIntoLoopKeepsTheJoin) {
+  Probe P(std::string(Prelude) +
+          "__global__ void k(int n) { int i = threadIdx.x; if (n) goto in; "
+          "for (i = 0; i < 4; ++i) { in: int probe = i; (void)probe; } }");
+  EXPECT_EQ(P.value("probe"), warplint::Dependence::ThreadDependent);
+}
+
 TEST(ThreadDependence, GuardOfThreadDependentBranch) {
   Probe P(
       std::string(Prelude) +
