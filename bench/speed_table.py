@@ -115,6 +115,7 @@ def main():
     have_tidy = not args.no_tidy and shutil.which(args.clang_tidy)
     cache = tempfile.mkdtemp(prefix="warplint-speed-")
     env = dict(os.environ, XDG_CACHE_HOME=cache)
+    env.pop("WARPLINT_CACHE_DIR", None)  # no result cache: every run parses
 
     cols = ["dev", "AST", "AST+IR", "both", "tidy", "nvcc"]
     rows, files = [], []
