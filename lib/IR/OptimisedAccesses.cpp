@@ -191,11 +191,16 @@ AccessFate OptimisedAccesses::fate(const SourcePos &Pos, bool IsStore) const {
   if (S.empty()) {
     if (LinesWithoutColumn.count(Pos.File + ":" + std::to_string(Pos.Line)))
       return {};
-    return {AccessFate::Removed};
+    AccessFate F;
+    F.K = AccessFate::Removed;
+    return F;
   }
   for (const Instance &I : S)
-    if (!I.Merged)
-      return {AccessFate::Kept};
+    if (!I.Merged) {
+      AccessFate F;
+      F.K = AccessFate::Kept;
+      return F;
+    }
   // Every copy merged: the verdict changes only if they agree.
   for (const Instance &I : S)
     if (I.Bytes != S[0].Bytes || I.Offset != S[0].Offset ||
