@@ -1,5 +1,7 @@
 #include "checks/memory/OptimisedView.h"
 #include "IR/OptimisedAccesses.h"
+#include "IR/IRLayer.h"
+#include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Basic/SourceManager.h"
 #include "clang/Lex/Lexer.h"
 #include "llvm/Support/Path.h"
@@ -21,11 +23,11 @@ std::optional<ir::SourcePos> positionOf(CheckContext &Ctx, SourceLocation Loc) {
   return ir::SourcePos{std::string(Path), P.getLine(), P.getColumn()};
 }
 
-// What became of the access of one kind (load or store) written by A.
-ir::AccessFate fateOf(CheckContext &Ctx, const ir::OptimisedAccesses &O,
-                      const MemoryAccess &A, bool IsStore) {
-  // Clang puts a load at its lvalue's expression location, a store (and
-  // the load of a compound assignment or ++/--) at the operator after it.
+// Where clang's code generator puts the access of one kind (load or store)
+// that A writes: a load at its lvalue's expression location, a store (and
+// the load of a compound assignment or ++/--) at the operator after it.
+std::vector<ir::SourcePos> irPositions(CheckContext &Ctx, const MemoryAccess &A,
+                                       bool IsStore) {
   std::vector<SourceLocation> Candidates;
   if (!IsStore && !A.AlsoLoads)
     Candidates.push_back(A.E->getExprLoc());
@@ -33,13 +35,113 @@ ir::AccessFate fateOf(CheckContext &Ctx, const ir::OptimisedAccesses &O,
     if (auto Next = Lexer::findNextToken(A.E->getEndLoc(),
                                          Ctx.sourceManager(), Ctx.langOpts()))
       Candidates.push_back(Next->getLocation());
+  std::vector<ir::SourcePos> Out;
   for (SourceLocation Loc : Candidates)
-    if (auto Pos = positionOf(Ctx, Loc)) {
-      ir::AccessFate F = O.fate(*Pos, IsStore);
-      if (F.K != ir::AccessFate::Unknown)
-        return F;
-    }
+    if (auto Pos = positionOf(Ctx, Loc))
+      Out.push_back(*Pos);
+  return Out;
+}
+
+std::string irKey(const ir::SourcePos &Pos, bool IsStore) {
+  return Pos.File + ":" + std::to_string(Pos.Line) + ":" +
+         std::to_string(Pos.Column) + (IsStore ? ":st" : ":ld");
+}
+
+// What became of the access of one kind (load or store) written by A.
+ir::AccessFate fateOf(CheckContext &Ctx, const ir::OptimisedAccesses &O,
+                      const MemoryAccess &A, bool IsStore) {
+  for (const ir::SourcePos &Pos : irPositions(Ctx, A, IsStore)) {
+    ir::AccessFate F = O.fate(Pos, IsStore);
+    if (F.K != ir::AccessFate::Unknown)
+      return F;
+  }
   return {};
+}
+
+// The access expression clang put at Loc: for a load the outermost lvalue
+// (p[i].x rather than p[i]) whose expression location is Loc, for a store
+// the left side of the assignment whose operator is at Loc.
+class AccessAt : public RecursiveASTVisitor<AccessAt> {
+public:
+  AccessAt(const SourceManager &SM, SourceLocation Loc, bool IsStore)
+      : SM(SM), Loc(Loc), IsStore(IsStore) {}
+  bool shouldVisitTemplateInstantiations() const { return true; }
+  bool TraverseDecl(Decl *D) {
+    if (!D || Found)
+      return true;
+    // Only the declarations around Loc.
+    if (!isa<TranslationUnitDecl>(D) && !isa<LinkageSpecDecl>(D)) {
+      SourceRange R = D->getSourceRange();
+      if (R.isInvalid() || SM.isBeforeInTranslationUnit(Loc, R.getBegin()) ||
+          SM.isBeforeInTranslationUnit(R.getEnd(), Loc))
+        return true;
+    }
+    return RecursiveASTVisitor::TraverseDecl(D);
+  }
+  bool VisitExpr(Expr *E) {
+    if (Found)
+      return true;
+    if (IsStore) {
+      const Expr *LHS = nullptr;
+      if (const auto *B = dyn_cast<BinaryOperator>(E);
+          B && B->isAssignmentOp() && B->getOperatorLoc() == Loc)
+        LHS = B->getLHS();
+      if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(E);
+          Op && Op->isAssignmentOp() && Op->getOperatorLoc() == Loc)
+        LHS = Op->getArg(0);
+      if (LHS)
+        Found = LHS->IgnoreParenImpCasts();
+      return true;
+    }
+    bool Lvalue = isa<ArraySubscriptExpr>(E) || isa<MemberExpr>(E) ||
+                  (isa<UnaryOperator>(E) &&
+                   cast<UnaryOperator>(E)->getOpcode() == UO_Deref);
+    // Visited outermost first: the first match is the widest.
+    if (Lvalue && E->getExprLoc() == Loc)
+      Found = E;
+    return true;
+  }
+  const Expr *Found = nullptr;
+
+private:
+  const SourceManager &SM;
+  SourceLocation Loc;
+  bool IsStore;
+};
+
+SourceLocation locate(CheckContext &Ctx, const std::string &File,
+                      unsigned Line, unsigned Column) {
+  SourceManager &SM = Ctx.sourceManager();
+  auto Ref = SM.getFileManager().getOptionalFileRef(File);
+  if (!Ref || !Line)
+    return {};
+  return SM.translateFileLineCol(*Ref, Line, std::max(Column, 1u));
+}
+
+// Whether Kernel calls a function of the user's (directly, or a lambda or
+// functor): only then may the optimiser inline an access into it.
+bool callsUserCode(const FunctionDecl *Kernel, const SourceManager &SM) {
+  struct Finder : RecursiveASTVisitor<Finder> {
+    const SourceManager &SM;
+    bool Found = false;
+    explicit Finder(const SourceManager &SM) : SM(SM) {}
+    bool VisitCallExpr(CallExpr *C) {
+      const FunctionDecl *Callee = C->getDirectCallee();
+      if (!Callee) { // through a pointer or a dependent call
+        Found = true;
+        return false;
+      }
+      if (const FunctionDecl *Def = Callee->getDefinition();
+          Def && Def->hasBody() &&
+          !SM.isInSystemHeader(SM.getExpansionLoc(Def->getLocation()))) {
+        Found = true;
+        return false;
+      }
+      return true;
+    }
+  } F(SM);
+  F.TraverseStmt(Kernel->getBody());
+  return F.Found;
 }
 
 } // namespace
@@ -67,6 +169,67 @@ OptimisedView optimisedView(CheckContext &Ctx, const MemoryAccess &A) {
   }
 }
 
+void addIRKeys(CheckContext &Ctx, const MemoryAccess &A,
+               std::set<std::string> &Keys) {
+  for (bool IsStore : {false, true}) {
+    if (IsStore ? !A.IsStore : (A.IsStore && !A.AlsoLoads))
+      continue;
+    for (const ir::SourcePos &Pos : irPositions(Ctx, A, IsStore))
+      Keys.insert(irKey(Pos, IsStore));
+  }
+}
+
+std::vector<InlinedAccess>
+inlinedAccesses(CheckContext &Ctx, AffineAnalysis &AA,
+                const FunctionDecl *Kernel, bool Shared,
+                const std::set<std::string> &Followed) {
+  std::vector<InlinedAccess> Out;
+  SourceManager &SM = Ctx.sourceManager();
+  if (!Kernel->hasAttr<CUDAGlobalAttr>() || !Kernel->hasBody() ||
+      !callsUserCode(Kernel, SM))
+    return Out;
+  const ir::OptimisedAccesses *O = Ctx.optimisedAccesses();
+  auto KernelPos = positionOf(Ctx, Kernel->getLocation());
+  if (!O || !KernelPos)
+    return Out;
+  std::set<std::string> Seen;
+  for (const ir::LaneLinearAccess *IA :
+       O->laneLinear(KernelPos->File, KernelPos->Line)) {
+    const ir::Frame &At = IA->Frames.front();
+    if (IA->Shared != Shared ||
+        Followed.count(irKey({At.File, At.Line, At.Column}, IA->IsStore)) ||
+        !Seen.insert(irKey({At.File, At.Line, At.Column}, IA->IsStore))
+             .second)
+      continue;
+    SourceLocation Loc = locate(Ctx, At.File, At.Line, At.Column);
+    if (Loc.isInvalid() || SM.isInSystemHeader(Loc))
+      continue;
+    AccessAt Finder(SM, Loc, IA->IsStore);
+    Finder.TraverseDecl(Ctx.astContext().getTranslationUnitDecl());
+    if (!Finder.Found)
+      continue;
+    InlinedAccess A;
+    A.Loc = Finder.Found->getBeginLoc();
+    A.E = Finder.Found;
+    A.IsStore = IA->IsStore;
+    A.Bytes = IA->Bytes;
+    AffineForm Form = AffineForm::constant(0);
+    for (int T = 0; T < NumThreadTerms; ++T)
+      Form.C[T].Value = IA->Coef[T];
+    A.Pattern = AA.pattern(Form, AA.blockShape(Kernel));
+    if (!A.Pattern.Known)
+      continue;
+    for (size_t I = 1; I < IA->Frames.size(); ++I) {
+      const ir::Frame &Call = IA->Frames[I];
+      SourceLocation CallLoc = locate(Ctx, Call.File, Call.Line, Call.Column);
+      if (CallLoc.isValid())
+        A.Calls.push_back({CallLoc, Call.Function});
+    }
+    Out.push_back(std::move(A));
+  }
+  return Out;
+}
+
 std::string mergedWords(const OptimisedView &V, const MemoryAccess &A) {
   if (V.K != OptimisedView::Merged)
     return "";
@@ -76,3 +239,4 @@ std::string mergedWords(const OptimisedView &V, const MemoryAccess &A) {
 }
 
 } // namespace warplint::memory
+

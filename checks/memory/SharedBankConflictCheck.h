@@ -3,6 +3,9 @@
 #pragma once
 #include "Analysis/AccessSites.h"
 #include "Core/Check.h"
+#include <set>
+#include <string>
+#include <vector>
 
 namespace warplint::memory {
 
@@ -24,6 +27,12 @@ private:
   void reportOverLoop(const MemoryAccess &A, const LoopValues &LV,
                       const std::vector<WarpPattern> &Patterns,
                       const ArchInfo &Target);
+  // The accesses the optimised IR shows inlined into the kernels, linear in
+  // the thread index, that the source analysis did not follow.
+  void finishTranslationUnit() override;
+
+  std::set<std::string> Followed; // IR positions of the accesses judged
+  std::vector<const clang::FunctionDecl *> Kernels;
 };
 
 } // namespace warplint::memory

@@ -4,6 +4,9 @@
 // "Structures of Non-Native Size").
 #pragma once
 #include "Core/Check.h"
+#include <set>
+#include <string>
+#include <vector>
 
 namespace warplint::memory {
 
@@ -15,6 +18,12 @@ private:
   bool wantsInstantiations() const override { return true; }
   void checkFunction(const clang::FunctionDecl *F) override;
   void reportLaneWalks(const clang::FunctionDecl *F);
+  // The accesses the optimised IR shows inlined into the kernels, linear in
+  // the thread index, that the source analysis did not follow.
+  void finishTranslationUnit() override;
+
+  std::set<std::string> Followed; // IR positions of the accesses judged
+  std::vector<const clang::FunctionDecl *> Kernels;
 };
 
 } // namespace warplint::memory

@@ -105,6 +105,35 @@ const VarDecl *localVar(const Expr *E, const FunctionDecl *F) {
   return V;
 }
 
+// The local array or struct that an element or field lvalue lies in
+// (idx[k], s.f, a[i][j].x), with the subscripts on the way: writing there
+// makes the local as thread-dependent as the value and the subscripts. A
+// local pointer's elements are memory, not the local: nullptr.
+const VarDecl *localAggregate(const Expr *E, const FunctionDecl *F,
+                              llvm::SmallVectorImpl<const Expr *> &Indices) {
+  E = E->IgnoreParenImpCasts();
+  bool Part = false;
+  while (true) {
+    if (const auto *AS = dyn_cast<ArraySubscriptExpr>(E)) {
+      const Expr *Base = AS->getBase()->IgnoreParenImpCasts();
+      if (!Base->getType()->isArrayType())
+        return nullptr;
+      Indices.push_back(AS->getIdx());
+      E = Base;
+    } else if (const auto *ME = dyn_cast<MemberExpr>(E);
+               ME && !ME->isArrow()) {
+      E = ME->getBase()->IgnoreParenImpCasts();
+    } else {
+      break;
+    }
+    Part = true;
+  }
+  if (!Part)
+    return nullptr;
+  const VarDecl *V = localVar(E, F);
+  return V && !V->getType()->isReferenceType() ? V : nullptr;
+}
+
 bool isLoop(const Stmt *S) {
   return isa<ForStmt, WhileStmt, DoStmt, CXXForRangeStmt>(S);
 }
@@ -172,14 +201,26 @@ void FunctionDependence::collect(const Stmt *S, const Stmt *P) {
         Defs[V].push_back({V->getInit(), S}); // null init: uninitialised
       }
   } else if (const auto *BO = dyn_cast<BinaryOperator>(S)) {
-    if (BO->isAssignmentOp())
+    llvm::SmallVector<const Expr *, 2> Indices;
+    if (BO->isAssignmentOp()) {
       if (const VarDecl *V = localVar(BO->getLHS(), F))
         Defs[V].push_back(
             {BO->isCompoundAssignmentOp() ? BO : BO->getRHS(), S});
+      else if (const VarDecl *V = localAggregate(BO->getLHS(), F, Indices)) {
+        Defs[V].push_back({BO->getRHS(), S});
+        for (const Expr *I : Indices)
+          Defs[V].push_back({I, S});
+      }
+    }
   } else if (const auto *UO = dyn_cast<UnaryOperator>(S)) {
+    llvm::SmallVector<const Expr *, 2> Indices;
     if (UO->isIncrementDecrementOp()) {
       if (const VarDecl *V = localVar(UO->getSubExpr(), F))
         Defs[V].push_back({UO->getSubExpr(), S});
+      else if (const VarDecl *V =
+                   localAggregate(UO->getSubExpr(), F, Indices))
+        for (const Expr *I : Indices)
+          Defs[V].push_back({I, S});
     } else if (UO->getOpcode() == UO_AddrOf) {
       if (const VarDecl *V = localVar(UO->getSubExpr(), F))
         Escaped.insert(V);

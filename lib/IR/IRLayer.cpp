@@ -60,6 +60,9 @@ generateIR(CompilerInstance &CI, ASTContext &AST,
   CGO.setDebugInfo(llvm::codegenoptions::DebugLineTablesOnly);
   CGO.DebugColumnInfo = true;
   CGO.DisableO0ImplyOptNone = true;
+  // Nor the noinline that -O0 puts on every function: the optimised view
+  // inlines as -O3 would, and only the user's __noinline__ stays.
+  CGO.setInlining(CodeGenOptions::NormalInlining);
 
   std::unique_ptr<CodeGenerator> Gen = CreateLLVMCodeGen(CI, "warplint", LLVM);
   Gen->Initialize(AST);

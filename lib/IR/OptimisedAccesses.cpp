@@ -1,14 +1,21 @@
 #include "IR/OptimisedAccesses.h"
 #include "IR/DebugSource.h"
+#include "IR/DivergenceSources.h"
+#include "IR/Prepare.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/Analysis/PostDominators.h"
+#include "llvm/Analysis/UniformityAnalysis.h"
 #include "llvm/Analysis/ScalarEvolution.h"
 #include "llvm/Analysis/ScalarEvolutionExpressions.h"
 #include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/DebugInfoMetadata.h"
 #include "llvm/IR/InstIterator.h"
+#include "llvm/IR/IntrinsicsNVPTX.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/Module.h"
+#include "llvm/IR/PatternMatch.h"
 #include "llvm/IR/ValueHandle.h"
+#include "llvm/Support/NVPTXAddrSpace.h"
 #include "llvm/MC/TargetRegistry.h"
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/Support/TargetSelect.h"
@@ -70,6 +77,211 @@ struct Original {
   unsigned Bytes;
   SourcePos Pos;
 };
+
+// The address of an access as a linear function of the thread index, from
+// its scalar evolution: Coef[t] bytes per unit of threadIdx.x/.y/.z and
+// %laneid, the rest uniform across the warp.
+class LaneLinear {
+public:
+  LaneLinear(ScalarEvolution &SE, UniformityInfo &UI) : SE(SE), UI(UI) {}
+
+  // Whether S is Coef . t + (uniform): adds Scale times its coefficients.
+  bool add(const SCEV *S, int64_t Scale, int64_t (&Coef)[4]) {
+    if (std::llabs(Scale) > (int64_t(1) << 40))
+      return false;
+    if (isa<SCEVConstant>(S) || !dependsOnThread(S))
+      return true;
+    if (const auto *U = dyn_cast<SCEVUnknown>(S)) {
+      int T = threadTerm(U->getValue());
+      if (T < 0)
+        return false;
+      Coef[T] += Scale;
+      return true;
+    }
+    if (const auto *C = dyn_cast<SCEVCastExpr>(S)) // assumed not to wrap
+      return add(C->getOperand(), Scale, Coef);
+    if (const auto *A = dyn_cast<SCEVAddExpr>(S)) {
+      for (const SCEV *Op : A->operands())
+        if (!add(Op, Scale, Coef))
+          return false;
+      return true;
+    }
+    if (const auto *M = dyn_cast<SCEVMulExpr>(S)) {
+      // A constant times one thread-dependent factor.
+      int64_t K = 1;
+      const SCEV *Varying = nullptr;
+      for (const SCEV *Op : M->operands()) {
+        if (const auto *C = dyn_cast<SCEVConstant>(Op)) {
+          if (C->getAPInt().getSignificantBits() > 40)
+            return false;
+          K *= C->getAPInt().getSExtValue();
+        } else if (dependsOnThread(Op)) {
+          if (Varying)
+            return false;
+          Varying = Op;
+        } else {
+          return false; // a run-time factor: the spacing is unknown
+        }
+      }
+      return Varying && add(Varying, Scale * K, Coef);
+    }
+    if (const auto *R = dyn_cast<SCEVAddRecExpr>(S)) {
+      // Lanes run a loop's iterations together: the iteration is uniform
+      // among the active lanes, the step must be too.
+      if (!R->isAffine() || dependsOnThread(R->getStepRecurrence(SE)))
+        return false;
+      return add(R->getStart(), Scale, Coef);
+    }
+    return false;
+  }
+
+  bool dependsOnThread(const SCEV *S) const {
+    return SCEVExprContains(S, [&](const SCEV *X) {
+      const auto *U = dyn_cast<SCEVUnknown>(X);
+      return U && UI.isDivergent(U->getValue());
+    });
+  }
+
+  static int threadTerm(const Value *V) {
+    const auto *II = dyn_cast<IntrinsicInst>(V);
+    if (!II)
+      return -1;
+    switch (II->getIntrinsicID()) {
+    case Intrinsic::nvvm_read_ptx_sreg_tid_x:
+      return 0;
+    case Intrinsic::nvvm_read_ptx_sreg_tid_y:
+      return 1;
+    case Intrinsic::nvvm_read_ptx_sreg_tid_z:
+      return 2;
+    case Intrinsic::nvvm_read_ptx_sreg_laneid:
+      return 3;
+    default:
+      return -1;
+    }
+  }
+
+private:
+  ScalarEvolution &SE;
+  UniformityInfo &UI;
+};
+
+// Whether a thread-dependent branch condition only bounds the thread index
+// by a run-time value (i < n, x < w && y < h): a tail guard, which leaves
+// every lane of a full warp active. A bound by a constant (tid < 16) or any
+// other condition changes the lanes, and the access is not judged.
+bool isTailGuard(const Value *Cond, LaneLinear &LL, ScalarEvolution &SE,
+                 unsigned Depth = 0) {
+  if (Depth > 4)
+    return false;
+  const Value *A, *B;
+  if (match(Cond, PatternMatch::m_LogicalAnd(PatternMatch::m_Value(A),
+                                             PatternMatch::m_Value(B))))
+    return isTailGuard(A, LL, SE, Depth + 1) &&
+           isTailGuard(B, LL, SE, Depth + 1);
+  const auto *Cmp = dyn_cast<ICmpInst>(Cond);
+  if (!Cmp || Cmp->isEquality() || !SE.isSCEVable(Cmp->getOperand(0)->getType()))
+    return false;
+  const SCEV *L = SE.getSCEV(Cmp->getOperand(0));
+  const SCEV *R = SE.getSCEV(Cmp->getOperand(1));
+  if (LL.dependsOnThread(R))
+    std::swap(L, R);
+  int64_t Coef[4] = {0, 0, 0, 0};
+  return !LL.dependsOnThread(R) && !isa<SCEVConstant>(R) &&
+         LL.add(L, 1, Coef);
+}
+
+// Where a pointer points: a kernel parameter or a __device__ variable
+// (global), a __shared__ variable, or neither.
+std::optional<bool> sharedOrGlobal(const Value *Base, const Function &Kernel) {
+  Base = getUnderlyingObject(Base->stripPointerCasts());
+  // A pointer field of a struct the kernel takes by value (a view, an
+  // accessor): it points to global memory as a pointer parameter does.
+  if (const auto *L = dyn_cast<LoadInst>(Base)) {
+    const auto *A =
+        dyn_cast<Argument>(getUnderlyingObject(L->getPointerOperand()));
+    return A && A->getParent() == &Kernel && A->hasByValAttr()
+               ? std::optional<bool>(false)
+               : std::nullopt;
+  }
+  if (const auto *A = dyn_cast<Argument>(Base))
+    return A->getParent() == &Kernel ? std::optional<bool>(false)
+                                     : std::nullopt;
+  if (const auto *GV = dyn_cast<GlobalVariable>(Base)) {
+    if (GV->getAddressSpace() == NVPTXAS::ADDRESS_SPACE_SHARED)
+      return true;
+    if (GV->getAddressSpace() == NVPTXAS::ADDRESS_SPACE_GLOBAL)
+      return false;
+  }
+  return std::nullopt;
+}
+
+// The accesses of Kernel that came from inlined calls and whose address
+// is lane-linear with all lanes active.
+void laneLinearAccesses(Function &Kernel, FunctionAnalysisManager &FAM,
+                        std::vector<LaneLinearAccess> &Out) {
+  ScalarEvolution &SE = FAM.getResult<ScalarEvolutionAnalysis>(Kernel);
+  // Uniformity by the thread-varying sources only (IR/DivergenceSources.h):
+  // NVPTX's own TTI calls every generic load divergent.
+  FunctionAnalysisManager UFAM;
+  UFAM.registerPass([] { return blockUniformityTargetAnalysis(); });
+  PassBuilder().registerFunctionAnalyses(UFAM);
+  UniformityInfo &UI = UFAM.getResult<UniformityInfoAnalysis>(Kernel);
+  DominatorTree &DT = FAM.getResult<DominatorTreeAnalysis>(Kernel);
+  PostDominatorTree &PDT = FAM.getResult<PostDominatorTreeAnalysis>(Kernel);
+  LaneLinear LL(SE, UI);
+  const DISubprogram *SP = Kernel.getSubprogram();
+  if (!SP)
+    return;
+  std::string KernelKey = pathOf(SP->getFile()) + ":" +
+                          std::to_string(SP->getLine());
+  // The blocks under a thread-dependent branch that is not a tail guard.
+  SmallPtrSet<const BasicBlock *, 16> Branches;
+  for (BasicBlock &BB : Kernel)
+    if (BB.getTerminator() && BB.getTerminator()->getNumSuccessors() > 1 &&
+        UI.hasDivergentTerminator(BB))
+      Branches.insert(&BB);
+  auto AllLanes = [&](const BasicBlock *At) {
+    for (const BasicBlock *B : Branches)
+      if (DT.dominates(B, At) && !PDT.dominates(At, B)) {
+        const auto *Br = dyn_cast<BranchInst>(B->getTerminator());
+        if (!Br || !Br->isConditional() ||
+            !isTailGuard(Br->getCondition(), LL, SE))
+          return false;
+      }
+    return true;
+  };
+  for (Instruction &I : instructions(Kernel)) {
+    if (!isa<LoadInst>(I) && !isa<StoreInst>(I))
+      continue;
+    const DILocation *Loc = I.getDebugLoc().get();
+    if (!Loc || !Loc->getLine())
+      continue;
+    Value *Ptr = getLoadStorePointerOperand(&I);
+    if (!SE.isSCEVable(Ptr->getType()))
+      continue;
+    const SCEV *S = SE.getSCEV(Ptr);
+    const SCEV *Base = SE.getPointerBase(S);
+    const auto *BaseU = dyn_cast<SCEVUnknown>(Base);
+    if (!BaseU)
+      continue;
+    std::optional<bool> Shared = sharedOrGlobal(BaseU->getValue(), Kernel);
+    if (!Shared || LL.dependsOnThread(Base))
+      continue;
+    LaneLinearAccess A;
+    const SCEV *Offset = SE.getMinusSCEV(S, Base);
+    if (isa<SCEVCouldNotCompute>(Offset) || !LL.add(Offset, 1, A.Coef) ||
+        !AllLanes(I.getParent()))
+      continue;
+    if (!A.Coef[0] && !A.Coef[1] && !A.Coef[2] && !A.Coef[3])
+      continue; // a broadcast: nothing to judge
+    A.Frames = framesOf(Loc);
+    A.IsStore = isa<StoreInst>(I);
+    A.Shared = *Shared;
+    A.Bytes = bytesOf(I);
+    A.Kernel = KernelKey;
+    Out.push_back(std::move(A));
+  }
+}
 
 } // namespace
 
@@ -172,6 +384,8 @@ OptimisedAccesses::analyse(const Module &Src, StringRef CPU) {
       }
     }
     FAM.invalidate(F, PA);
+    if (isKernel(F))
+      laneLinearAccesses(F, FAM, Out->Inlined);
 
     for (Instruction &I : instructions(F))
       if (isMemoryAccess(I))
@@ -180,6 +394,16 @@ OptimisedAccesses::analyse(const Module &Src, StringRef CPU) {
           Out->LinesWithoutColumn[pathOf(L->getFile()) + ":" +
                                   std::to_string(L->getLine())] = true;
   }
+  return Out;
+}
+
+std::vector<const LaneLinearAccess *>
+OptimisedAccesses::laneLinear(StringRef File, unsigned Line) const {
+  std::vector<const LaneLinearAccess *> Out;
+  std::string Key = File.str() + ":" + std::to_string(Line);
+  for (const LaneLinearAccess &A : Inlined)
+    if (A.Kernel == Key)
+      Out.push_back(&A);
   return Out;
 }
 
@@ -210,3 +434,4 @@ AccessFate OptimisedAccesses::fate(const SourcePos &Pos, bool IsStore) const {
 }
 
 } // namespace warplint::ir
+

@@ -16,7 +16,15 @@
 //   Unknown  nothing to say (not generated, a macro, copies that disagree, a
 //            surviving access whose position the optimiser merged away).
 // Only Removed and Merged change a verdict.
+//
+// It also lists, per kernel, the global and shared accesses left after -O3
+// (those of inlined helpers included) whose address scalar evolution writes
+// as linear in the thread index: a byte coefficient per threadIdx term, the
+// rest warp-uniform. The memory checks judge from these the accesses their
+// own analysis of the source did not follow (a pointer in a struct, an
+// index through a local array, recursion the optimiser unrolled).
 #pragma once
+#include "IR/Report.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringRef.h"
 #include <memory>
@@ -43,6 +51,22 @@ struct SourcePos {
   unsigned Line = 0, Column = 0;
 };
 
+// A global or shared access of a kernel (its own or inlined) whose address
+// is linear in
+// the thread index, and whose lanes are all those of the warp the block
+// gives it: every thread-dependent branch it is under is a bound check of
+// the thread index against a run-time value (a tail guard `i < n`).
+struct LaneLinearAccess {
+  std::vector<Frame> Frames; // the access, then the call sites outwards
+  bool IsStore = false;
+  bool Shared = false; // __shared__; otherwise global
+  unsigned Bytes = 0;  // per lane
+  // Bytes per unit of threadIdx.x, .y, .z and %laneid.
+  int64_t Coef[4] = {0, 0, 0, 0};
+  // The kernel, by its definition's position.
+  std::string Kernel; // file:line
+};
+
 class OptimisedAccesses {
 public:
   // Optimises a copy of M (M is left as it was) as for the GPU CPU (sm_90),
@@ -53,6 +77,10 @@ public:
 
   // The access of the given kind written at Pos.
   AccessFate fate(const SourcePos &Pos, bool IsStore) const;
+
+  // The lane-linear accesses of the kernel defined at File:Line.
+  std::vector<const LaneLinearAccess *> laneLinear(llvm::StringRef File,
+                                                    unsigned Line) const;
 
 private:
   struct Instance {
@@ -70,6 +98,7 @@ private:
   // file:line of surviving accesses whose column the optimiser dropped
   // (a location merged from several): nothing there counts as removed.
   llvm::StringMap<bool> LinesWithoutColumn;
+  std::vector<LaneLinearAccess> Inlined;
 };
 
 } // namespace warplint::ir

@@ -8,6 +8,7 @@
 #include "llvm/IR/Module.h"
 #include "llvm/Support/SourceMgr.h"
 #include <gtest/gtest.h>
+#include <map>
 
 using namespace warplint::ir;
 
@@ -120,6 +121,80 @@ TEST_F(OptimisedAccessesTest, UnknownPositionsAndKindsSayNothing) {
   EXPECT_EQ(fate(12, 10, /*Store=*/false).K, AccessFate::Unknown);
   EXPECT_EQ(fate(40, 1).K, AccessFate::Unknown);
   EXPECT_EQ(O->fate({"/src/other.cu", 10, 12}, false).K, AccessFate::Unknown);
+}
+
+// What is left, with each address's bytes per threadIdx.x.
+TEST_F(OptimisedAccessesTest, LaneLinearAddressesOfTheKernel) {
+  std::map<std::string, const LaneLinearAccess *> At;
+  for (const LaneLinearAccess *A : O->laneLinear("/src/k.cu", 9))
+    At[std::to_string(A->Frames.front().Line) + ":" +
+       std::to_string(A->Frames.front().Column)] = A;
+  ASSERT_TRUE(At.count("10:12")); // s[2t], s[2t+1]: one 8-byte access
+  EXPECT_TRUE(At["10:12"]->Shared);
+  EXPECT_EQ(At["10:12"]->Bytes, 8u);
+  EXPECT_EQ(At["10:12"]->Coef[0], 8);
+  ASSERT_TRUE(At.count("11:7")); // p[t]
+  EXPECT_FALSE(At["11:7"]->Shared);
+  EXPECT_EQ(At["11:7"]->Coef[0], 4);
+  EXPECT_FALSE(At.count("11:15")); // removed
+  ASSERT_TRUE(At.count("12:20"));
+  EXPECT_TRUE(At["12:20"]->IsStore);
+  EXPECT_EQ(At["12:20"]->Kernel, "/src/k.cu:9");
+  EXPECT_TRUE(O->laneLinear("/src/k.cu", 8).empty());
+}
+
+// Under `tid < n` (a tail guard) the access keeps every lane; under
+// `tid < 16` it does not, and is not listed.
+TEST(OptimisedAccessesGuards, TailGuardsOnly) {
+  const char *Src = R"(
+target datalayout = "e-p6:32:32-i64:64-i128:128-i256:256-v16:16-v32:32-n16:32:64"
+target triple = "nvptx64-nvidia-cuda"
+
+define ptx_kernel void @g(ptr %p, ptr %q, i32 %n) !dbg !5 {
+entry:
+  %t = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()
+  %i = zext i32 %t to i64
+  %i3 = mul nuw nsw i64 %i, 3
+  %tail = icmp slt i32 %t, %n
+  br i1 %tail, label %a, label %b
+a:
+  %y = getelementptr inbounds float, ptr %p, i64 %i3
+  store float 1.0, ptr %y, align 4, !dbg !10
+  br label %b
+b:
+  %half = icmp ult i32 %t, 16
+  br i1 %half, label %c, label %d
+c:
+  %z = getelementptr inbounds float, ptr %q, i64 %i3
+  store float 2.0, ptr %z, align 4, !dbg !11
+  br label %d
+d:
+  ret void
+}
+
+declare i32 @llvm.nvvm.read.ptx.sreg.tid.x()
+
+!llvm.dbg.cu = !{!0}
+!llvm.module.flags = !{!2}
+!0 = distinct !DICompileUnit(language: DW_LANG_C_plus_plus_14, file: !1, emissionKind: LineTablesOnly)
+!1 = !DIFile(filename: "g.cu", directory: "/src")
+!2 = !{i32 2, !"Debug Info Version", i32 3}
+!5 = distinct !DISubprogram(name: "g", scope: !1, file: !1, line: 3, type: !6, scopeLine: 3, spFlags: DISPFlagDefinition, unit: !0)
+!6 = !DISubroutineType(types: !7)
+!7 = !{}
+!10 = !DILocation(line: 5, column: 5, scope: !5)
+!11 = !DILocation(line: 7, column: 5, scope: !5)
+)";
+  llvm::LLVMContext Ctx;
+  llvm::SMDiagnostic Err;
+  std::unique_ptr<llvm::Module> M = llvm::parseAssemblyString(Src, Err, Ctx);
+  ASSERT_TRUE(M) << Err.getMessage().str();
+  auto O = OptimisedAccesses::analyse(*M, "sm_90");
+  ASSERT_TRUE(O);
+  std::vector<const LaneLinearAccess *> L = O->laneLinear("/src/g.cu", 3);
+  ASSERT_EQ(L.size(), 1u);
+  EXPECT_EQ(L[0]->Frames.front().Line, 5u);
+  EXPECT_EQ(L[0]->Coef[0], 12);
 }
 
 TEST_F(OptimisedAccessesTest, TheModuleAnalysedIsLeftAsItWas) {

@@ -78,6 +78,25 @@ TEST(ThreadDependence, AssignmentUnderDivergentBranchIsDependent) {
   EXPECT_EQ(P.value("probe"), warplint::Dependence::ThreadDependent);
 }
 
+TEST(ThreadDependence, ElementsAndFieldsOfLocals) {
+  // Writing an element or a field makes the local as thread-dependent as
+  // the value and the subscript; a local pointer's elements are memory.
+  Probe P(std::string(Prelude) +
+          "struct S { int a, b; };"
+          "__global__ void k(int n, int *q) { int idx[2]; idx[0] = "
+          "threadIdx.x; int probe = idx[1]; int sel[4] = {0, 0, 0, 0}; "
+          "sel[threadIdx.x % 4] = n; int probe_i = sel[0]; S s = {n, n}; "
+          "s.b = threadIdx.x; int probe_f = s.a; int u[2] = {n, n}; u[1] = "
+          "n + 1; int probe_u = u[0]; int *ptr = q; ptr[threadIdx.x] = n; "
+          "int *probe_p = ptr; (void)probe; (void)probe_i; (void)probe_f; "
+          "(void)probe_u; (void)probe_p; }");
+  EXPECT_EQ(P.value("probe"), warplint::Dependence::ThreadDependent);
+  EXPECT_EQ(P.value("probe_i"), warplint::Dependence::ThreadDependent);
+  EXPECT_EQ(P.value("probe_f"), warplint::Dependence::ThreadDependent);
+  EXPECT_EQ(P.value("probe_u"), warplint::Dependence::Uniform);
+  EXPECT_EQ(P.value("probe_p"), warplint::Dependence::Uniform);
+}
+
 TEST(ThreadDependence, UniformLoopCounter) {
   Probe P(std::string(Prelude) +
           "__global__ void k(float *a) { for (int s = blockDim.x / 2; s > 0; s "
