@@ -121,7 +121,7 @@ void SharedBankConflictCheck::checkFunction(const FunctionDecl *F) {
     addIRKeys(context(), Own.Access, Followed);
     if (Own.Chain.empty() && Own.Pattern.Offsets.size() >= 2)
       if (auto Loop = AA.loopPatterns(Own.Access, F)) {
-        reportOverLoop(Own.Access, Loop->first, Loop->second, Target);
+        reportOverLoop(Own, Loop->first, Loop->second, Target);
         continue;
       }
     // The worst run: the most ways (the first of equals: the TU's order).
@@ -367,13 +367,21 @@ static std::string describeValues(const LoopValues &LV,
 }
 
 void SharedBankConflictCheck::reportOverLoop(
-    const MemoryAccess &A, const LoopValues &LV,
-    const std::vector<WarpPattern> &Patterns, const ArchInfo &Target) {
+    const AccessRun &Own, const LoopValues &LV,
+    const std::vector<WarpPattern> &AllLanes, const ArchInfo &Target) {
+  const MemoryAccess &A = Own.Access;
   const unsigned Banks = Target.shared_memory_banks;
   const unsigned Width = Target.shared_memory_bank_width;
+  // On the lanes that run it (a guard `tid < 16` around the loop's access):
+  // the same lanes at every value.
+  std::vector<WarpPattern> Patterns;
+  for (const WarpPattern &P : AllLanes)
+    Patterns.push_back(Own.AllLanes ? P : restrictLanes(P, Own.Mask));
   std::vector<unsigned> Ways;
   for (const WarpPattern &P : Patterns)
-    Ways.push_back(conflictWays(P.Offsets, A.Size, Banks, Width));
+    Ways.push_back(P.Offsets.size() < 2
+                       ? 1
+                       : conflictWays(P.Offsets, A.Size, Banks, Width));
   unsigned Worst = *llvm::max_element(Ways);
   if (Worst <= 1 || optimisedView(context(), A).K != OptimisedView::AsWritten)
     return;
@@ -395,6 +403,8 @@ void SharedBankConflictCheck::reportOverLoop(
     Spacing = "consecutive lanes are " + std::to_string(Lo) +
               (Lo == Hi ? "" : " to " + std::to_string(Hi)) + " bytes apart";
   }
+  if (!Own.AllLanes)
+    Spacing += ", " + activeLanesText(Own, Target.warp_size);
   {
     FindingBuilder B = diag(
         A.E->getExprLoc(),
@@ -412,6 +422,8 @@ void SharedBankConflictCheck::reportOverLoop(
       << Width << Banks << Spacing;
     B.metric("bank_conflict_ways", Worst)
         .metric("bank_conflict_ways_least", Least);
+    if (!Own.AllLanes)
+      B.metric("active_lanes", Own.Lanes);
   }
   noteMacroOrigin(A.E);
   if (const auto *V = dyn_cast<VarDecl>(A.Addr.Root))

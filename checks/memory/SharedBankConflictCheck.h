@@ -24,8 +24,9 @@ private:
   void noteCallChain(const AccessRun &R);
   // An access whose lane spacing grows with a loop-carried multiplied
   // local (offset *= 2): the worst verdict over the loop and the range.
-  void reportOverLoop(const MemoryAccess &A, const LoopValues &LV,
-                      const std::vector<WarpPattern> &Patterns,
+  // Judged on the lanes Own runs on.
+  void reportOverLoop(const AccessRun &Own, const LoopValues &LV,
+                      const std::vector<WarpPattern> &AllLanes,
                       const ArchInfo &Target);
   // The accesses the optimised IR shows inlined into the kernels, linear in
   // the thread index, that the source analysis did not follow.

@@ -109,3 +109,19 @@ __global__ void divergent_step(float *out, int n) {
   }
   out[threadIdx.x] = acc;
 }
+
+// The same up-sweep run by a half warp (`t < 16` around the loop): the
+// strides are judged on the 16 lanes that run it, at every value.
+__global__ void half_warp_scan(float *out) {
+  __shared__ float s[1024];
+  int t = threadIdx.x;
+  s[t] = t;
+  __syncthreads();
+  if (t < 16)
+    for (int offset = 1; offset < 64; offset *= 2)
+      s[offset * (2 * t + 1) - 1] += 1.0f;
+  // CHECK: :[[@LINE-1]]:7: warning: 16-way bank conflict on 's[offset * (2 * t + 1) - 1]' on sm_80 at worst, conflict-free to 16-way over the loop (offset = 1, 2, 4, ..., 32 while offset < 64): a warp's load and store hits up to 16 different 4-byte words in one of the 32 banks (consecutive lanes are 8 to 256 bytes apart, over the 16 active lanes 0-15), so it takes up to 16 times the passes of a conflict-free access (slides, 'Shared memory bank conflicts') [memory-shared-bank-conflict]
+  // MAXWELL: :[[@LINE-2]]:7: warning: 16-way bank conflict on 's[offset * (2 * t + 1) - 1]' on sm_50 at worst, conflict-free to 16-way over the loop
+  // JSON: "active_lanes": 16
+  out[t] = s[t];
+}
