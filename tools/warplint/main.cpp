@@ -654,9 +654,21 @@ int Main(int Argc, const char **Argv) {
     for (size_t I = 0; I < Tasks.size(); ++I)
       Run(I);
   } else {
+    // Largest files first (their size stands for their cost), so that one
+    // big file started last does not leave the other workers idle at the
+    // end; the output keeps the order of the command line.
+    std::vector<std::pair<uint64_t, size_t>> Order;
+    for (size_t I = 0; I < Tasks.size(); ++I) {
+      uint64_t Size = 0;
+      (void)sys::fs::file_size(Tasks[I].File, Size);
+      Order.push_back({Size, I});
+    }
+    llvm::stable_sort(Order, [](const auto &A, const auto &B) {
+      return A.first > B.first;
+    });
     DefaultThreadPool Pool(hardware_concurrency(Jobs));
-    for (size_t I = 0; I < Tasks.size(); ++I)
-      Pool.async([&, I] { Run(I); });
+    for (auto [Size, I] : Order)
+      Pool.async([&, I = I] { Run(I); });
     Pool.wait();
   }
   // A .cu fragment that does not compile on its own, and that no other given
