@@ -18,7 +18,9 @@ namespace {
 // element's): line 10 reads s[2t] (col 12) and s[2t+1] (col 23) of an
 // 8-aligned shared array; line 11 reads p[t] twice (cols 7, 15); line 12
 // stores out[t] twice (cols 10, 20), the first dead; line 13 reads a 4-aligned
-// shared array at 2t (col 5) and 2t+1 (col 9).
+// shared array at 2t (col 5) and 2t+1 (col 9). Kernel g (line 3) stores
+// p[3t] under `t < n` (line 5: a tail guard keeps every lane) and q[3t]
+// under `t < 16` (line 7: it does not, and is not listed).
 constexpr const char *Kernel = R"(
 target datalayout = "e-p6:32:32-i64:64-i128:128-i256:256-v16:16-v32:32-n16:32:64"
 target triple = "nvptx64-nvidia-cuda"
@@ -53,6 +55,28 @@ define ptx_kernel void @k(ptr %out, ptr %p) !dbg !5 {
   ret void
 }
 
+define ptx_kernel void @g(ptr %p, ptr %q, i32 %n) !dbg !20 {
+entry:
+  %t = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()
+  %i = zext i32 %t to i64
+  %i3 = mul nuw nsw i64 %i, 3
+  %tail = icmp slt i32 %t, %n
+  br i1 %tail, label %a, label %b
+a:
+  %y = getelementptr inbounds float, ptr %p, i64 %i3
+  store float 1.0, ptr %y, align 4, !dbg !21
+  br label %b
+b:
+  %half = icmp ult i32 %t, 16
+  br i1 %half, label %c, label %d
+c:
+  %z = getelementptr inbounds float, ptr %q, i64 %i3
+  store float 2.0, ptr %z, align 4, !dbg !22
+  br label %d
+d:
+  ret void
+}
+
 declare i32 @llvm.nvvm.read.ptx.sreg.tid.x()
 
 !llvm.dbg.cu = !{!0}
@@ -71,6 +95,9 @@ declare i32 @llvm.nvvm.read.ptx.sreg.tid.x()
 !15 = !DILocation(line: 12, column: 20, scope: !5)
 !16 = !DILocation(line: 13, column: 5, scope: !5)
 !17 = !DILocation(line: 13, column: 9, scope: !5)
+!20 = distinct !DISubprogram(name: "g", scope: !1, file: !1, line: 3, type: !6, scopeLine: 3, spFlags: DISPFlagDefinition, unit: !0)
+!21 = !DILocation(line: 5, column: 5, scope: !20)
+!22 = !DILocation(line: 7, column: 5, scope: !20)
 )";
 
 class OptimisedAccessesTest : public ::testing::Test {
@@ -143,55 +170,8 @@ TEST_F(OptimisedAccessesTest, LaneLinearAddressesOfTheKernel) {
   EXPECT_TRUE(O->laneLinear("/src/k.cu", 8).empty());
 }
 
-// Under `tid < n` (a tail guard) the access keeps every lane; under
-// `tid < 16` it does not, and is not listed.
-TEST(OptimisedAccessesGuards, TailGuardsOnly) {
-  const char *Src = R"(
-target datalayout = "e-p6:32:32-i64:64-i128:128-i256:256-v16:16-v32:32-n16:32:64"
-target triple = "nvptx64-nvidia-cuda"
-
-define ptx_kernel void @g(ptr %p, ptr %q, i32 %n) !dbg !5 {
-entry:
-  %t = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()
-  %i = zext i32 %t to i64
-  %i3 = mul nuw nsw i64 %i, 3
-  %tail = icmp slt i32 %t, %n
-  br i1 %tail, label %a, label %b
-a:
-  %y = getelementptr inbounds float, ptr %p, i64 %i3
-  store float 1.0, ptr %y, align 4, !dbg !10
-  br label %b
-b:
-  %half = icmp ult i32 %t, 16
-  br i1 %half, label %c, label %d
-c:
-  %z = getelementptr inbounds float, ptr %q, i64 %i3
-  store float 2.0, ptr %z, align 4, !dbg !11
-  br label %d
-d:
-  ret void
-}
-
-declare i32 @llvm.nvvm.read.ptx.sreg.tid.x()
-
-!llvm.dbg.cu = !{!0}
-!llvm.module.flags = !{!2}
-!0 = distinct !DICompileUnit(language: DW_LANG_C_plus_plus_14, file: !1, emissionKind: LineTablesOnly)
-!1 = !DIFile(filename: "g.cu", directory: "/src")
-!2 = !{i32 2, !"Debug Info Version", i32 3}
-!5 = distinct !DISubprogram(name: "g", scope: !1, file: !1, line: 3, type: !6, scopeLine: 3, spFlags: DISPFlagDefinition, unit: !0)
-!6 = !DISubroutineType(types: !7)
-!7 = !{}
-!10 = !DILocation(line: 5, column: 5, scope: !5)
-!11 = !DILocation(line: 7, column: 5, scope: !5)
-)";
-  llvm::LLVMContext Ctx;
-  llvm::SMDiagnostic Err;
-  std::unique_ptr<llvm::Module> M = llvm::parseAssemblyString(Src, Err, Ctx);
-  ASSERT_TRUE(M) << Err.getMessage().str();
-  auto O = OptimisedAccesses::analyse(*M, "sm_90");
-  ASSERT_TRUE(O);
-  std::vector<const LaneLinearAccess *> L = O->laneLinear("/src/g.cu", 3);
+TEST_F(OptimisedAccessesTest, TailGuardsOnly) {
+  std::vector<const LaneLinearAccess *> L = O->laneLinear("/src/k.cu", 3);
   ASSERT_EQ(L.size(), 1u);
   EXPECT_EQ(L[0]->Frames.front().Line, 5u);
   EXPECT_EQ(L[0]->Coef[0], 12);
