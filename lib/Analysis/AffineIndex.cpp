@@ -893,6 +893,10 @@ const Expr *argumentFor(const CallExpr *Call, unsigned I) {
 }
 
 const FunctionDecl *calledDefinition(const CallExpr *Call) {
+  // A launch from device code (dynamic parallelism) starts a grid of its
+  // own: its arguments are the child's uniform parameters, not a call's.
+  if (isa<CUDAKernelCallExpr>(Call))
+    return nullptr;
   const FunctionDecl *Callee = Call->getDirectCallee();
   const FunctionDecl *Def = Callee ? Callee->getDefinition() : nullptr;
   if (!Def || !Def->getBody() || Def->isDependentContext())
@@ -1429,21 +1433,27 @@ literalCount(const Expr *E, const ASTContext &Ctx,
 // dim3(16, 16), dim3(TILE, TILE), a local `dim3 block(16, 16)` (or
 // `= dim3(..)`, `{..}`) or `int threads = 256` that is never written after
 // its initialisation, or a const global dim3.
+// With RuntimeZ, a z that is not written with constants is taken as 1 and
+// *RuntimeZ set: the warps are the same whatever z is when x * y is a
+// multiple of the warp size (the caller's to check).
 static std::optional<BlockShape>
 literalShape(const Expr *E, const ASTContext &Ctx,
              llvm::function_ref<bool(const VarDecl *)> KeepsInit,
-             unsigned Depth = 0) {
+             unsigned Depth = 0, bool *RuntimeZ = nullptr) {
   if (!E || Depth > 4 || E->isValueDependent())
     return std::nullopt;
   E = E->IgnoreImplicit()->IgnoreParens();
   if (const auto *MT = dyn_cast<MaterializeTemporaryExpr>(E))
-    return literalShape(MT->getSubExpr(), Ctx, KeepsInit, Depth + 1);
+    return literalShape(MT->getSubExpr(), Ctx, KeepsInit, Depth + 1,
+                        RuntimeZ);
   if (const auto *FC = dyn_cast<CXXFunctionalCastExpr>(E))
-    return literalShape(FC->getSubExpr(), Ctx, KeepsInit, Depth + 1);
+    return literalShape(FC->getSubExpr(), Ctx, KeepsInit, Depth + 1,
+                        RuntimeZ);
   if (const auto *Ctor = dyn_cast<CXXConstructExpr>(E)) {
     if (Ctor->getConstructor()->isCopyOrMoveConstructor() &&
         Ctor->getNumArgs() == 1)
-      return literalShape(Ctor->getArg(0), Ctx, KeepsInit, Depth + 1);
+      return literalShape(Ctor->getArg(0), Ctx, KeepsInit, Depth + 1,
+                          RuntimeZ);
     BlockShape S;
     unsigned *Dims[] = {&S.X, &S.Y, &S.Z};
     for (unsigned I = 0; I < Ctor->getNumArgs() && I < 3; ++I) {
@@ -1451,6 +1461,10 @@ literalShape(const Expr *E, const ASTContext &Ctx,
       if (isa<CXXDefaultArgExpr>(Arg))
         break;
       std::optional<unsigned> V = literalCount(Arg, Ctx, KeepsInit, Depth + 1);
+      if (!V && I == 2 && RuntimeZ) {
+        *RuntimeZ = true;
+        break;
+      }
       if (!V)
         return std::nullopt;
       *Dims[I] = *V;
@@ -1460,7 +1474,7 @@ literalShape(const Expr *E, const ASTContext &Ctx,
   if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
     const auto *V = dyn_cast<VarDecl>(DRE->getDecl());
     if (V && V->isLocalVarDecl() && V->getInit() && KeepsInit(V))
-      return literalShape(V->getInit(), Ctx, KeepsInit, Depth + 1);
+      return literalShape(V->getInit(), Ctx, KeepsInit, Depth + 1, RuntimeZ);
     // A const global dim3: its initialiser (an integer one is folded below).
     if (V && !V->isLocalVarDecl() && !isa<ParmVarDecl>(V) &&
         V->getType().isConstQualified() && V->getType()->isRecordType() &&
@@ -1514,6 +1528,15 @@ void AffineAnalysis::recordLaunch(const CallExpr *Launch) {
   if (!Kernel || Unpinned.count(Kernel))
     return;
   std::optional<BlockShape> S = literalShapeOf(Site.Block);
+  if (!S) {
+    // dim3(4, 8, n): a warp is 4 x 8 lanes of one z-slice, whatever n is.
+    bool RuntimeZ = false;
+    S = literalShape(
+        Site.Block, Ctx, [&](const VarDecl *V) { return keepsInitialValue(V); },
+        0, &RuntimeZ);
+    if (S && (!RuntimeZ || (S->X * S->Y) % WarpSize != 0))
+      S = std::nullopt;
+  }
   auto It = Shapes.find(Kernel);
   if (!S ||
       (It != Shapes.end() && (It->second.X != S->X || It->second.Y != S->Y ||

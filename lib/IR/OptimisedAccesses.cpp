@@ -300,9 +300,27 @@ OptimisedAccesses::analyse(const Module &Src, StringRef CPU) {
   // A __shared__ array the code reads but never writes (a test's, or one
   // filled by inline assembly) is not the undefined value the optimiser
   // would fold its loads to: the accesses stay to be judged.
-  for (GlobalVariable &GV : M->globals())
+  for (GlobalVariable &GV : M->globals()) {
     if (!GV.isConstant())
       GV.setExternallyInitialized(true);
+    // nvcc places an `extern __shared__` array at a 16-byte boundary (PTX
+    // `.align 16`), which lets s[2*t] and s[2*t+1] merge into one v2 access;
+    // clang's declaration only promises the element's alignment.
+    if (GV.isDeclaration() &&
+        GV.getAddressSpace() == NVPTXAS::ADDRESS_SPACE_SHARED &&
+        GV.getAlign().valueOrOne() < Align(16))
+      GV.setAlignment(Align(16));
+  }
+  // libdevice (__nv_expf, __nv_sqrtf, ...) is linked in by nvcc, and its
+  // functions touch no memory: declared here, they would look like calls
+  // that may write anything, keeping loads apart that nvcc merges or CSEs.
+  for (Function &F : *M)
+    if (F.isDeclaration() && F.getName().starts_with("__nv_")) {
+      F.setDoesNotAccessMemory();
+      F.setDoesNotThrow();
+      F.setWillReturn();
+      F.setNoSync();
+    }
   for (Function &F : *M) {
     if (F.isDeclaration())
       continue;

@@ -234,3 +234,23 @@ int main(int argc, char **argv) {
 // DUMP: function 'half_warp' block 16x1x1
 // DUMP: function 'tiny_block' block 4x4x1
 // DUMP: function 'tiled' block 16x16x1
+
+// A run-time z (llm.c's matmul_backward_bias: dim3(4, 8, block_size / 32)):
+// a warp is the 4 x 8 lanes of one z-slice whatever z is, so the shape is
+// still known; out[8 * x + y] is then 32 consecutive floats.
+__global__ void runtime_z(float *out) {
+  out[threadIdx.x * 8 + threadIdx.y] = threadIdx.z;
+}
+// A run-time z with 4 x 4 slices: a warp spans two z-slices, whose spacing
+// depends on z; the default model stays.
+__global__ void runtime_z_small(float *out) {
+  out[threadIdx.x * 8 + threadIdx.y] = threadIdx.z;
+  // CHECK: :[[@LINE-1]]:3: warning: each warp store of 'out[threadIdx.x * 8 + threadIdx.y]' touches 32 32-byte sectors for 128 useful bytes (13% efficiency) on sm_80: consecutive lanes are 32 bytes apart (assuming blockDim.x is a multiple of 32) [memory-uncoalesced-access]
+}
+void launch_runtime_z(float *out, int n) {
+  dim3 block_dim = {4, 8, (unsigned)n};
+  runtime_z<<<1, block_dim>>>(out);
+  runtime_z_small<<<1, dim3(4, 4, n)>>>(out);
+}
+// DUMP: function 'runtime_z' block 4x8x1
+// DUMP: function 'runtime_z_small'{{$}}

@@ -143,3 +143,32 @@ __global__ void transpose16(const float *in, float *out, int n) {
 void launch(const float *in, float *out, int n) {
   transpose16<<<dim3(n / 16, n / 16), dim3(16, 16)>>>(in, out, n);
 }
+
+// nvcc places an extern __shared__ array at a 16-byte boundary: s[2 * t] and
+// s[2 * t + 1] become one conflict-free ld.shared.v2.f32 (fwtBatch1Kernel,
+// dwtHaar1D). The AST alone sees two 2-way loads.
+__global__ void externPair(float *out) {
+  extern __shared__ float ext[];
+  int t = threadIdx.x;
+  ext[t] = out[t];
+  ext[t + blockDim.x] = out[t + blockDim.x];
+  __syncthreads();
+  out[t] = ext[2 * t] - ext[2 * t + 1];
+  // AST: :[[@LINE-1]]:12: warning: 2-way bank conflict on 'ext[2 * t]'
+  // AST: :[[@LINE-2]]:25: warning: 2-way bank conflict on 'ext[2 * t + 1]'
+}
+
+// libdevice's expf touches no memory: the .x and .y loads around it still
+// merge into one 8-byte load per lane (BlackScholesGPU), and a second read
+// after sqrtf is still the first one's value.
+__global__ void acrossMath(float *out, const float2 *__restrict__ in) {
+  int i = blockDim.x * blockIdx.x + threadIdx.x;
+  float a = expf(in[i].x);
+  float b = expf(in[i].y);
+  // AST: :[[@LINE-2]]:18: warning: each warp load of 'in[i].x' touches 8 32-byte sectors for 128 useful bytes (50% efficiency)
+  // AST: :[[@LINE-2]]:18: warning: each warp load of 'in[i].y' touches 8 32-byte sectors for 128 useful bytes (50% efficiency)
+  out[i] = a + b + sqrtf(in[i + 1].x) + in[i + 1].x;
+  // CHECK: :[[@LINE-1]]:26: warning: each warp load of 'in[i + 1].x' touches 8 32-byte sectors for 128 useful bytes (50% efficiency) on sm_80: consecutive lanes are 8 bytes apart [memory-uncoalesced-access]
+  // AST: :[[@LINE-2]]:26: warning: each warp load of 'in[i + 1].x'
+  // AST: :[[@LINE-3]]:41: warning: each warp load of 'in[i + 1].x'
+}
