@@ -26,14 +26,17 @@ struct Traffic {
 };
 
 // The sectors and lines a warp request touches, lane l moving
-// [Offsets[l], Offsets[l] + Size). The warp's base address is taken as
+// [Offsets[l], Offsets[l] + Size). The warp's lowest address is taken as
 // line-aligned (cudaMalloc's alignment, times a block offset): a constant
-// misalignment is not this check's business.
+// misalignment is not this check's business. The lowest, not lane 0's: in a
+// descending walk (in[n - i]) lane 0 has the highest address.
 Traffic traffic(const std::vector<int64_t> &Offsets, unsigned Size,
                 unsigned Sector, unsigned Line) {
   std::set<int64_t> Sectors, Lines;
   std::vector<std::pair<int64_t, int64_t>> Ranges;
+  int64_t Lowest = Offsets.empty() ? 0 : *llvm::min_element(Offsets);
   for (int64_t O : Offsets) {
+    O -= Lowest;
     for (int64_t S = floorDiv(O, Sector); S <= floorDiv(O + Size - 1, Sector);
          ++S)
       Sectors.insert(S);

@@ -216,3 +216,17 @@ int main() {
   half_rows<<<1, block>>>(a, 1024);
   return 0;
 }
+
+// A descending walk is as coalesced as an ascending one: lane 0 has the
+// highest address, and the warp's lowest is the aligned one (4 sectors).
+__global__ void reversed(const float *in, float *out, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  out[i] = in[n - i];
+}
+// ...and a descending walk over float2 halves is judged like an ascending
+// one: 8 sectors for 128 useful bytes, not 9.
+__global__ void reversed_half(const float2 *in, float *out, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  out[i] = in[n - i].x;
+  // CHECK: :[[@LINE-1]]:12: warning: each warp load of 'in[n - i].x' touches 8 32-byte sectors for 128 useful bytes (50% efficiency) on sm_80: consecutive lanes are 8 bytes apart [memory-uncoalesced-access]
+}

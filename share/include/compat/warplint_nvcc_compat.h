@@ -9,6 +9,17 @@
 #pragma once
 #pragma clang system_header
 
+// nvcc's own version: nvcc defines __CUDACC_VER_MAJOR__/_MINOR__/_BUILD__,
+// clang does not, and `#if __CUDACC_VER_MAJOR__ < 12` then reads 0 < 12
+// (llm.c's common.h defines its own __ldcs "for older nvcc" and collides with
+// the toolkit's on every target below sm_80). The toolkit parsed is the nvcc
+// the file is built with.
+#if !defined(__CUDACC_VER_MAJOR__) && defined(CUDA_VERSION)
+#define __CUDACC_VER_MAJOR__ (CUDA_VERSION / 1000)
+#define __CUDACC_VER_MINOR__ (CUDA_VERSION % 1000 / 10)
+#define __CUDACC_VER_BUILD__ 0
+#endif
+
 // min() and max(): nvcc's crt/math_functions.h declares int min(int, int)
 // __host__ __device__, and crt/math_functions.hpp defines the mixed
 // signed/unsigned, long, long long, float and double overloads
@@ -49,6 +60,12 @@ __WARPLINT_MINMAX(double, double, float)
 // nvcc's gives every CUDA file; device calls still prefer the __device__
 // overloads.
 #include <math.h>
+
+// Host clock(), memcpy(), strlen() without their headers: nvcc's
+// crt/common_functions.h includes <string.h> and <time.h> for every CUDA
+// file (llm.c's permute.cu times its CPU reference with clock()).
+#include <string.h>
+#include <time.h>
 
 // The cache-hinted loads and stores of sm_32_intrinsics.h that clang's
 // __clang_cuda_intrinsics.h does not define (it has __ldg, __ldcg, __ldcs,
