@@ -372,9 +372,17 @@ void FunctionCheck::onEndOfTranslationUnit() {
 
 // ---------------------------------------------------------------- runner
 
+// The matchers skip the declarations of system headers (the toolkit's,
+// CCCL's): no check reports there, and a CUB-heavy file is mostly those.
+static ast_matchers::MatchFinder::MatchFinderOptions finderOptions() {
+  ast_matchers::MatchFinder::MatchFinderOptions O;
+  O.IgnoreSystemHeaders = true;
+  return O;
+}
+
 CheckRunner::CheckRunner(const GlobList &Enabled, CheckSide Judges,
                          CheckContext &Ctx)
-    : Ctx(Ctx) {
+    : Ctx(Ctx), Finder(finderOptions()) {
   for (const CheckInfo &Info : allChecks()) {
     if (!Enabled.contains(Info.Id))
       continue;
