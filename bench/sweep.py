@@ -253,7 +253,8 @@ def main():
     ap.add_argument("--results", help="write the raw per-file results here")
     ap.add_argument("--out", help="write the Markdown report here")
     ap.add_argument("--recheck-failed", action="store_true",
-                    help="lint again the files of --results that failed")
+                    help="lint again the files of --results that failed and "
+                    "that nvcc accepts (after a fix for them)")
     ap.add_argument("--report-only", action="store_true",
                     help="report the files already in --results, lint none")
     args = ap.parse_args()
@@ -280,7 +281,11 @@ def main():
         done = {r["file"]: r for r in json.loads(
             Path(args.results).read_text())}
     if args.recheck_failed:
-        done = {f: r for f, r in done.items() if r["warplint_ok"]}
+        def nvcc_accepts(f):
+            v = verdicts.get(f) or verdicts.get(_relative_key(f, verdicts))
+            return bool(v and v["ok"])
+        done = {f: r for f, r in done.items()
+                if r["warplint_ok"] or not nvcc_accepts(f)}
     results = [done[str(p)] for _, p in sources if str(p) in done]
     roots = {str(p): root for root, p in sources}
     for r in results:

@@ -328,7 +328,12 @@ OptimisedAccesses::analyse(const Module &Src, StringRef CPU) {
     for (Instruction &I : instructions(F))
       if (isMemoryAccess(I))
         if (auto Pos = positionOf(I))
-          Out->Records[key(*Pos, isa<StoreInst>(I))].Generated = true;
+        {
+          Record &R = Out->Records[key(*Pos, isa<StoreInst>(I))];
+          R.Generated = true;
+          R.Bytes = bytesOf(I);
+          R.Functions.insert(F.getName().str());
+        }
   }
 
   LoopAnalysisManager LAM;
@@ -406,11 +411,17 @@ OptimisedAccesses::analyse(const Module &Src, StringRef CPU) {
       laneLinearAccesses(F, FAM, Out->Inlined);
 
     for (Instruction &I : instructions(F))
-      if (isMemoryAccess(I))
-        if (const DILocation *L = I.getDebugLoc().get();
-            L && L->getLine() && !L->getColumn())
+      if (isMemoryAccess(I)) {
+        const DILocation *L = I.getDebugLoc().get();
+        if (L && L->getLine() && !L->getColumn())
           Out->LinesWithoutColumn[pathOf(L->getFile()) + ":" +
                                   std::to_string(L->getLine())] = true;
+        // Hoisted out of a loop (LICM drops the position): it may be any
+        // access of its kind and width.
+        if (!L || !L->getLine())
+          Out->Unplaced.insert(
+              {F.getName().str(), isa<StoreInst>(I), bytesOf(I)});
+      }
   }
   return Out;
 }
@@ -433,6 +444,9 @@ AccessFate OptimisedAccesses::fate(const SourcePos &Pos, bool IsStore) const {
   if (S.empty()) {
     if (LinesWithoutColumn.count(Pos.File + ":" + std::to_string(Pos.Line)))
       return {};
+    for (const std::string &Fn : It->second.Functions)
+      if (Unplaced.count({Fn, IsStore, It->second.Bytes}))
+        return {};
     AccessFate F;
     F.K = AccessFate::Removed;
     return F;

@@ -28,6 +28,8 @@
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringRef.h"
 #include <memory>
+#include <set>
+#include <tuple>
 #include <string>
 #include <vector>
 
@@ -90,6 +92,8 @@ private:
   };
   struct Record {
     bool Generated = false;          // before optimisation
+    unsigned Bytes = 0;
+    std::set<std::string> Functions; // generated in
     std::vector<Instance> Survivors; // after
   };
   static std::string key(const SourcePos &Pos, bool IsStore);
@@ -98,6 +102,10 @@ private:
   // file:line of surviving accesses whose column the optimiser dropped
   // (a location merged from several): nothing there counts as removed.
   llvm::StringMap<bool> LinesWithoutColumn;
+  // Function, kind (store?) and width of surviving accesses without a
+  // position (what LICM hoists): nothing of that kind and width generated in
+  // that function counts as removed.
+  std::set<std::tuple<std::string, bool, unsigned>> Unplaced;
   std::vector<LaneLinearAccess> Inlined;
 };
 

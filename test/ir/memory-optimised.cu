@@ -172,3 +172,19 @@ __global__ void acrossMath(float *out, const float2 *__restrict__ in) {
   // AST: :[[@LINE-2]]:26: warning: each warp load of 'in[i + 1].x'
   // AST: :[[@LINE-3]]:41: warning: each warp load of 'in[i + 1].x'
 }
+
+// A load that LICM hoists out of its loop survives without a source
+// position: it is not a removed access, and keeps its verdict (lavaMD's
+// rA_shared[wtx].v beside exp()).
+struct Rec {
+  float v, a, b, c;
+};
+__global__ void hoisted(const Rec *in, float *out, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  float acc = 0.0f;
+  for (int j = 0; j < n; ++j)
+    acc += expf(in[i].v * j);
+  // CHECK: :[[@LINE-1]]:17: warning: each warp load of 'in[i].v' touches 16 32-byte sectors for 128 useful bytes (25% efficiency) on sm_80: consecutive lanes are 16 bytes apart [memory-uncoalesced-access]
+  // AST: :[[@LINE-2]]:17: warning: each warp load of 'in[i].v' touches 16 32-byte sectors
+  out[i] = acc;
+}
