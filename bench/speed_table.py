@@ -210,7 +210,8 @@ def write_markdown(args, rows, total, rss_ratio, n, j1, j2):
     def cells(name, r):
         dev, ast, ir, both, tidy, nvcc, rss, dev_rss = r
         return (f"| {name} | {dev:.2f} | {ast / dev:.2f}x | {ir / dev:.2f}x |"
-                f" {both / dev:.2f}x | {tidy / dev:.2f}x | {nvcc / dev:.1f}x |"
+                f" {both / dev:.2f}x | {tidy / dev:.2f}x | "
+                f"{'—' if math.isnan(nvcc) else f'{nvcc / dev:.1f}x'} |"
                 f" {rss:.0f} | {rss / dev_rss:.2f} |")
     for f, r in rows:
         out.append(cells(f.name, r))
