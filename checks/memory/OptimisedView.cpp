@@ -42,11 +42,6 @@ std::vector<ir::SourcePos> irPositions(CheckContext &Ctx, const MemoryAccess &A,
   return Out;
 }
 
-std::string irKey(const ir::SourcePos &Pos, bool IsStore) {
-  return Pos.File + ":" + std::to_string(Pos.Line) + ":" +
-         std::to_string(Pos.Column) + (IsStore ? ":st" : ":ld");
-}
-
 // What became of the access of one kind (load or store) written by A.
 ir::AccessFate fateOf(CheckContext &Ctx, const ir::OptimisedAccesses &O,
                       const MemoryAccess &A, bool IsStore) {
@@ -175,7 +170,7 @@ void addIRKeys(CheckContext &Ctx, const MemoryAccess &A,
     if (IsStore ? !A.IsStore : (A.IsStore && !A.AlsoLoads))
       continue;
     for (const ir::SourcePos &Pos : irPositions(Ctx, A, IsStore))
-      Keys.insert(irKey(Pos, IsStore));
+      Keys.insert(ir::OptimisedAccesses::key(Pos, IsStore));
   }
 }
 
@@ -197,8 +192,8 @@ inlinedAccesses(CheckContext &Ctx, AffineAnalysis &AA,
        O->laneLinear(KernelPos->File, KernelPos->Line)) {
     const ir::Frame &At = IA->Frames.front();
     if (IA->Shared != Shared ||
-        Followed.count(irKey({At.File, At.Line, At.Column}, IA->IsStore)) ||
-        !Seen.insert(irKey({At.File, At.Line, At.Column}, IA->IsStore))
+        Followed.count(ir::OptimisedAccesses::key({At.File, At.Line, At.Column}, IA->IsStore)) ||
+        !Seen.insert(ir::OptimisedAccesses::key({At.File, At.Line, At.Column}, IA->IsStore))
              .second)
       continue;
     SourceLocation Loc = locate(Ctx, At.File, At.Line, At.Column);

@@ -80,6 +80,9 @@ public:
   // The access of the given kind written at Pos.
   AccessFate fate(const SourcePos &Pos, bool IsStore) const;
 
+  // How an access of one kind at Pos is known: "file:line:col:ld|st".
+  static std::string key(const SourcePos &Pos, bool IsStore);
+
   // The lane-linear accesses of the kernel defined at File:Line.
   std::vector<const LaneLinearAccess *> laneLinear(llvm::StringRef File,
                                                     unsigned Line) const;
@@ -96,7 +99,6 @@ private:
     std::set<std::string> Functions; // generated in
     std::vector<Instance> Survivors; // after
   };
-  static std::string key(const SourcePos &Pos, bool IsStore);
 
   llvm::StringMap<Record> Records;
   // file:line of surviving accesses whose column the optimiser dropped
