@@ -19,6 +19,10 @@ struct OptimisedView {
   unsigned Bytes = 0;
   // Nothing to report at this access.
   bool hidden() const { return K == Removed || K == Covered; }
+  // The bytes per lane to judge A at: the merged width, or A's own.
+  unsigned bytes(const MemoryAccess &A) const {
+    return K == Merged ? Bytes : A.Size;
+  }
 };
 
 OptimisedView optimisedView(CheckContext &Ctx, const MemoryAccess &A);

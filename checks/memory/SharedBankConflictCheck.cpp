@@ -145,15 +145,14 @@ void SharedBankConflictCheck::checkFunction(const FunctionDecl *F) {
       reportRuntimeStride(*Worst, Ways, Target);
       continue;
     }
-    unsigned Size = A.Size;
     // What the optimiser made of it (asked only of a finding: merging never
     // adds passes): s[2*t] and s[2*t+1] of an 8-aligned array become one
     // 8-byte access, served by half-warps.
     OptimisedView View = optimisedView(context(), A);
     if (View.hidden())
       continue;
+    const unsigned Size = View.bytes(A);
     if (View.K == OptimisedView::Merged) {
-      Size = View.Bytes;
       Ways = conflictWays(P.Offsets, Size, Banks, Width);
       if (Ways <= 1)
         continue;

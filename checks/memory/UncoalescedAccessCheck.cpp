@@ -23,6 +23,13 @@ struct Traffic {
   unsigned Sectors = 0;
   unsigned Lines = 0;
   unsigned UsefulBytes = 0; // distinct bytes the lanes ask for
+  unsigned Needed = 0;      // sectors those bytes need at the least
+
+  // More sectors than the bytes need; broadcasts and tiny requests cannot
+  // do better than one sector.
+  bool wastes(unsigned Sector) const {
+    return UsefulBytes >= Sector && Sectors > Needed;
+  }
 };
 
 // The sectors and lines a warp request touches, lane l moving
@@ -73,6 +80,7 @@ Traffic runTraffic(const AccessRun &R, unsigned Sector, unsigned Line,
     T.Lines += G.Lines;
     T.UsefulBytes += G.UsefulBytes;
   }
+  T.Needed = (T.UsefulBytes + Sector - 1) / Sector;
   return T;
 }
 
@@ -107,12 +115,10 @@ void UncoalescedAccessCheck::checkFunction(const FunctionDecl *F) {
       addIRKeys(context(), Runs.front().Access, Followed);
     for (const AccessRun &R : Runs) {
       Traffic RT = runTraffic(R, Sector, Line);
-      unsigned RNeeded = (RT.UsefulBytes + Sector - 1) / Sector;
-      // Broadcasts and tiny requests cannot do better than one sector.
-      if (RT.UsefulBytes < Sector || RT.Sectors <= RNeeded)
+      if (!RT.wastes(Sector))
         continue;
-      if (!Worst || int64_t(RT.Sectors) - RNeeded > Waste)
-        Worst = &R, T = RT, Waste = int64_t(RT.Sectors) - RNeeded;
+      if (!Worst || int64_t(RT.Sectors) - RT.Needed > Waste)
+        Worst = &R, T = RT, Waste = int64_t(RT.Sectors) - RT.Needed;
     }
     if (!Worst)
       continue;
@@ -120,15 +126,13 @@ void UncoalescedAccessCheck::checkFunction(const FunctionDecl *F) {
     const WarpPattern &P = Worst->Pattern;
     // What the optimiser made of it (asked only of a finding: merging never
     // makes an access waste more).
-    unsigned Size = A.Size;
     OptimisedView View = optimisedView(context(), A);
     if (View.hidden())
       continue;
+    const unsigned Size = View.bytes(A);
     if (View.K == OptimisedView::Merged) {
-      Size = View.Bytes;
       T = runTraffic(*Worst, Sector, Line, Size);
-      if (T.UsefulBytes < Sector ||
-          T.Sectors <= (T.UsefulBytes + Sector - 1) / Sector)
+      if (!T.wastes(Sector))
         continue;
     }
     std::string Spacing;
@@ -145,7 +149,6 @@ void UncoalescedAccessCheck::checkFunction(const FunctionDecl *F) {
     }
     if (!Worst->AllLanes)
       Spacing += ", " + activeLanesText(*Worst, Target.warp_size);
-    unsigned Needed = (T.UsefulBytes + Sector - 1) / Sector;
     unsigned Efficiency = unsigned(
         std::lround(100.0 * T.UsefulBytes / (double(T.Sectors) * Sector)));
     std::string Assumption;
@@ -165,7 +168,7 @@ void UncoalescedAccessCheck::checkFunction(const FunctionDecl *F) {
         << Efficiency << Target.Name << Spacing << Assumption
         << mergedWords(View, A);
       B.metric("sectors_per_request", T.Sectors)
-          .metric("sectors_needed", Needed)
+          .metric("sectors_needed", T.Needed)
           .metric("lines_per_request", T.Lines)
           .metric("useful_bytes", T.UsefulBytes)
           .metric("bytes_used_pct", Efficiency);
@@ -299,8 +302,7 @@ void UncoalescedAccessCheck::finishTranslationUnit() {
       R.Access.Size = A.Bytes;
       R.Pattern = A.Pattern;
       Traffic T = runTraffic(R, Sector, Line);
-      unsigned Needed = (T.UsefulBytes + Sector - 1) / Sector;
-      if (T.UsefulBytes < Sector || T.Sectors <= Needed)
+      if (!T.wastes(Sector))
         continue;
       const WarpPattern &P = A.Pattern;
       std::string Spacing =
@@ -325,7 +327,7 @@ void UncoalescedAccessCheck::finishTranslationUnit() {
                   : std::string())
           << functionName(K);
         B.metric("sectors_per_request", T.Sectors)
-            .metric("sectors_needed", Needed)
+            .metric("sectors_needed", T.Needed)
             .metric("lines_per_request", T.Lines)
             .metric("useful_bytes", T.UsefulBytes)
             .metric("bytes_used_pct", Efficiency)
