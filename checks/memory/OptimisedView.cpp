@@ -164,8 +164,12 @@ OptimisedView optimisedView(CheckContext &Ctx, const MemoryAccess &A) {
   }
 }
 
-void addIRKeys(CheckContext &Ctx, const MemoryAccess &A,
-               std::set<std::string> &Keys) {
+void FollowedAccesses::kernel(const FunctionDecl *F) {
+  if (F->hasAttr<CUDAGlobalAttr>())
+    Kernels.push_back(F);
+}
+
+void FollowedAccesses::follow(CheckContext &Ctx, const MemoryAccess &A) {
   for (bool IsStore : {false, true}) {
     if (IsStore ? !A.IsStore : (A.IsStore && !A.AlsoLoads))
       continue;
@@ -174,14 +178,14 @@ void addIRKeys(CheckContext &Ctx, const MemoryAccess &A,
   }
 }
 
-std::vector<InlinedAccess>
+// The unfollowed accesses of one kernel.
+static std::vector<InlinedAccess>
 inlinedAccesses(CheckContext &Ctx, AffineAnalysis &AA,
                 const FunctionDecl *Kernel, bool Shared,
                 const std::set<std::string> &Followed) {
   std::vector<InlinedAccess> Out;
   SourceManager &SM = Ctx.sourceManager();
-  if (!Kernel->hasAttr<CUDAGlobalAttr>() || !Kernel->hasBody() ||
-      !callsUserCode(Kernel, SM))
+  if (!Kernel->hasBody() || !callsUserCode(Kernel, SM))
     return Out;
   const ir::OptimisedAccesses *O = Ctx.optimisedAccesses();
   auto KernelPos = positionOf(Ctx, Kernel->getLocation());
@@ -191,10 +195,10 @@ inlinedAccesses(CheckContext &Ctx, AffineAnalysis &AA,
   for (const ir::LaneLinearAccess *IA :
        O->laneLinear(KernelPos->File, KernelPos->Line)) {
     const ir::Frame &At = IA->Frames.front();
-    if (IA->Shared != Shared ||
-        Followed.count(ir::OptimisedAccesses::key({At.File, At.Line, At.Column}, IA->IsStore)) ||
-        !Seen.insert(ir::OptimisedAccesses::key({At.File, At.Line, At.Column}, IA->IsStore))
-             .second)
+    std::string Key = ir::OptimisedAccesses::key(
+        {At.File, At.Line, At.Column}, IA->IsStore);
+    if (IA->Shared != Shared || Followed.count(Key) ||
+        !Seen.insert(Key).second)
       continue;
     SourceLocation Loc = locate(Ctx, At.File, At.Line, At.Column);
     if (Loc.isInvalid() || SM.isInSystemHeader(Loc))
@@ -222,6 +226,15 @@ inlinedAccesses(CheckContext &Ctx, AffineAnalysis &AA,
     }
     Out.push_back(std::move(A));
   }
+  return Out;
+}
+
+std::vector<std::pair<const FunctionDecl *, InlinedAccess>>
+FollowedAccesses::unfollowed(CheckContext &Ctx, AffineAnalysis &AA) const {
+  std::vector<std::pair<const FunctionDecl *, InlinedAccess>> Out;
+  for (const FunctionDecl *K : Kernels)
+    for (InlinedAccess &A : inlinedAccesses(Ctx, AA, K, Shared, Keys))
+      Out.emplace_back(K, std::move(A));
   return Out;
 }
 

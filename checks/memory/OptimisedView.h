@@ -31,11 +31,6 @@ OptimisedView optimisedView(CheckContext &Ctx, const MemoryAccess &A);
 // load per lane" for a Merged view, else "".
 std::string mergedWords(const OptimisedView &V, const MemoryAccess &A);
 
-// Where the IR layer knows access A (of one kind): "file:line:col:ld|st"
-// keys, for RecordFollowed below.
-void addIRKeys(CheckContext &Ctx, const MemoryAccess &A,
-               std::set<std::string> &Keys);
-
 // An access of a callee inlined into a kernel that the optimised IR shows
 // linear in the thread index with every lane of the warp active, and the
 // analysis of the source did not follow (a pointer in a struct, an index
@@ -50,12 +45,25 @@ struct InlinedAccess {
   std::vector<std::pair<clang::SourceLocation, std::string>> Calls;
 };
 
-// The inlined accesses of Kernel to global or shared memory whose IR
-// position is not among Followed (the accesses the source analysis judged).
-// Asks the IR layer only when Kernel calls a function of the user's.
-std::vector<InlinedAccess>
-inlinedAccesses(CheckContext &Ctx, AffineAnalysis &AA,
-                const clang::FunctionDecl *Kernel, bool Shared,
-                const std::set<std::string> &Followed);
+// What a memory check judged of one memory space, for asking the IR layer,
+// once every function is checked, for the accesses it did not follow.
+class FollowedAccesses {
+public:
+  explicit FollowedAccesses(bool Shared) : Shared(Shared) {}
+  // F, if it is a kernel, is asked about at the end.
+  void kernel(const clang::FunctionDecl *F);
+  // The source analysis judged A.
+  void follow(CheckContext &Ctx, const MemoryAccess &A);
+  // The inlined accesses of the kernels whose IR position is not among
+  // those followed, each with its kernel. Asks the IR layer only for a
+  // kernel that calls a function of the user's.
+  std::vector<std::pair<const clang::FunctionDecl *, InlinedAccess>>
+  unfollowed(CheckContext &Ctx, AffineAnalysis &AA) const;
+
+private:
+  bool Shared;
+  std::set<std::string> Keys; // OptimisedAccesses::key of each access
+  std::vector<const clang::FunctionDecl *> Kernels;
+};
 
 } // namespace warplint::memory

@@ -109,8 +109,7 @@ void SharedBankConflictCheck::checkFunction(const FunctionDecl *F) {
   const unsigned Width = Target.shared_memory_bank_width;
   BlockShape Shape = AA.blockShape(F);
   ASTContext &AST = context().astContext();
-  if (F->hasAttr<CUDAGlobalAttr>())
-    Kernels.push_back(F);
+  Followed.kernel(F);
 
   for (const std::vector<AccessRun> &Runs :
        accessRuns(AA, context().threadDependence(), F, MemorySpace::Shared,
@@ -118,7 +117,7 @@ void SharedBankConflictCheck::checkFunction(const FunctionDecl *F) {
     // Judged as written in its own function: a stride that a loop
     // multiplies (on all the warp's lanes).
     const AccessRun &Own = Runs.front();
-    addIRKeys(context(), Own.Access, Followed);
+    Followed.follow(context(), Own.Access);
     if (Own.Chain.empty() && Own.Pattern.Offsets.size() >= 2)
       if (auto Loop = AA.loopPatterns(Own.Access, F)) {
         reportOverLoop(Own, Loop->first, Loop->second, Target);
@@ -258,40 +257,38 @@ void SharedBankConflictCheck::finishTranslationUnit() {
   const ArchInfo &Target = arch();
   const unsigned Banks = Target.shared_memory_banks;
   const unsigned Width = Target.shared_memory_bank_width;
-  for (const FunctionDecl *K : Kernels)
-    for (const InlinedAccess &A :
-         inlinedAccesses(context(), context().affine(), K, /*Shared=*/true,
-                         Followed)) {
-      const WarpPattern &P = A.Pattern;
-      if (P.Offsets.size() < 2)
-        continue;
-      unsigned Ways = conflictWays(P.Offsets, A.Bytes, Banks, Width);
-      if (Ways <= 1)
-        continue;
-      {
-        FindingBuilder B = diag(
-            A.Loc,
-            "%0-way bank conflict on '%1' on %2: a warp's %3 hits %0 "
-            "different %4-byte words in one of the %5 banks (%6), so it takes "
-            "%0 times the passes of a conflict-free access, as the optimised "
-            "code of '%7' shows it with the calls inlined (slides, 'Shared "
-            "memory bank conflicts')");
-        B << Ways << context().sourceText(A.E) << Target.Name
-          << (A.IsStore ? "store" : "load") << Width << Banks
-          << (P.Regular ? "consecutive lanes are " +
-                              std::to_string(std::llabs(P.LaneStride)) +
-                              " bytes apart"
-                        : std::string("its lanes' addresses are not evenly "
-                                      "spaced"))
-          << functionName(K);
-        B.metric("bank_conflict_ways", Ways).metric("ir_only", 1);
-        if (P.Regular)
-          B.metric("lane_stride_bytes", double(P.LaneStride));
-      }
-      noteMacroOrigin(A.E);
-      for (const auto &[CallLoc, Caller] : A.Calls)
-        note(CallLoc, "inlined into '%0' here") << Caller;
+  for (const auto &[K, A] :
+       Followed.unfollowed(context(), context().affine())) {
+    const WarpPattern &P = A.Pattern;
+    if (P.Offsets.size() < 2)
+      continue;
+    unsigned Ways = conflictWays(P.Offsets, A.Bytes, Banks, Width);
+    if (Ways <= 1)
+      continue;
+    {
+      FindingBuilder B = diag(
+          A.Loc,
+          "%0-way bank conflict on '%1' on %2: a warp's %3 hits %0 "
+          "different %4-byte words in one of the %5 banks (%6), so it takes "
+          "%0 times the passes of a conflict-free access, as the optimised "
+          "code of '%7' shows it with the calls inlined (slides, 'Shared "
+          "memory bank conflicts')");
+      B << Ways << context().sourceText(A.E) << Target.Name
+        << (A.IsStore ? "store" : "load") << Width << Banks
+        << (P.Regular ? "consecutive lanes are " +
+                            std::to_string(std::llabs(P.LaneStride)) +
+                            " bytes apart"
+                      : std::string("its lanes' addresses are not evenly "
+                                    "spaced"))
+        << functionName(K);
+      B.metric("bank_conflict_ways", Ways).metric("ir_only", 1);
+      if (P.Regular)
+        B.metric("lane_stride_bytes", double(P.LaneStride));
     }
+    noteMacroOrigin(A.E);
+    for (const auto &[CallLoc, Caller] : A.Calls)
+      note(CallLoc, "inlined into '%0' here") << Caller;
+  }
 }
 
 // Lanes a run-time multiple of a known stride apart (sdata[2 * s * tid] in

@@ -3,9 +3,7 @@
 #pragma once
 #include "Analysis/AccessSites.h"
 #include "Core/Check.h"
-#include <set>
-#include <string>
-#include <vector>
+#include "checks/memory/OptimisedView.h"
 
 namespace warplint::memory {
 
@@ -32,8 +30,7 @@ private:
   // the thread index, that the source analysis did not follow.
   void finishTranslationUnit() override;
 
-  std::set<std::string> Followed; // IR positions of the accesses judged
-  std::vector<const clang::FunctionDecl *> Kernels;
+  FollowedAccesses Followed{/*Shared=*/true};
 };
 
 } // namespace warplint::memory

@@ -95,8 +95,7 @@ bool isConstRestrict(const ValueDecl *Root) {
 void UncoalescedAccessCheck::checkFunction(const FunctionDecl *F) {
   reportLaneWalks(F);
   AffineAnalysis &AA = context().affine();
-  if (F->hasAttr<CUDAGlobalAttr>())
-    Kernels.push_back(F);
+  Followed.kernel(F);
   const ArchInfo &Target = arch();
   const unsigned Sector = Target.global_sector_bytes;
   const unsigned Line = Target.global_line_bytes;
@@ -112,7 +111,7 @@ void UncoalescedAccessCheck::checkFunction(const FunctionDecl *F) {
     Traffic T;
     int64_t Waste = 0;
     if (!Runs.empty())
-      addIRKeys(context(), Runs.front().Access, Followed);
+      Followed.follow(context(), Runs.front().Access);
     for (const AccessRun &R : Runs) {
       Traffic RT = runTraffic(R, Sector, Line);
       if (!RT.wastes(Sector))
@@ -253,7 +252,7 @@ void UncoalescedAccessCheck::reportLaneWalks(const FunctionDecl *F) {
   AffineAnalysis &AA = context().affine();
   const ArchInfo &Target = arch();
   for (const MemoryAccess &A : AA.laneWalks(F, MemorySpace::Global)) {
-    addIRKeys(context(), A, Followed);
+    Followed.follow(context(), A);
     OptimisedView View = optimisedView(context(), A);
     if (View.hidden())
       continue;
@@ -277,7 +276,8 @@ void UncoalescedAccessCheck::reportLaneWalks(const FunctionDecl *F) {
         << context().sourceText(A.E) << Lanes * PerLane
         << Target.global_sector_bytes << Lanes * A.Size << Target.Name
         << A.Walk->getName()
-        << (Start ? context().sourceText(Start) : std::string("a loaded value"));
+        << (Start ? context().sourceText(Start)
+                  : std::string("a loaded value"));
       B.metric("sectors_per_request_max", Lanes * PerLane)
           .metric("useful_bytes", Lanes * A.Size);
     }
@@ -294,57 +294,55 @@ void UncoalescedAccessCheck::finishTranslationUnit() {
   const ArchInfo &Target = arch();
   const unsigned Sector = Target.global_sector_bytes;
   const unsigned Line = Target.global_line_bytes;
-  for (const FunctionDecl *K : Kernels)
-    for (const InlinedAccess &A :
-         inlinedAccesses(context(), context().affine(), K, /*Shared=*/false,
-                         Followed)) {
-      AccessRun R;
-      R.Access.Size = A.Bytes;
-      R.Pattern = A.Pattern;
-      Traffic T = runTraffic(R, Sector, Line);
-      if (!T.wastes(Sector))
-        continue;
-      const WarpPattern &P = A.Pattern;
-      std::string Spacing =
-          P.Regular ? "consecutive lanes are " +
-                          std::to_string(std::llabs(P.LaneStride)) +
-                          " bytes apart"
-                    : "the lanes' addresses are not evenly spaced";
-      unsigned Efficiency = unsigned(
-          std::lround(100.0 * T.UsefulBytes / (double(T.Sectors) * Sector)));
-      {
-        FindingBuilder B = diag(
-            A.Loc,
-            "each warp %0 of '%1' touches %2 %3-byte sectors for %4 useful "
-            "bytes (%5% efficiency) on %6: %7%8, as the optimised code of "
-            "'%9' shows it with the calls inlined");
-        B << (A.IsStore ? "store" : "load") << context().sourceText(A.E)
-          << T.Sectors << Sector << T.UsefulBytes << Efficiency << Target.Name
-          << Spacing
-          << (P.DependsOnBlockShape
-                  ? " (assuming blockDim.x is a multiple of " +
-                        std::to_string(Target.warp_size) + ")"
-                  : std::string())
-          << functionName(K);
-        B.metric("sectors_per_request", T.Sectors)
-            .metric("sectors_needed", T.Needed)
-            .metric("lines_per_request", T.Lines)
-            .metric("useful_bytes", T.UsefulBytes)
-            .metric("bytes_used_pct", Efficiency)
-            .metric("ir_only", 1);
-        if (P.Regular)
-          B.metric("lane_stride_bytes", double(P.LaneStride));
-      }
-      noteMacroOrigin(A.E);
-      for (const auto &[CallLoc, Caller] : A.Calls)
-        note(CallLoc, "inlined into '%0' here") << Caller;
-      note(A.Loc,
-           "stage the data through shared memory: let consecutive lanes %0 "
-           "consecutive addresses of a __shared__ tile, then do the strided "
-           "access in shared memory (slides, 'Coalesce global memory "
-           "accesses')")
-          << (A.IsStore ? "write" : "read");
+  for (const auto &[K, A] :
+       Followed.unfollowed(context(), context().affine())) {
+    AccessRun R;
+    R.Access.Size = A.Bytes;
+    R.Pattern = A.Pattern;
+    Traffic T = runTraffic(R, Sector, Line);
+    if (!T.wastes(Sector))
+      continue;
+    const WarpPattern &P = A.Pattern;
+    std::string Spacing =
+        P.Regular ? "consecutive lanes are " +
+                        std::to_string(std::llabs(P.LaneStride)) +
+                        " bytes apart"
+                  : "the lanes' addresses are not evenly spaced";
+    unsigned Efficiency = unsigned(
+        std::lround(100.0 * T.UsefulBytes / (double(T.Sectors) * Sector)));
+    {
+      FindingBuilder B = diag(
+          A.Loc,
+          "each warp %0 of '%1' touches %2 %3-byte sectors for %4 useful "
+          "bytes (%5% efficiency) on %6: %7%8, as the optimised code of "
+          "'%9' shows it with the calls inlined");
+      B << (A.IsStore ? "store" : "load") << context().sourceText(A.E)
+        << T.Sectors << Sector << T.UsefulBytes << Efficiency << Target.Name
+        << Spacing
+        << (P.DependsOnBlockShape
+                ? " (assuming blockDim.x is a multiple of " +
+                      std::to_string(Target.warp_size) + ")"
+                : std::string())
+        << functionName(K);
+      B.metric("sectors_per_request", T.Sectors)
+          .metric("sectors_needed", T.Needed)
+          .metric("lines_per_request", T.Lines)
+          .metric("useful_bytes", T.UsefulBytes)
+          .metric("bytes_used_pct", Efficiency)
+          .metric("ir_only", 1);
+      if (P.Regular)
+        B.metric("lane_stride_bytes", double(P.LaneStride));
     }
+    noteMacroOrigin(A.E);
+    for (const auto &[CallLoc, Caller] : A.Calls)
+      note(CallLoc, "inlined into '%0' here") << Caller;
+    note(A.Loc,
+         "stage the data through shared memory: let consecutive lanes %0 "
+         "consecutive addresses of a __shared__ tile, then do the strided "
+         "access in shared memory (slides, 'Coalesce global memory "
+         "accesses')")
+        << (A.IsStore ? "write" : "read");
+  }
 }
 
 WARPLINT_CHECK_FACTORY(UncoalescedAccessCheck)

@@ -4,9 +4,7 @@
 // "Structures of Non-Native Size").
 #pragma once
 #include "Core/Check.h"
-#include <set>
-#include <string>
-#include <vector>
+#include "checks/memory/OptimisedView.h"
 
 namespace warplint::memory {
 
@@ -22,8 +20,7 @@ private:
   // the thread index, that the source analysis did not follow.
   void finishTranslationUnit() override;
 
-  std::set<std::string> Followed; // IR positions of the accesses judged
-  std::vector<const clang::FunctionDecl *> Kernels;
+  FollowedAccesses Followed{/*Shared=*/false};
 };
 
 } // namespace warplint::memory

@@ -179,7 +179,8 @@ bool isTailGuard(const Value *Cond, LaneLinear &LL, ScalarEvolution &SE,
     return isTailGuard(A, LL, SE, Depth + 1) &&
            isTailGuard(B, LL, SE, Depth + 1);
   const auto *Cmp = dyn_cast<ICmpInst>(Cond);
-  if (!Cmp || Cmp->isEquality() || !SE.isSCEVable(Cmp->getOperand(0)->getType()))
+  if (!Cmp || Cmp->isEquality() ||
+      !SE.isSCEVable(Cmp->getOperand(0)->getType()))
     return false;
   const SCEV *L = SE.getSCEV(Cmp->getOperand(0));
   const SCEV *R = SE.getSCEV(Cmp->getOperand(1));
