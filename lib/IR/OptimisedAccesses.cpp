@@ -216,16 +216,14 @@ std::optional<bool> sharedOrGlobal(const Value *Base, const Function &Kernel) {
   return std::nullopt;
 }
 
-// The accesses of Kernel that came from inlined calls and whose address
-// is lane-linear with all lanes active.
+// The accesses of Kernel (its own and those inlined into it) whose address
+// is lane-linear with all lanes active. UFAM answers uniformity by the
+// thread-varying sources only (IR/DivergenceSources.h): NVPTX's own TTI, in
+// FAM, calls every generic load divergent.
 void laneLinearAccesses(Function &Kernel, FunctionAnalysisManager &FAM,
+                        FunctionAnalysisManager &UFAM,
                         std::vector<LaneLinearAccess> &Out) {
   ScalarEvolution &SE = FAM.getResult<ScalarEvolutionAnalysis>(Kernel);
-  // Uniformity by the thread-varying sources only (IR/DivergenceSources.h):
-  // NVPTX's own TTI calls every generic load divergent.
-  FunctionAnalysisManager UFAM;
-  UFAM.registerPass([] { return blockUniformityTargetAnalysis(); });
-  PassBuilder().registerFunctionAnalyses(UFAM);
   UniformityInfo &UI = UFAM.getResult<UniformityInfoAnalysis>(Kernel);
   DominatorTree &DT = FAM.getResult<DominatorTreeAnalysis>(Kernel);
   PostDominatorTree &PDT = FAM.getResult<PostDominatorTreeAnalysis>(Kernel);
@@ -349,6 +347,9 @@ OptimisedAccesses::analyse(const Module &Src, StringRef CPU) {
   PB.crossRegisterProxies(LAM, FAM, CGAM, MAM);
   // What clang runs at -O3 for NVPTX (the target's callbacks included).
   PB.buildPerModuleDefaultPipeline(OptimizationLevel::O3).run(*M, MAM);
+  FunctionAnalysisManager UFAM;
+  UFAM.registerPass([] { return blockUniformityTargetAnalysis(); });
+  PassBuilder().registerFunctionAnalyses(UFAM);
 
   for (Function &F : *M) {
     if (F.isDeclaration())
@@ -409,7 +410,7 @@ OptimisedAccesses::analyse(const Module &Src, StringRef CPU) {
     }
     FAM.invalidate(F, PA);
     if (isKernel(F))
-      laneLinearAccesses(F, FAM, Out->Inlined);
+      laneLinearAccesses(F, FAM, UFAM, Out->Inlined);
 
     for (Instruction &I : instructions(F))
       if (isMemoryAccess(I)) {
