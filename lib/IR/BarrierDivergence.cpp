@@ -132,8 +132,13 @@ BarrierResult analyseBarriers(Module &M, const PrepareOptions &Opts) {
 
   PreparedModule P = prepareModule(M, FAM, Opts);
   BarrierResult R;
-  for (Function *F : P.Roots)
+  // Each root's analyses are dropped once it is judged: kept, a file of
+  // many kernels would hold all of theirs at once.
+  FAM.clear();
+  for (Function *F : P.Roots) {
     R.Functions.push_back(judge(*F, FAM, P.Synchronising));
+    FAM.clear(*F, F->getName());
+  }
   return R;
 }
 

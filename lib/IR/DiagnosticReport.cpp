@@ -2,13 +2,14 @@
 #include "Arch/ArchTable.h"
 #include "Core/NoLint.h"
 #include "IR/BarrierDivergence.h"
+#include "IR/Pieces.h"
 #include "IR/Report.h"
 #include "llvm/IR/DebugInfoMetadata.h"
+#include "llvm/IR/Constants.h"
 #include "llvm/IR/DiagnosticInfo.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
-#include "llvm/Transforms/Utils/Cloning.h"
 #include <map>
 #include <set>
 
@@ -55,14 +56,23 @@ public:
   }
 
 private:
-  // The same barrier of the source in every inlined copy.
+  // The same barrier of the source in every inlined copy and every piece:
+  // the tag's function and number, not its address.
   static std::string tagKey(const BarrierVerdict &V) {
     std::string Key;
     raw_string_ostream OS(Key);
-    if (const MDNode *Tag = barrierTag(*V.Point))
-      OS << Tag;
-    else
+    const MDNode *Tag = barrierTag(*V.Point);
+    if (!Tag) {
       OS << V.Point;
+      return Key;
+    }
+    for (const MDOperand &Op : Tag->operands()) {
+      if (const auto *S = dyn_cast_or_null<MDString>(Op.get()))
+        OS << S->getString();
+      else if (auto *C = mdconst::dyn_extract_or_null<ConstantInt>(Op.get()))
+        OS << C->getValue();
+      OS << "#";
+    }
     return Key;
   }
 
@@ -135,17 +145,23 @@ PreservedAnalyses BarrierDiagnosticsPass::run(Module &M,
   if (!M.getTargetTriple().isNVPTX() ||
       (Opts.Enabled && !Opts.Enabled(M.getSourceFileName())))
     return PreservedAnalyses::all();
-  // The compile goes on with M as it is: the analysis inlines into a clone.
-  std::unique_ptr<Module> Clone = CloneModule(M);
+  // The compile goes on with M as it is: the analysis inlines into copies,
+  // one piece at a time.
   Reporter Rep(Opts, M.getContext());
   PrepareOptions Prep;
   Prep.InSystemHeader = [&](const Function &F) {
     const DISubprogram *SP = F.getSubprogram();
     return SP && Rep.isSystem(pathOf(SP->getFile()));
   };
-  BarrierResult R = analyseBarriers(*Clone, Prep);
-  for (const BarrierVerdict *V : R.divergent())
-    Rep.report(*V);
+  for (const Piece &P : pieces(M)) {
+    LLVMContext Ctx;
+    std::unique_ptr<Module> Copy = copyInto(M, P, Ctx);
+    if (!Copy)
+      continue;
+    BarrierResult R = analyseBarriers(*Copy, Prep);
+    for (const BarrierVerdict *V : R.divergent())
+      Rep.report(*V);
+  }
   return PreservedAnalyses::all();
 }
 

@@ -4,6 +4,7 @@
 #include "clang/ASTMatchers/ASTMatchers.h"
 #include "IR/BarrierDivergence.h"
 #include "IR/OptimisedAccesses.h"
+#include "IR/Pieces.h"
 #include "IR/Report.h"
 #include "clang/AST/ASTConsumer.h"
 #include "clang/AST/Attr.h"
@@ -226,7 +227,6 @@ public:
     bool Crashed = !M;
     if (M)
       Crashed = !CRC.RunSafely([&] { analyse(*M); });
-    Transformed = true;
     if (Analysed)
       *Analysed = !Crashed;
     if (Crashed)
@@ -236,7 +236,7 @@ public:
   const ir::OptimisedAccesses *
   optimisedAccesses(llvm::StringRef CPU) override {
     auto [It, New] = Optimised.try_emplace(CPU);
-    if (!New || Transformed) // the barrier analysis changed the module
+    if (!New)
       return It->second.get();
     if (llvm::Module *M = generated(*AST))
       // A failure in the passes costs the optimised view, not the file.
@@ -286,16 +286,25 @@ private:
 private:
   void record(CodeGenEvent E) { Events.push_back(std::move(E)); }
 
-  void analyse(llvm::Module &M) {
+  // The barrier analysis inlines into what it judges: it works on one piece
+  // of M at a time, and M stays as generated for the optimised view.
+  void analyse(const llvm::Module &M) {
     ir::PrepareOptions Opts;
     Opts.InSystemHeader = [this](const llvm::Function &F) {
       return inSystemHeader(F);
     };
-    ir::BarrierResult R = ir::analyseBarriers(M, Opts);
-    for (const IRLayerTarget &T : Targets()) {
-      Reporter Rep(*T.Ctx, *T.Sink);
-      for (const ir::BarrierVerdict *V : R.divergent())
-        Rep.report(*V);
+    std::vector<std::unique_ptr<Reporter>> Reps;
+    for (const IRLayerTarget &T : Targets())
+      Reps.push_back(std::make_unique<Reporter>(*T.Ctx, *T.Sink));
+    for (const ir::Piece &P : ir::pieces(M)) {
+      llvm::LLVMContext Ctx;
+      std::unique_ptr<llvm::Module> Copy = ir::copyInto(M, P, Ctx);
+      if (!Copy)
+        continue;
+      ir::BarrierResult R = ir::analyseBarriers(*Copy, Opts);
+      for (const std::unique_ptr<Reporter> &Rep : Reps)
+        for (const ir::BarrierVerdict *V : R.divergent())
+          Rep->report(*V);
     }
   }
 
@@ -314,11 +323,11 @@ private:
     const llvm::DISubprogram *SP = F.getSubprogram();
     if (!SP)
       return false;
-    auto [It, New] = SystemFiles.try_emplace(SP->getFile(), false);
+    std::string Path = ir::pathOf(SP->getFile());
+    auto [It, New] = SystemFiles.try_emplace(Path, false);
     if (New) {
       SourceManager &SM = CI.getSourceManager();
-      if (auto Ref = SM.getFileManager().getOptionalFileRef(
-              ir::pathOf(SP->getFile()))) {
+      if (auto Ref = SM.getFileManager().getOptionalFileRef(Path)) {
         FileID FID = SM.translateFile(*Ref);
         It->second =
             FID.isValid() && SM.isInSystemHeader(SM.getLocForStartOfFile(FID));
@@ -337,9 +346,8 @@ private:
   std::unique_ptr<llvm::LLVMContext> LLVM;
   std::unique_ptr<llvm::Module> M;
   std::optional<bool> Generation; // set once generation was tried
-  bool Transformed = false;
   llvm::StringMap<std::unique_ptr<ir::OptimisedAccesses>> Optimised;
-  llvm::DenseMap<const llvm::DIFile *, bool> SystemFiles;
+  llvm::StringMap<bool> SystemFiles; // by path: pieces come and go
 };
 
 } // namespace

@@ -1,6 +1,7 @@
 #include "IR/OptimisedAccesses.h"
 #include "IR/DebugSource.h"
 #include "IR/DivergenceSources.h"
+#include "IR/Pieces.h"
 #include "IR/Prepare.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/Analysis/PostDominators.h"
@@ -22,7 +23,6 @@
 #include "llvm/Target/TargetMachine.h"
 #include "llvm/Transforms/Scalar/InferAddressSpaces.h"
 #include "llvm/Transforms/Scalar/InferAlignment.h"
-#include "llvm/Transforms/Utils/Cloning.h"
 #include "llvm/Transforms/Vectorize/LoadStoreVectorizer.h"
 #include <mutex>
 
@@ -295,11 +295,22 @@ OptimisedAccesses::analyse(const Module &Src, StringRef CPU) {
   if (!TM)
     return nullptr;
   auto Out = std::unique_ptr<OptimisedAccesses>(new OptimisedAccesses);
-  std::unique_ptr<Module> M = CloneModule(Src);
+  for (const Piece &P : pieces(Src)) {
+    LLVMContext Ctx;
+    std::unique_ptr<Module> M = copyInto(Src, P, Ctx);
+    if (!M)
+      continue;
+    Out->optimise(*M, *TM, CPU);
+  }
+  return Out;
+}
+
+void OptimisedAccesses::optimise(Module &M, TargetMachine &TM,
+                                 StringRef CPU) {
   // A __shared__ array the code reads but never writes (a test's, or one
   // filled by inline assembly) is not the undefined value the optimiser
   // would fold its loads to: the accesses stay to be judged.
-  for (GlobalVariable &GV : M->globals()) {
+  for (GlobalVariable &GV : M.globals()) {
     if (!GV.isConstant())
       GV.setExternallyInitialized(true);
     // nvcc places an `extern __shared__` array at a 16-byte boundary (PTX
@@ -313,14 +324,14 @@ OptimisedAccesses::analyse(const Module &Src, StringRef CPU) {
   // libdevice (__nv_expf, __nv_sqrtf, ...) is linked in by nvcc, and its
   // functions touch no memory: declared here, they would look like calls
   // that may write anything, keeping loads apart that nvcc merges or CSEs.
-  for (Function &F : *M)
+  for (Function &F : M)
     if (F.isDeclaration() && F.getName().starts_with("__nv_")) {
       F.setDoesNotAccessMemory();
       F.setDoesNotThrow();
       F.setWillReturn();
       F.setNoSync();
     }
-  for (Function &F : *M) {
+  for (Function &F : M) {
     if (F.isDeclaration())
       continue;
     F.addFnAttr("target-cpu", CPU);
@@ -328,10 +339,10 @@ OptimisedAccesses::analyse(const Module &Src, StringRef CPU) {
       if (isMemoryAccess(I))
         if (auto Pos = positionOf(I))
         {
-          Record &R = Out->Records[key(*Pos, isa<StoreInst>(I))];
+          Record &R = Records[key(*Pos, isa<StoreInst>(I))];
           R.Generated = true;
           R.Bytes = bytesOf(I);
-          R.Functions.insert(F.getName().str());
+          R.Functions.insert(functionId(F.getName()));
         }
   }
 
@@ -339,19 +350,24 @@ OptimisedAccesses::analyse(const Module &Src, StringRef CPU) {
   FunctionAnalysisManager FAM;
   CGSCCAnalysisManager CGAM;
   ModuleAnalysisManager MAM;
-  PassBuilder PB(TM.get());
+  PassBuilder PB(&TM);
   PB.registerModuleAnalyses(MAM);
   PB.registerCGSCCAnalyses(CGAM);
   PB.registerFunctionAnalyses(FAM);
   PB.registerLoopAnalyses(LAM);
   PB.crossRegisterProxies(LAM, FAM, CGAM, MAM);
   // What clang runs at -O3 for NVPTX (the target's callbacks included).
-  PB.buildPerModuleDefaultPipeline(OptimizationLevel::O3).run(*M, MAM);
+  PB.buildPerModuleDefaultPipeline(OptimizationLevel::O3).run(M, MAM);
+  // The pipeline's cached analyses are stale or unused from here on.
+  MAM.clear();
+  CGAM.clear();
+  FAM.clear();
+  LAM.clear();
   FunctionAnalysisManager UFAM;
   UFAM.registerPass([] { return blockUniformityTargetAnalysis(); });
   PassBuilder().registerFunctionAnalyses(UFAM);
 
-  for (Function &F : *M) {
+  for (Function &F : M) {
     if (F.isDeclaration())
       continue;
     // What the NVPTX code generator runs before it vectorises: generic
@@ -382,7 +398,7 @@ OptimisedAccesses::analyse(const Module &Src, StringRef CPU) {
       if (isMemoryAccess(I))
         After[I.getParent()].push_back(&I);
     for (const Original &O : Before) {
-      Record &R = Out->Records[key(O.Pos, O.IsStore)];
+      Record &R = Records[key(O.Pos, O.IsStore)];
       if (O.I) { // untouched
         R.Survivors.push_back({false, O.Bytes, 0, ""});
         continue;
@@ -410,22 +426,29 @@ OptimisedAccesses::analyse(const Module &Src, StringRef CPU) {
     }
     FAM.invalidate(F, PA);
     if (isKernel(F))
-      laneLinearAccesses(F, FAM, UFAM, Out->Inlined);
+      laneLinearAccesses(F, FAM, UFAM, Inlined);
 
     for (Instruction &I : instructions(F))
       if (isMemoryAccess(I)) {
         const DILocation *L = I.getDebugLoc().get();
         if (L && L->getLine() && !L->getColumn())
-          Out->LinesWithoutColumn[pathOf(L->getFile()) + ":" +
+          LinesWithoutColumn[pathOf(L->getFile()) + ":" +
                                   std::to_string(L->getLine())] = true;
         // Hoisted out of a loop (LICM drops the position): it may be any
         // access of its kind and width.
         if (!L || !L->getLine())
-          Out->Unplaced.insert(
-              {F.getName().str(), isa<StoreInst>(I), bytesOf(I)});
+          Unplaced.insert(
+              {functionId(F.getName()), isa<StoreInst>(I), bytesOf(I)});
       }
+    // Nothing of F's analyses is needed past here: kept, they would hold
+    // every function's at once.
+    FAM.clear(F, F.getName());
+    UFAM.clear(F, F.getName());
   }
-  return Out;
+}
+
+unsigned OptimisedAccesses::functionId(StringRef Name) {
+  return FunctionIds.try_emplace(Name, FunctionIds.size()).first->second;
 }
 
 std::vector<const LaneLinearAccess *>
@@ -446,7 +469,7 @@ AccessFate OptimisedAccesses::fate(const SourcePos &Pos, bool IsStore) const {
   if (S.empty()) {
     if (LinesWithoutColumn.count(Pos.File + ":" + std::to_string(Pos.Line)))
       return {};
-    for (const std::string &Fn : It->second.Functions)
+    for (unsigned Fn : It->second.Functions)
       if (Unplaced.count({Fn, IsStore, It->second.Bytes}))
         return {};
     AccessFate F;

@@ -17,6 +17,9 @@
 //            surviving access whose position the optimiser merged away).
 // Only Removed and Merged change a verdict.
 //
+// The module is optimised one piece at a time (IR/Pieces.h), each in a
+// context of its own.
+//
 // It also lists, per kernel, the global and shared accesses left after -O3
 // (those of inlined helpers included) whose address scalar evolution writes
 // as linear in the thread index: a byte coefficient per threadIdx term, the
@@ -35,6 +38,7 @@
 
 namespace llvm {
 class Module;
+class TargetMachine;
 } // namespace llvm
 
 namespace warplint::ir {
@@ -88,6 +92,10 @@ public:
                                                     unsigned Line) const;
 
 private:
+  // Optimises M, one piece of the module, in place and records it.
+  void optimise(llvm::Module &M, llvm::TargetMachine &TM,
+                llvm::StringRef CPU);
+
   struct Instance {
     bool Merged = false;
     unsigned Bytes = 0, Offset = 0;
@@ -96,7 +104,7 @@ private:
   struct Record {
     bool Generated = false;          // before optimisation
     unsigned Bytes = 0;
-    std::set<std::string> Functions; // generated in
+    std::set<unsigned> Functions;    // generated in, by functionId()
     std::vector<Instance> Survivors; // after
   };
 
@@ -107,7 +115,11 @@ private:
   // Function, kind (store?) and width of surviving accesses without a
   // position (what LICM hoists): nothing of that kind and width generated in
   // that function counts as removed.
-  std::set<std::tuple<std::string, bool, unsigned>> Unplaced;
+  std::set<std::tuple<unsigned, bool, unsigned>> Unplaced;
+  // A number per function name: a templated kernel's accesses are generated
+  // in tens of instantiations, each with a long mangled name.
+  unsigned functionId(llvm::StringRef Name);
+  llvm::StringMap<unsigned> FunctionIds;
   std::vector<LaneLinearAccess> Inlined;
 };
 

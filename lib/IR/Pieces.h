@@ -1,0 +1,47 @@
+// The device module in pieces, each a copy of some kernels and all they
+// reach, in a context of its own. The IR layer's analyses work on one piece
+// at a time and drop it: what -O3 or the barrier analysis's inlining makes
+// of a file of many kernels (a template instantiated for every block size,
+// each unrolled) is never held at once beside the module, and the module
+// the AST layer generated stays as it was.
+//
+// A piece keeps together the functions whose optimisation could depend on
+// each other's: those that reach the same internal variable (IPSCCP follows
+// its stores) or the same internal function that is not surely inlined at
+// every call (the inliner's bonus for the last call of a static function,
+// IPSCCP's constant arguments), and all of them when a variable's
+// initializer refers to a function (a table of function pointers, a
+// vtable). What each function becomes in its piece is then what it becomes
+// in the whole module. A function several pieces reach (a template helper)
+// is copied into each, and becomes the same in each.
+#pragma once
+#include "llvm/ADT/DenseSet.h"
+#include <cstddef>
+#include <memory>
+#include <vector>
+
+namespace llvm {
+class Function;
+class LLVMContext;
+class Module;
+} // namespace llvm
+
+namespace warplint::ir {
+
+struct Piece {
+  // The defined functions to copy; every other function is declared.
+  llvm::DenseSet<const llvm::Function *> Functions;
+  bool contains(const llvm::Function *F) const { return Functions.count(F); }
+};
+
+// M's pieces, every defined function in at least one. Groups that must stay
+// together are packed into a piece until it holds about Instructions
+// instructions: small enough that one piece's -O3 stays a few MiB, large
+// enough that copying the module's declarations for each costs little.
+std::vector<Piece> pieces(const llvm::Module &M, size_t Instructions = 2000);
+
+// A copy of P's part of Src in Ctx; null if it could not be made.
+std::unique_ptr<llvm::Module> copyInto(const llvm::Module &Src, const Piece &P,
+                                       llvm::LLVMContext &Ctx);
+
+} // namespace warplint::ir
