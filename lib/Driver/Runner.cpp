@@ -13,6 +13,7 @@
 #include "llvm/ADT/SmallString.h"
 #include "llvm/Support/CrashRecoveryContext.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/VirtualFileSystem.h"
 
@@ -252,7 +253,40 @@ private:
 };
 
 // Every file a parse read (absolute paths, symlinks and '..' resolved).
-std::vector<std::string> filesRead(FileManager &Files) {
+// clang's CUDA wrapper header includes "cuda.h" for CUDA_VERSION, and a
+// quoted include looks first in the includer's directory, then on the -I
+// path: a project's own cuda.h there (Rodinia's util/cuda/cuda.h, next to
+// the file and on -I) is taken for the toolkit's, and the parse fails with
+// "cuda.h did not define CUDA_VERSION". nvcc never includes a cuda.h by
+// itself. A cuda.h beside the wrapper, in memory, that includes the
+// toolkit's by its path is what the wrapper finds first; the project's
+// `#include "cuda.h"` still finds its own. The path, or empty where there
+// is no toolkit or clang has a cuda.h of its own there.
+std::string wrapperCudaHeader(const RunEnvironment &Env,
+                              llvm::vfs::FileSystem &FS) {
+  if (!Env.Toolkit.found() || Env.ResourceDir.empty())
+    return "";
+  llvm::SmallString<256> Path(Env.ResourceDir);
+  llvm::sys::path::append(Path, "include", "cuda.h");
+  return FS.exists(Path) ? "" : std::string(Path);
+}
+
+llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem>
+withWrapperCudaHeader(llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> FS,
+                      llvm::StringRef Path, const CudaToolkit &Toolkit) {
+  llvm::SmallString<256> Real(Toolkit.Path);
+  llvm::sys::path::append(Real, "include", "cuda.h");
+  auto Memory = llvm::makeIntrusiveRefCnt<llvm::vfs::InMemoryFileSystem>();
+  Memory->addFile(Path, 0,
+                  llvm::MemoryBuffer::getMemBufferCopy(
+                      "#include \"" + std::string(Real) + "\"\n", Path));
+  auto Overlay = llvm::makeIntrusiveRefCnt<llvm::vfs::OverlayFileSystem>(FS);
+  Overlay->pushOverlay(Memory);
+  return Overlay;
+}
+
+// The files the parses read, Skip (a file only in memory) left out.
+std::vector<std::string> filesRead(FileManager &Files, llvm::StringRef Skip) {
   std::vector<std::string> Out;
   llvm::SmallVector<OptionalFileEntryRef, 64> Read;
   Files.GetUniqueIDMapping(Read);
@@ -265,7 +299,8 @@ std::vector<std::string> filesRead(FileManager &Files) {
       Path = F->getName();
       Files.makeAbsolutePath(Path);
     }
-    Out.push_back(std::string(Path));
+    if (Path != Skip)
+      Out.push_back(std::string(Path));
   }
   llvm::sort(Out);
   Out.erase(llvm::unique(Out), Out.end());
@@ -378,6 +413,10 @@ FileResult runFile(const FileTask &T, const RunEnvironment &Env,
   if (!FS)
     FS = llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem>(
         llvm::vfs::createPhysicalFileSystem().release());
+  std::string WrapperCudaH =
+      T.Flags.IsCuda ? wrapperCudaHeader(Env, *FS) : std::string();
+  if (!WrapperCudaH.empty())
+    FS = withWrapperCudaHeader(FS, WrapperCudaH, Env.Toolkit);
   llvm::IntrusiveRefCntPtr<FileManager> Files(
       new FileManager(FileSystemOptions(), FS));
 
@@ -498,7 +537,7 @@ FileResult runFile(const FileTask &T, const RunEnvironment &Env,
   Gather();
   R.Sink.mergeTargets();
   if (T.RecordDependencies || (Resources && Resources->wantsDependencies())) {
-    R.Dependencies = filesRead(*Files);
+    R.Dependencies = filesRead(*Files, WrapperCudaH);
     if (Resources)
       Resources->finish(R.Dependencies);
     if (!T.RecordDependencies)
