@@ -1,5 +1,6 @@
 #include "Driver/Focus.h"
 #include "clang/AST/ASTContext.h"
+#include "clang/AST/Attr.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
@@ -76,6 +77,7 @@ public:
     // As Sema::canSkipFunctionBody.
     S.AlwaysParsed =
         F->isConstexpr() || F->getReturnType()->getContainedDeducedType();
+    S.HostOnly = !F->hasAttr<CUDADeviceAttr>() && !F->hasAttr<CUDAGlobalAttr>();
     References(SM, S.Refs).TraverseStmt(Body);
     if (const auto *C = dyn_cast<CXXConstructorDecl>(F))
       for (const CXXCtorInitializer *I : C->inits())

@@ -31,6 +31,8 @@ struct BodySpan {
   // Sema parses it whatever the consumer says (constexpr, a deduced return
   // type).
   bool AlwaysParsed = false;
+  // Neither __device__ nor __global__: code only the host compiler builds.
+  bool HostOnly = false;
   // The main-file functions its body names (calls, launches, passes), by
   // their Name offsets.
   std::vector<unsigned> Refs;

@@ -25,10 +25,27 @@ namespace {
 
 // Collects the compiler's errors (not its warnings: those are the compiler's
 // business) with their locations, as clang-tidy reports clang-diagnostic-error.
+// Errors that lie only in the bodies of the main file's host functions need
+// not cost the device analysis its findings: clang's device-side parse
+// judges host code that nvcc hands to the host compiler (an initialised
+// variable-sized array, which GCC accepts), and the device code and the
+// other host functions do not need those bodies. The file is parsed again
+// without them (as the language server's focused pass skips bodies), and a
+// warning names each function left out.
+struct HostBodyErrors {
+  // Each error of the parse: its offset in the main file (none: elsewhere,
+  // or without a location) and its text.
+  std::vector<std::pair<std::optional<unsigned>, std::string>> Errors;
+  // After the parse: the host bodies that hold every error, when they do,
+  // each with its warning.
+  std::vector<std::pair<unsigned, std::string>> Broken; // name offset, text
+};
+
 class ErrorCollector : public DiagnosticConsumer {
 public:
-  ErrorCollector(DiagSink &Sink, llvm::StringRef File)
-      : Sink(Sink), File(File.str()) {}
+  ErrorCollector(DiagSink &Sink, llvm::StringRef File,
+                 HostBodyErrors *HostBodies = nullptr)
+      : Sink(Sink), File(File.str()), HostBodies(HostBodies) {}
 
   void HandleDiagnostic(DiagnosticsEngine::Level Level,
                         const Diagnostic &Info) override {
@@ -50,13 +67,74 @@ public:
         E.Loc.Column = P.getColumn();
       }
     }
+    if (HostBodies) {
+      std::optional<unsigned> At;
+      if (Info.hasSourceManager() && Info.getLocation().isValid()) {
+        const SourceManager &SM = Info.getSourceManager();
+        SourceLocation L = SM.getFileLoc(Info.getLocation());
+        if (SM.isInMainFile(L))
+          At = SM.getFileOffset(L);
+      }
+      HostBodies->Errors.push_back({At, std::to_string(E.Loc.Line) + ":" +
+                                            std::to_string(E.Loc.Column) +
+                                            ": " + E.Message});
+    }
     Sink.reportError(std::move(E));
   }
 
 private:
   DiagSink &Sink;
   std::string File;
+  HostBodyErrors *HostBodies;
 };
+
+// The host bodies of the main file that hold all of the parse's errors, each
+// with the warning that names it; nothing if any error lies elsewhere (in
+// device code, a header, between functions) or in a body the parser cannot
+// skip.
+std::vector<std::pair<unsigned, std::string>>
+brokenHostBodies(const HostBodyErrors &E, ASTContext &AST,
+                 llvm::StringRef File) {
+  Decl *TU = AST.getTranslationUnitDecl();
+  std::vector<BodySpan> Bodies = mainFileBodies(TU, AST);
+  const SourceManager &SM = AST.getSourceManager();
+  llvm::StringRef Text = SM.getBufferData(SM.getMainFileID());
+  std::vector<std::pair<unsigned, std::string>> Out;
+  for (const auto &[At, Message] : E.Errors) {
+    if (!At)
+      return {};
+    // The outermost body around the error; every body around it host code
+    // (not a __device__ lambda in a host function).
+    const BodySpan *Outer = nullptr;
+    for (const BodySpan &B : Bodies)
+      if (B.Begin <= *At && *At < B.End) {
+        if (!B.HostOnly)
+          return {};
+        if (!Outer || B.Begin < Outer->Begin)
+          Outer = &B;
+      }
+    if (!Outer || Outer->AlwaysParsed)
+      return {};
+    if (llvm::any_of(Out,
+                     [&](const auto &B) { return B.first == Outer->Name; }))
+      continue;
+    size_t End = Outer->Name;
+    while (End < Text.size() && (llvm::isAlnum(Text[End]) || Text[End] == '_'))
+      ++End;
+    PresumedLoc P =
+        SM.getPresumedLoc(SM.getComposedLoc(SM.getMainFileID(), Outer->Name));
+    std::string Name = Text.slice(Outer->Name, End).str();
+    Out.push_back(
+        {Outer->Name,
+         File.str() + ":" + std::to_string(P.getLine()) + ":" +
+             std::to_string(P.getColumn()) +
+             ": clang's device-side parse rejects the body of host function '" +
+             Name + "' (" + Message +
+             "); the file was analysed without that body: its device code in "
+             "full, that function not at all"});
+  }
+  return Out;
+}
 
 // A target a parse is judged for, and where its findings go.
 struct Judged {
@@ -84,10 +162,10 @@ struct TargetChecks {
 class AnalysisConsumer : public ASTConsumer {
 public:
   AnalysisConsumer(CompilerInstance &CI, std::vector<TargetChecks> Targets,
-                   SharedParse *Shared, std::string *Dump,
-                   const FileTask &T, std::vector<BodySpan> *Bodies)
+                   SharedParse *Shared, std::string *Dump, const FileTask &T,
+                   std::vector<BodySpan> *Bodies, HostBodyErrors *HostBodies)
       : CI(CI), Targets(std::move(Targets)), Shared(Shared), Dump(Dump), T(T),
-        Bodies(Bodies) {}
+        Bodies(Bodies), HostBodies(HostBodies) {}
 
   bool shouldSkipFunctionBody(Decl *D) override {
     if (!T.SkipBody)
@@ -112,6 +190,11 @@ public:
   void HandleTranslationUnit(ASTContext &AST) override {
     if (cancelled())
       return;
+    if (HostBodies && CI.getDiagnostics().hasErrorOccurred()) {
+      HostBodies->Broken = brokenHostBodies(*HostBodies, AST, T.File);
+      if (!HostBodies->Broken.empty())
+        return; // parsed again without them: nothing of this parse is kept
+    }
     if (T.MainFileOnly)
       AST.setTraversalScope(MainDecls);
     if (Bodies)
@@ -175,6 +258,7 @@ private:
   std::string *Dump;
   const FileTask &T;
   std::vector<BodySpan> *Bodies;
+  HostBodyErrors *HostBodies;
   std::vector<Decl *> MainDecls;
 };
 
@@ -208,8 +292,8 @@ public:
           *Ctx);
       Targets.push_back({std::move(Ctx), std::move(Runner)});
     }
-    auto AST = std::make_unique<AnalysisConsumer>(CI, std::move(Targets),
-                                                  Shared, Dump, T, Bodies);
+    auto AST = std::make_unique<AnalysisConsumer>(
+        CI, std::move(Targets), Shared, Dump, T, Bodies, HostBodies);
     if (!wantsIRLayer(CI))
       return AST;
     // The same parse feeds the code generator, after the checks (or when
@@ -229,6 +313,8 @@ public:
   // The main file's function definitions go to Out (the language server's
   // full pass).
   void collectBodies(std::vector<BodySpan> *Out) { Bodies = Out; }
+  // Whether the errors lie only in host bodies go to Out.
+  void findHostBodyErrors(HostBodyErrors *Out) { HostBodies = Out; }
 
 protected:
   bool BeginInvocation(CompilerInstance &CI) override {
@@ -250,6 +336,7 @@ private:
   std::string *Dump;
   ResourceUsageJob *Resources;
   std::vector<BodySpan> *Bodies = nullptr;
+  HostBodyErrors *HostBodies = nullptr;
 };
 
 // Every file a parse read (absolute paths, symlinks and '..' resolved).
@@ -439,17 +526,21 @@ FileResult runFile(const FileTask &T, const RunEnvironment &Env,
   };
   // Parses Targets[I], judging the others of Shared on it too. False when it
   // crashed (reported).
-  auto ParseFor = [&](size_t I, SharedParse *Shared) {
+  auto ParseOnce = [&](size_t I, SharedParse *Shared, const FileTask &Task,
+                       HostBodyErrors *HostBodies) {
     const ArchInfo *Arch = Targets[I];
     // Heap objects, so that after a contained crash they can be abandoned
     // rather than destroyed half-way through their work.
-    auto Errors = std::make_unique<ErrorCollector>(Sinks[I], T.File);
-    std::vector<std::string> Args = buildParseArgs(T, Env, Arch);
+    auto Errors =
+        std::make_unique<ErrorCollector>(Sinks[I], T.File, HostBodies);
+    std::vector<std::string> Args = buildParseArgs(Task, Env, Arch);
     auto Action = std::make_unique<AnalysisAction>(
-        T, *Env.Tables, Judged{Arch, &Sinks[I]}, Shared,
+        Task, *Env.Tables, Judged{Arch, &Sinks[I]}, Shared,
         T.DumpAnalysis ? &R.Dump : nullptr, Resources.get());
     if (T.MainFileOnly && !T.SkipBody && I == 0)
       Action->collectBodies(&R.Bodies);
+    if (HostBodies)
+      Action->findHostBodyErrors(HostBodies);
     std::unique_ptr<tooling::ToolInvocation> Invocation;
     if (!Preambles) {
       Invocation = std::make_unique<tooling::ToolInvocation>(
@@ -487,6 +578,34 @@ FileResult runFile(const FileTask &T, const RunEnvironment &Env,
     E.Crashed = true;
     Sinks[I].reportError(std::move(E));
     return false;
+  };
+  // Parses Targets[I]; once more without the host bodies that hold all of
+  // its errors, if they do (HostBodyErrors above). Not for the language
+  // server, whose preambles and focused passes have their own bodies.
+  auto ParseFor = [&](size_t I, SharedParse *Shared) {
+    if (Preambles || T.MainFileOnly || T.SkipBody || T.DumpAnalysis ||
+        !T.Flags.IsCuda)
+      return ParseOnce(I, Shared, T, nullptr);
+    HostBodyErrors HostBodies;
+    if (!ParseOnce(I, Shared, T, &HostBodies) || HostBodies.Broken.empty())
+      return true;
+    FileTask Without = T;
+    llvm::DenseSet<unsigned> Skipped;
+    for (const auto &[Name, Warning] : HostBodies.Broken) {
+      Skipped.insert(Name);
+      if (!llvm::is_contained(R.Warnings, Warning))
+        R.Warnings.push_back(Warning);
+    }
+    Without.SkipBody = [Skipped](unsigned Name) {
+      return Skipped.contains(Name);
+    };
+    Sinks[I] = DiagSink();
+    if (Shared) {
+      Shared->Watched = TargetDependence();
+      Shared->OwnParsesBecause = "the parse did not finish";
+      Shared->IRAnalysed = false;
+    }
+    return ParseOnce(I, Shared, Without, nullptr);
   };
 
   std::vector<size_t> Parses;
