@@ -26,12 +26,13 @@ namespace {
 // Collects the compiler's errors (not its warnings: those are the compiler's
 // business) with their locations, as clang-tidy reports clang-diagnostic-error.
 // Errors that lie only in the bodies of the main file's host functions need
-// not cost the device analysis its findings: clang's device-side parse
+// not cost the device analysis its findings (clang generates no device code
+// after an error, so the IR layer would not run): clang's device-side parse
 // judges host code that nvcc hands to the host compiler (an initialised
 // variable-sized array, which GCC accepts), and the device code and the
 // other host functions do not need those bodies. The file is parsed again
-// without them (as the language server's focused pass skips bodies), and a
-// warning names each function left out.
+// without them (as the language server's focused pass skips bodies), a
+// warning names each function left out, and the errors stand.
 struct HostBodyErrors {
   // Each error of the parse: its offset in the main file (none: elsewhere,
   // or without a location) and its text.
@@ -130,8 +131,8 @@ brokenHostBodies(const HostBodyErrors &E, ASTContext &AST,
              std::to_string(P.getColumn()) +
              ": clang's device-side parse rejects the body of host function '" +
              Name + "' (" + Message +
-             "); the file was analysed without that body: its device code in "
-             "full, that function not at all"});
+             "); the rest of the file was analysed without that body, its "
+             "device code in full"});
   }
   return Out;
 }
@@ -599,7 +600,12 @@ FileResult runFile(const FileTask &T, const RunEnvironment &Env,
     Without.SkipBody = [Skipped](unsigned Name) {
       return Skipped.contains(Name);
     };
+    // The errors stand (the TU does not compile as clang reads it: exit 2);
+    // the findings come from the parse without them.
+    std::vector<ToolError> Errors = Sinks[I].errors();
     Sinks[I] = DiagSink();
+    for (ToolError &E : Errors)
+      Sinks[I].reportError(std::move(E));
     if (Shared) {
       Shared->Watched = TargetDependence();
       Shared->OwnParsesBecause = "the parse did not finish";

@@ -153,15 +153,11 @@ PreservedAnalyses BarrierDiagnosticsPass::run(Module &M,
     const DISubprogram *SP = F.getSubprogram();
     return SP && Rep.isSystem(pathOf(SP->getFile()));
   };
-  for (const Piece &P : pieces(M)) {
-    LLVMContext Ctx;
-    std::unique_ptr<Module> Copy = copyInto(M, P, Ctx);
-    if (!Copy)
-      continue;
-    BarrierResult R = analyseBarriers(*Copy, Prep);
+  forEachPiece(M, [&](Module &Copy) {
+    BarrierResult R = analyseBarriers(Copy, Prep);
     for (const BarrierVerdict *V : R.divergent())
       Rep.report(*V);
-  }
+  });
   return PreservedAnalyses::all();
 }
 

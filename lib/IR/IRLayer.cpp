@@ -296,16 +296,12 @@ private:
     std::vector<std::unique_ptr<Reporter>> Reps;
     for (const IRLayerTarget &T : Targets())
       Reps.push_back(std::make_unique<Reporter>(*T.Ctx, *T.Sink));
-    for (const ir::Piece &P : ir::pieces(M)) {
-      llvm::LLVMContext Ctx;
-      std::unique_ptr<llvm::Module> Copy = ir::copyInto(M, P, Ctx);
-      if (!Copy)
-        continue;
-      ir::BarrierResult R = ir::analyseBarriers(*Copy, Opts);
+    ir::forEachPiece(M, [&](llvm::Module &Copy) {
+      ir::BarrierResult R = ir::analyseBarriers(Copy, Opts);
       for (const std::unique_ptr<Reporter> &Rep : Reps)
         for (const ir::BarrierVerdict *V : R.divergent())
           Rep->report(*V);
-    }
+    });
   }
 
   // Kernels from system headers (CUB's and Thrust's, instantiated by the

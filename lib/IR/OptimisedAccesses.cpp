@@ -295,13 +295,7 @@ OptimisedAccesses::analyse(const Module &Src, StringRef CPU) {
   if (!TM)
     return nullptr;
   auto Out = std::unique_ptr<OptimisedAccesses>(new OptimisedAccesses);
-  for (const Piece &P : pieces(Src)) {
-    LLVMContext Ctx;
-    std::unique_ptr<Module> M = copyInto(Src, P, Ctx);
-    if (!M)
-      continue;
-    Out->optimise(*M, *TM, CPU);
-  }
+  forEachPiece(Src, [&](Module &M) { Out->optimise(M, *TM, CPU); });
   return Out;
 }
 

@@ -5,6 +5,7 @@
 #include "llvm/Bitcode/BitcodeReader.h"
 #include "llvm/Bitcode/BitcodeWriter.h"
 #include "llvm/IR/InstIterator.h"
+#include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Transforms/Utils/Cloning.h"
@@ -183,6 +184,11 @@ std::unique_ptr<Module> copyInto(const Module &Src, const Piece &P,
           const auto *F = dyn_cast<Function>(GV);
           return !F || P.contains(F);
         });
+    // What nothing of the piece refers to (the declarations of the other
+    // pieces' functions) only costs the copies' time.
+    for (Function &F : llvm::make_early_inc_range(*Copy))
+      if (F.isDeclaration() && F.use_empty())
+        F.eraseFromParent();
     raw_svector_ostream OS(Bitcode);
     WriteBitcodeToFile(*Copy, OS);
   }
@@ -193,6 +199,14 @@ std::unique_ptr<Module> copyInto(const Module &Src, const Piece &P,
     return nullptr;
   }
   return std::move(*M);
+}
+
+void forEachPiece(const Module &M, function_ref<void(Module &)> Work) {
+  for (const Piece &P : pieces(M)) {
+    LLVMContext Ctx;
+    if (std::unique_ptr<Module> Copy = copyInto(M, P, Ctx))
+      Work(*Copy);
+  }
 }
 
 } // namespace warplint::ir

@@ -16,6 +16,7 @@
 // is copied into each, and becomes the same in each.
 #pragma once
 #include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include <cstddef>
 #include <memory>
 #include <vector>
@@ -43,5 +44,10 @@ std::vector<Piece> pieces(const llvm::Module &M, size_t Instructions = 2000);
 // A copy of P's part of Src in Ctx; null if it could not be made.
 std::unique_ptr<llvm::Module> copyInto(const llvm::Module &Src, const Piece &P,
                                        llvm::LLVMContext &Ctx);
+
+// Calls Work on a copy of each piece of M in turn, each copy in a context of
+// its own that is dropped after it.
+void forEachPiece(const llvm::Module &M,
+                  llvm::function_ref<void(llvm::Module &)> Work);
 
 } // namespace warplint::ir
