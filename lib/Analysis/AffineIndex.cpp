@@ -1498,9 +1498,11 @@ bool AffineAnalysis::keepsInitialValue(const VarDecl *V) {
   return W->keepsInitialValue(V);
 }
 
-std::optional<BlockShape> AffineAnalysis::literalShapeOf(const Expr *E) {
-  return literalShape(E, Ctx,
-                      [&](const VarDecl *V) { return keepsInitialValue(V); });
+std::optional<BlockShape> AffineAnalysis::literalShapeOf(const Expr *E,
+                                                         bool *RuntimeZ) {
+  return literalShape(
+      E, Ctx, [&](const VarDecl *V) { return keepsInitialValue(V); }, 0,
+      RuntimeZ);
 }
 
 std::optional<uint64_t> AffineAnalysis::literalValueOf(const Expr *E) {
@@ -1527,16 +1529,11 @@ void AffineAnalysis::recordLaunch(const CallExpr *Launch) {
   const FunctionDecl *Kernel = Site.Kernel;
   if (!Kernel || Unpinned.count(Kernel))
     return;
-  std::optional<BlockShape> S = literalShapeOf(Site.Block);
-  if (!S) {
-    // dim3(4, 8, n): a warp is 4 x 8 lanes of one z-slice, whatever n is.
-    bool RuntimeZ = false;
-    S = literalShape(
-        Site.Block, Ctx, [&](const VarDecl *V) { return keepsInitialValue(V); },
-        0, &RuntimeZ);
-    if (S && (!RuntimeZ || (S->X * S->Y) % WarpSize != 0))
-      S = std::nullopt;
-  }
+  // dim3(4, 8, n): a warp is 4 x 8 lanes of one z-slice, whatever n is.
+  bool RuntimeZ = false;
+  std::optional<BlockShape> S = literalShapeOf(Site.Block, &RuntimeZ);
+  if (S && RuntimeZ && (S->X * S->Y) % WarpSize != 0)
+    S = std::nullopt;
   auto It = Shapes.find(Kernel);
   if (!S ||
       (It != Shapes.end() && (It->second.X != S->X || It->second.Y != S->Y ||

@@ -256,7 +256,10 @@ public:
   // LocalWrites), or a const global dim3. For an integer the shape is
   // {value, 1, 1}. The one way both the launch checks and the memory
   // checks' warp model fold a block shape.
-  std::optional<BlockShape> literalShapeOf(const clang::Expr *E);
+  // With RuntimeZ, a z not written with constants is taken as 1 and
+  // *RuntimeZ set (see literalShape).
+  std::optional<BlockShape> literalShapeOf(const clang::Expr *E,
+                                           bool *RuntimeZ = nullptr);
   // The same for an integer argument that may be 0 (shared memory bytes).
   std::optional<uint64_t> literalValueOf(const clang::Expr *E);
   BlockShape blockShape(const clang::FunctionDecl *Kernel) const {

@@ -23,8 +23,6 @@ namespace warplint {
 
 namespace {
 
-// Collects the compiler's errors (not its warnings: those are the compiler's
-// business) with their locations, as clang-tidy reports clang-diagnostic-error.
 // Errors that lie only in the bodies of the main file's host functions need
 // not cost the device analysis its findings (clang generates no device code
 // after an error, so the IR layer would not run): clang's device-side parse
@@ -42,6 +40,9 @@ struct HostBodyErrors {
   std::vector<std::pair<unsigned, std::string>> Broken; // name offset, text
 };
 
+// Collects the compiler's errors (not its warnings: those are the compiler's
+// business) with their locations, as clang-tidy reports clang-diagnostic-error;
+// with HostBodies, also where each lies in the main file.
 class ErrorCollector : public DiagnosticConsumer {
 public:
   ErrorCollector(DiagSink &Sink, llvm::StringRef File,
@@ -59,27 +60,23 @@ public:
     E.Message = Text.str().str();
     E.FromCompiler = true;
     E.Loc.File = File;
+    std::optional<unsigned> InMainFile; // the offset there
     if (Info.hasSourceManager() && Info.getLocation().isValid()) {
       const SourceManager &SM = Info.getSourceManager();
-      PresumedLoc P = SM.getPresumedLoc(SM.getFileLoc(Info.getLocation()));
+      SourceLocation L = SM.getFileLoc(Info.getLocation());
+      PresumedLoc P = SM.getPresumedLoc(L);
       if (P.isValid()) {
         E.Loc.File = P.getFilename();
         E.Loc.Line = P.getLine();
         E.Loc.Column = P.getColumn();
       }
+      if (SM.isInMainFile(L))
+        InMainFile = SM.getFileOffset(L);
     }
-    if (HostBodies) {
-      std::optional<unsigned> At;
-      if (Info.hasSourceManager() && Info.getLocation().isValid()) {
-        const SourceManager &SM = Info.getSourceManager();
-        SourceLocation L = SM.getFileLoc(Info.getLocation());
-        if (SM.isInMainFile(L))
-          At = SM.getFileOffset(L);
-      }
-      HostBodies->Errors.push_back({At, std::to_string(E.Loc.Line) + ":" +
-                                            std::to_string(E.Loc.Column) +
-                                            ": " + E.Message});
-    }
+    if (HostBodies)
+      HostBodies->Errors.push_back(
+          {InMainFile, std::to_string(E.Loc.Line) + ":" +
+                           std::to_string(E.Loc.Column) + ": " + E.Message});
     Sink.reportError(std::move(E));
   }
 
@@ -340,7 +337,6 @@ private:
   HostBodyErrors *HostBodies = nullptr;
 };
 
-// Every file a parse read (absolute paths, symlinks and '..' resolved).
 // clang's CUDA wrapper header includes "cuda.h" for CUDA_VERSION, and a
 // quoted include looks first in the includer's directory, then on the -I
 // path: a project's own cuda.h there (Rodinia's util/cuda/cuda.h, next to
@@ -373,7 +369,8 @@ withWrapperCudaHeader(llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> FS,
   return Overlay;
 }
 
-// The files the parses read, Skip (a file only in memory) left out.
+// Every file a parse read (absolute paths, symlinks and '..' resolved), but
+// Skip (a file only in memory).
 std::vector<std::string> filesRead(FileManager &Files, llvm::StringRef Skip) {
   std::vector<std::string> Out;
   llvm::SmallVector<OptionalFileEntryRef, 64> Read;
@@ -606,10 +603,10 @@ FileResult runFile(const FileTask &T, const RunEnvironment &Env,
     Sinks[I] = DiagSink();
     for (ToolError &E : Errors)
       Sinks[I].reportError(std::move(E));
-    if (Shared) {
-      Shared->Watched = TargetDependence();
-      Shared->OwnParsesBecause = "the parse did not finish";
-      Shared->IRAnalysed = false;
+    if (Shared) { // as before the first parse, the targets it stands for kept
+      SharedParse Fresh;
+      Fresh.Others = std::move(Shared->Others);
+      *Shared = std::move(Fresh);
     }
     return ParseOnce(I, Shared, Without, nullptr);
   };

@@ -17,24 +17,17 @@ namespace warplint::ir {
 
 namespace {
 
-// The defined functions and the internal variables an instruction of F
-// refers to, directly or through constant expressions.
-void referencesOf(const Function &F,
-                  SmallVectorImpl<const GlobalValue *> &Out) {
-  SmallPtrSet<const Constant *, 16> Seen;
+// The globals C refers to, through constant expressions and aggregates,
+// each constant walked once for all the calls that share Seen.
+void globalsIn(const Constant *C, SmallPtrSetImpl<const Constant *> &Seen,
+               SmallVectorImpl<const GlobalValue *> &Out) {
   SmallVector<const Constant *, 16> Work;
-  for (const Instruction &I : instructions(F))
-    for (const Value *Op : I.operands())
-      if (const auto *C = dyn_cast<Constant>(Op))
-        if (Seen.insert(C).second)
-          Work.push_back(C);
+  if (Seen.insert(C).second)
+    Work.push_back(C);
   while (!Work.empty()) {
     const Constant *C = Work.pop_back_val();
     if (const auto *GV = dyn_cast<GlobalValue>(C)) {
-      const auto *Fn = dyn_cast<Function>(GV);
-      if ((Fn && !Fn->isDeclaration()) ||
-          (isa<GlobalVariable>(GV) && GV->hasLocalLinkage()))
-        Out.push_back(GV);
+      Out.push_back(GV);
       continue;
     }
     for (const Value *Op : C->operands())
@@ -44,20 +37,22 @@ void referencesOf(const Function &F,
   }
 }
 
-// Whether a variable's initializer refers to a function.
-bool refersToFunction(const Constant *C,
-                      SmallPtrSetImpl<const Constant *> &Seen) {
-  if (!Seen.insert(C).second)
-    return false;
-  if (isa<Function>(C))
-    return true;
-  if (isa<GlobalValue>(C))
-    return false;
-  for (const Value *Op : C->operands())
-    if (const auto *Sub = dyn_cast<Constant>(Op))
-      if (refersToFunction(Sub, Seen))
-        return true;
-  return false;
+// The defined functions and the internal variables an instruction of F
+// refers to, directly or through constant expressions.
+void referencesOf(const Function &F,
+                  SmallVectorImpl<const GlobalValue *> &Out) {
+  SmallPtrSet<const Constant *, 16> Seen;
+  SmallVector<const GlobalValue *, 16> Globals;
+  for (const Instruction &I : instructions(F))
+    for (const Value *Op : I.operands())
+      if (const auto *C = dyn_cast<Constant>(Op))
+        globalsIn(C, Seen, Globals);
+  for (const GlobalValue *GV : Globals) {
+    const auto *Fn = dyn_cast<Function>(GV);
+    if ((Fn && !Fn->isDeclaration()) ||
+        (isa<GlobalVariable>(GV) && GV->hasLocalLinkage()))
+      Out.push_back(GV);
+  }
 }
 
 // A function this small is inlined at every call: its cost is below -O3's
@@ -82,10 +77,6 @@ bool binds(const GlobalValue &GV) {
          F.getInstructionCount() > SurelyInlined;
 }
 
-// The module's pieces (see OptimisedAccesses.h): each the set of defined
-// functions to copy. Every defined function is in at least one; a function
-// that several pieces reach (a template helper) is copied into each, and
-// becomes the same in each.
 } // namespace
 
 std::vector<Piece> pieces(const Module &M, size_t Instructions) {
@@ -102,10 +93,16 @@ std::vector<Piece> pieces(const Module &M, size_t Instructions) {
           if (const auto *G = dyn_cast<Function>(GV))
             Called.insert(G);
     }
+  // A variable whose initializer refers to a function (a table of function
+  // pointers, a vtable): all together.
   for (const GlobalVariable &GV : M.globals()) {
+    if (!GV.hasInitializer() || GV.getName().starts_with("llvm."))
+      continue;
     SmallPtrSet<const Constant *, 16> Seen;
-    if (GV.hasInitializer() && !GV.getName().starts_with("llvm.") &&
-        refersToFunction(GV.getInitializer(), Seen)) {
+    SmallVector<const GlobalValue *, 8> Globals;
+    globalsIn(GV.getInitializer(), Seen, Globals);
+    if (llvm::any_of(Globals,
+                     [](const GlobalValue *G) { return isa<Function>(G); })) {
       Piece All;
       All.Functions.insert(Fns.begin(), Fns.end());
       return {std::move(All)};
