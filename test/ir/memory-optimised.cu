@@ -188,3 +188,36 @@ __global__ void hoisted(const Rec *in, float *out, int n) {
   // AST: :[[@LINE-2]]:17: warning: each warp load of 'in[i].v' touches 16 32-byte sectors
   out[i] = acc;
 }
+
+// Two 8-aligned float2 arrays (cufftComplex): ft_k[i].x and ft[i].y lie at 0
+// and 4 modulo 8, so they cannot overlap, and nvcc moves the .y load above
+// the .x store: one 8-byte load and one 8-byte store per lane, every byte
+// used (simpleCUFFT_2d_MGPU's solvePoisson).
+__global__ void negateAligned(float2 *ft_k, const float2 *ft, float k) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  ft_k[i].x = -ft[i].x * k;
+  ft_k[i].y = -ft[i].y * k;
+  // AST: :[[@LINE-2]]:3: warning: each warp store of 'ft_k[i].x' touches 8 32-byte sectors for 128 useful bytes (50% efficiency)
+  // AST: :[[@LINE-3]]:16: warning: each warp load of 'ft[i].x'
+  // AST: :[[@LINE-3]]:3: warning: each warp store of 'ft_k[i].y'
+  // AST: :[[@LINE-4]]:16: warning: each warp load of 'ft[i].y'
+}
+
+// The look-alike: a pair of floats aligned to 4 only. ft_k[i].x may be
+// ft[i].y, nvcc keeps four 4-byte accesses, and so are they judged.
+struct Pair {
+  float x, y;
+};
+__global__ void negatePacked(Pair *ft_k, const Pair *ft, float k) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  ft_k[i].x = -ft[i].x * k;
+  ft_k[i].y = -ft[i].y * k;
+  // CHECK: :[[@LINE-2]]:3: warning: each warp store of 'ft_k[i].x' touches 8 32-byte sectors for 128 useful bytes (50% efficiency) on sm_80: consecutive lanes are 8 bytes apart [memory-uncoalesced-access]
+  // CHECK: :[[@LINE-3]]:16: warning: each warp load of 'ft[i].x' touches 8 32-byte sectors for 128 useful bytes (50% efficiency)
+  // CHECK: :[[@LINE-3]]:3: warning: each warp store of 'ft_k[i].y' touches 8 32-byte sectors for 128 useful bytes (50% efficiency)
+  // CHECK: :[[@LINE-4]]:16: warning: each warp load of 'ft[i].y' touches 8 32-byte sectors for 128 useful bytes (50% efficiency)
+  // AST: :[[@LINE-6]]:3: warning: each warp store of 'ft_k[i].x'
+  // AST: :[[@LINE-7]]:16: warning: each warp load of 'ft[i].x'
+  // AST: :[[@LINE-7]]:3: warning: each warp store of 'ft_k[i].y'
+  // AST: :[[@LINE-8]]:16: warning: each warp load of 'ft[i].y'
+}
