@@ -458,24 +458,193 @@ LaneEvaluator::returnsOf(const FunctionDecl *Fn) {
   return Returns[Fn] = std::move(List);
 }
 
+std::optional<std::vector<int64_t>>
+LaneEvaluator::countedValues(const ForStmt *For) {
+  constexpr size_t MaxIterations = 1024;
+  const auto *Init = dyn_cast_or_null<DeclStmt>(For->getInit());
+  const auto *V = Init && Init->isSingleDecl()
+                      ? dyn_cast<VarDecl>(Init->getSingleDecl())
+                      : nullptr;
+  const auto *Cond = dyn_cast_or_null<BinaryOperator>(
+      For->getCond() ? For->getCond()->IgnoreParenImpCasts() : nullptr);
+  const Expr *Inc = For->getInc();
+  if (!V || !V->getInit() || !V->getType()->isIntegerType() || !Cond ||
+      !Cond->isComparisonOp() || !Inc || V->getInit()->isValueDependent() ||
+      Cond->isValueDependent() || Inc->isValueDependent())
+    return std::nullopt;
+  const ASTContext &Ctx = V->getASTContext();
+  auto Constant = [&](const Expr *E) -> std::optional<int64_t> {
+    Expr::EvalResult R;
+    if (E->EvaluateAsInt(R, Ctx) && R.Val.isInt())
+      return R.Val.getInt().getExtValue();
+    return std::nullopt;
+  };
+  auto IsV = [&](const Expr *E) {
+    const auto *DRE = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts());
+    return DRE && DRE->getDecl() == V;
+  };
+  std::optional<int64_t> Start = Constant(V->getInit());
+  // The comparison as `V Op Bound`.
+  BinaryOperatorKind Op = Cond->getOpcode();
+  std::optional<int64_t> Bound;
+  if (IsV(Cond->getLHS())) {
+    Bound = Constant(Cond->getRHS());
+  } else if (IsV(Cond->getRHS())) {
+    Bound = Constant(Cond->getLHS());
+    Op = BinaryOperator::reverseComparisonOp(Op);
+  }
+  if (!Start || !Bound)
+    return std::nullopt;
+  // The step: ++/-- or a compound assignment by a constant.
+  std::function<int64_t(int64_t)> Step;
+  const Expr *I = Inc->IgnoreParens();
+  if (const auto *UO = dyn_cast<UnaryOperator>(I);
+      UO && IsV(UO->getSubExpr())) {
+    if (UO->isIncrementOp())
+      Step = [](int64_t X) { return X + 1; };
+    else if (UO->isDecrementOp())
+      Step = [](int64_t X) { return X - 1; };
+  } else if (const auto *CA = dyn_cast<CompoundAssignOperator>(I);
+             CA && IsV(CA->getLHS())) {
+    std::optional<int64_t> C = Constant(CA->getRHS());
+    if (!C)
+      return std::nullopt;
+    int64_t K = *C;
+    switch (CA->getOpcode()) {
+    case BO_AddAssign:
+      Step = [K](int64_t X) { return X + K; };
+      break;
+    case BO_SubAssign:
+      Step = [K](int64_t X) { return X - K; };
+      break;
+    case BO_MulAssign:
+      Step = [K](int64_t X) { return X * K; };
+      break;
+    case BO_DivAssign:
+      if (K != 0)
+        Step = [K](int64_t X) { return X / K; };
+      break;
+    case BO_ShlAssign:
+      if (K >= 0 && K < 32)
+        Step = [K](int64_t X) { return X << K; };
+      break;
+    case BO_ShrAssign:
+      if (K >= 0 && K < 63)
+        Step = [K](int64_t X) { return X >> K; };
+      break;
+    default:
+      break;
+    }
+  }
+  if (!Step)
+    return std::nullopt;
+  // Written nowhere but in the increment.
+  const FunctionDecl *Owner = dyn_cast<FunctionDecl>(V->getDeclContext());
+  if (!Owner || !Owner->getBody())
+    return std::nullopt;
+  std::unique_ptr<LocalWrites> &LW = Writes[Owner];
+  if (!LW)
+    LW = std::make_unique<LocalWrites>(Owner->getBody());
+  const SourceManager &SM = Ctx.getSourceManager();
+  for (const DeclRefExpr *W : LW->writes(V))
+    if (SM.isBeforeInTranslationUnit(W->getBeginLoc(), Inc->getBeginLoc()) ||
+        SM.isBeforeInTranslationUnit(Inc->getEndLoc(), W->getBeginLoc()))
+      return std::nullopt;
+  auto Holds = [&](int64_t X) {
+    switch (Op) {
+    case BO_LT:
+      return X < *Bound;
+    case BO_LE:
+      return X <= *Bound;
+    case BO_GT:
+      return X > *Bound;
+    case BO_GE:
+      return X >= *Bound;
+    case BO_NE:
+      return X != *Bound;
+    default:
+      return false;
+    }
+  };
+  std::vector<int64_t> Values;
+  for (std::optional<int64_t> X = wrapTo(*Start, V->getType(), Ctx);
+       X && Holds(*X); X = wrapTo(Step(*X), V->getType(), Ctx)) {
+    if (Values.size() == MaxIterations ||
+        (!Values.empty() && Values.back() == *X))
+      return std::nullopt; // too long, or stuck
+    Values.push_back(*X);
+  }
+  return Values;
+}
+
+std::optional<bool> LaneEvaluator::holdsInSomeIteration(
+    const Expr *Cond, bool Want, const ThreadId &T, const Bindings *B,
+    llvm::ArrayRef<std::pair<const VarDecl *, std::vector<int64_t>>> Loops) {
+  constexpr size_t MaxCombinations = 4096;
+  size_t Combinations = 1;
+  for (const auto &[V, Values] : Loops) {
+    if (Values.empty())
+      return false; // the loop body never runs
+    Combinations *= Values.size();
+    if (Combinations > MaxCombinations)
+      return std::nullopt;
+  }
+  llvm::DenseMap<const VarDecl *, int64_t> Saved = Fixed;
+  std::optional<bool> Result = false;
+  for (size_t N = 0; N < Combinations && Result == false; ++N) {
+    for (size_t K = 0, Rest = N; K < Loops.size(); ++K) {
+      size_t I = Loops.size() - 1 - K;
+      Fixed[Loops[I].first] = Loops[I].second[Rest % Loops[I].second.size()];
+      Rest /= Loops[I].second.size();
+    }
+    std::optional<int64_t> V = evalIn(Cond, T, B, 0);
+    if (!V)
+      Result = std::nullopt;
+    else if (bool(*V) == Want)
+      Result = true;
+  }
+  Fixed = std::move(Saved);
+  return Result;
+}
+
 uint64_t LaneEvaluator::mayReachIn(const Stmt *S, FunctionDependence &FD,
                                    uint64_t Entry,
                                    llvm::ArrayRef<Bindings> Binds, unsigned W,
                                    bool &Exact) {
   uint64_t Active = Entry;
-  // Keeps the lanes where Cond is Want; a lane where it cannot be evaluated
-  // stays.
+  // The counted loops around S, from the outermost, for conditions on
+  // their counters (`if (tx <= m)` in `for (m = 0; m < 16; m++)`): a lane
+  // may reach S if the condition lets it through in some iteration.
+  std::optional<std::vector<std::pair<const VarDecl *, std::vector<int64_t>>>>
+      Loops; // found at the first condition that needs them
+  auto CountedLoops = [&]() -> const auto & {
+    if (!Loops) {
+      Loops.emplace();
+      for (const Stmt *P = FD.parent(S); P; P = FD.parent(P))
+        if (const auto *For = dyn_cast<ForStmt>(P))
+          if (auto Values = countedValues(For))
+            Loops->insert(
+                Loops->begin(),
+                {cast<VarDecl>(cast<DeclStmt>(For->getInit())->getSingleDecl()),
+                 std::move(*Values)});
+    }
+    return *Loops;
+  };
+  // Keeps the lanes where Cond is Want in some iteration of the counted
+  // loops around S; a lane where it cannot be evaluated stays.
   auto Filter = [&](const Expr *Cond, bool Want) {
     for (unsigned L = 0; L < WarpSize; ++L) {
       if (!(Active >> L & 1))
         continue;
       std::optional<ThreadId> T = thread(W, L);
-      std::optional<int64_t> V =
-          T ? evalIn(Cond, *T, Binds.empty() ? nullptr : &Binds[L], 0)
-            : std::nullopt;
-      if (!V)
+      const Bindings *B = Binds.empty() ? nullptr : &Binds[L];
+      std::optional<int64_t> V = T ? evalIn(Cond, *T, B, 0) : std::nullopt;
+      if (!V) {
         Exact = false;
-      else if (bool(*V) != Want)
+        if (T && !CountedLoops().empty() &&
+            holdsInSomeIteration(Cond, Want, *T, B, *Loops) == false)
+          Active &= ~(uint64_t(1) << L);
+      } else if (bool(*V) != Want)
         Active &= ~(uint64_t(1) << L);
     }
   };

@@ -17,10 +17,12 @@
 // a load) makes the answer "unknown", and checks stay silent on unknown.
 #pragma once
 #include "Analysis/AffineIndex.h"
+#include "Analysis/LocalWrites.h"
 #include "Analysis/ThreadDependence.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -112,11 +114,25 @@ private:
                                   unsigned Depth);
   std::optional<int64_t> builtin(const clang::Expr *E, const ThreadId &T);
   bool isWritten(const clang::VarDecl *V);
+  // The values the counter of For takes, in order, when the loop counts
+  // with constants only: `for (int m = 0; m < 16; m++)`, `m = 14; m >= 0;
+  // m--`, `s = 1; s <= 256; s *= 2`, the counter written nowhere else.
+  // Nothing for any other loop or more than a budget of iterations.
+  std::optional<std::vector<int64_t>> countedValues(const clang::ForStmt *For);
+  // Evaluates Cond in thread T with the counters of Loops (from the
+  // outermost) bound to each combination of their values, up to a budget:
+  // whether Want holds for some combination, for none, or is unknown.
+  std::optional<bool> holdsInSomeIteration(
+      const clang::Expr *Cond, bool Want, const ThreadId &T, const Bindings *B,
+      llvm::ArrayRef<std::pair<const clang::VarDecl *, std::vector<int64_t>>>
+          Loops);
 
   const clang::FunctionDecl *F;
   BlockShape Shape;
   unsigned WarpSize;
   llvm::DenseMap<const clang::VarDecl *, int64_t> Fixed;
+  llvm::DenseMap<const clang::FunctionDecl *, std::unique_ptr<LocalWrites>>
+      Writes;
   // Locals written after their declaration, per function seen.
   llvm::DenseMap<const clang::FunctionDecl *,
                  llvm::DenseSet<const clang::VarDecl *>>

@@ -112,4 +112,51 @@ __global__ void calls_even(float *out) {
   out[threadIdx.x] = s[threadIdx.x];
 }
 
+// A guard on the counter of a loop that counts with constants: `tx <= m`,
+// m = 0 to 15, lets lanes 0-15 through in the last iteration and lanes
+// 16-31 in none. Rodinia's Needleman-Wunsch anti-diagonal: 16 words between
+// lanes, 8-way over 16 lanes (16-way if all 32 ran it).
+__global__ void anti_diagonal(int *out) {
+  __shared__ int t[17][17];
+  int tx = threadIdx.x;
+  for (int m = 0; m < 16; m++) {
+    if (tx <= m)
+      t[m - tx + 1][tx + 1] = m;
+// CHECK: :[[@LINE-1]]:7: warning: 8-way bank conflict on 't[m - tx + 1][tx + 1]' on sm_80: a warp's store hits 8 different 4-byte words in one of the 32 banks (consecutive lanes are 64 bytes apart, over the 16 active lanes 0-15), so it takes 8 times the passes of a conflict-free access (slides, 'Shared memory bank conflicts') [memory-shared-bank-conflict]
+    __syncthreads();
+  }
+  // Counting down from 14: lanes 0-14.
+  for (int m = 14; m >= 0; m--)
+    if (tx <= m)
+      t[16 - tx][tx + 2 + m] = m;
+// CHECK: :[[@LINE-1]]:7: warning: 8-way bank conflict on 't[16 - tx][tx + 2 + m]' on sm_80: a warp's store hits 8 different 4-byte words in one of the 32 banks (consecutive lanes are 64 bytes apart, over the 15 active lanes 0-14)
+  out[tx] = t[1][tx % 16];
+}
+// Two lanes at most (m < 2): 16 words apart they are in different banks.
+__global__ void anti_diagonal_short(int *out) {
+  __shared__ int t[17][17];
+  int tx = threadIdx.x;
+  for (int m = 0; m < 2; m++)
+    if (tx <= m)
+      t[m - tx + 1][tx + 1] = m;
+  out[tx] = t[1][tx % 16];
+}
+// A bound the loop does not fix (n), or a counter the body writes too: the
+// guard may let every lane through.
+__global__ void anti_diagonal_open(int *out, int n) {
+  __shared__ int t[17][17];
+  int tx = threadIdx.x;
+  for (int m = 0; m < n; m++)
+    if (tx <= m)
+      t[m - tx + 1][tx + 1] = m;
+// CHECK: :[[@LINE-1]]:7: warning: 16-way bank conflict on 't[m - tx + 1][tx + 1]' on sm_80: a warp's store hits 16 different 4-byte words in one of the 32 banks (consecutive lanes are 64 bytes apart), so
+  for (int m = 0; m < 16; m++) {
+    if (tx <= m)
+      t[m - tx + 1][tx + 2] = m;
+// CHECK: :[[@LINE-1]]:7: warning: 16-way bank conflict on 't[m - tx + 1][tx + 2]' on sm_80: a warp's store hits 16 different 4-byte words in one of the 32 banks (consecutive lanes are 64 bytes apart), so
+    m += out[m];
+  }
+  out[tx] = t[1][tx % 16];
+}
+
 int main() { return 0; }
