@@ -31,6 +31,10 @@ std::vector<ir::SourcePos> irPositions(CheckContext &Ctx, const MemoryAccess &A,
   std::vector<SourceLocation> Candidates;
   if (!IsStore && !A.AlsoLoads)
     Candidates.push_back(A.E->getExprLoc());
+  // A structure read whole is copied from where its expression begins.
+  if (!IsStore && A.E->getType()->isRecordType() &&
+      A.E->getBeginLoc() != A.E->getExprLoc())
+    Candidates.push_back(A.E->getBeginLoc());
   if (IsStore || A.AlsoLoads)
     if (auto Next = Lexer::findNextToken(A.E->getEndLoc(),
                                          Ctx.sourceManager(), Ctx.langOpts()))

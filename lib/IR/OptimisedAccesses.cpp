@@ -13,6 +13,7 @@
 #include "llvm/IR/DebugInfoMetadata.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
+#include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/IntrinsicsNVPTX.h"
 #include "llvm/IR/Module.h"
 #include "llvm/IR/PatternMatch.h"
@@ -49,6 +50,28 @@ std::optional<SourcePos> positionOf(const Instruction &I) {
 unsigned bytesOf(const Instruction &I) {
   return unsigned(I.getModule()->getDataLayout().getTypeStoreSize(
       getLoadStoreType(const_cast<Instruction *>(&I))));
+}
+
+// The sides of a copy of a known size that are in memory the checks judge
+// (not a local's): an aggregate read or written whole (a float2 passed by
+// value, a struct assigned) is a memcpy at -O0, carrying the position of
+// the access it stands for, and becomes loads and stores under -O3.
+struct CopySide {
+  bool IsStore;
+  unsigned Bytes;
+};
+SmallVector<CopySide, 2> copySides(const Instruction &I) {
+  SmallVector<CopySide, 2> Out;
+  const auto *MT = dyn_cast<MemTransferInst>(&I);
+  const auto *Len = MT ? dyn_cast<ConstantInt>(MT->getLength()) : nullptr;
+  if (!Len || Len->isZero() || Len->getZExtValue() > 1024)
+    return Out;
+  unsigned Bytes = unsigned(Len->getZExtValue());
+  if (!isa<AllocaInst>(getUnderlyingObject(MT->getRawSource())))
+    Out.push_back({false, Bytes});
+  if (!isa<AllocaInst>(getUnderlyingObject(MT->getRawDest())))
+    Out.push_back({true, Bytes});
+  return Out;
 }
 
 std::unique_ptr<TargetMachine> nvptxMachine(const Module &M, StringRef CPU) {
@@ -330,15 +353,19 @@ void OptimisedAccesses::optimise(Module &M, TargetMachine &TM,
     if (F.isDeclaration())
       continue;
     F.addFnAttr("target-cpu", CPU);
+    auto Generated = [&](const SourcePos &Pos, bool IsStore, unsigned Bytes) {
+      Record &R = Records[key(Pos, IsStore)];
+      R.Generated = true;
+      R.Bytes = Bytes;
+      R.Functions.insert(functionId(F.getName()));
+    };
     for (Instruction &I : instructions(F))
-      if (isMemoryAccess(I))
-        if (auto Pos = positionOf(I))
-        {
-          Record &R = Records[key(*Pos, isa<StoreInst>(I))];
-          R.Generated = true;
-          R.Bytes = bytesOf(I);
-          R.Functions.insert(functionId(F.getName()));
-        }
+      if (auto Pos = positionOf(I)) {
+        if (isMemoryAccess(I))
+          Generated(*Pos, isa<StoreInst>(I), bytesOf(I));
+        for (CopySide C : copySides(I))
+          Generated(*Pos, C.IsStore, C.Bytes);
+      }
   }
 
   LoopAnalysisManager LAM;
@@ -378,13 +405,18 @@ void OptimisedAccesses::optimise(Module &M, TargetMachine &TM,
     ScalarEvolution &SE = FAM.getResult<ScalarEvolutionAnalysis>(F);
     std::vector<Original> Before;
     for (Instruction &I : instructions(F))
-      if (isMemoryAccess(I))
-        if (auto Pos = positionOf(I)) {
+      if (auto Pos = positionOf(I)) {
+        if (isMemoryAccess(I)) {
           Value *Ptr = getLoadStorePointerOperand(&I);
           Before.push_back({WeakVH(&I), I.getParent(), SE.getSCEV(Ptr),
                             Ptr->getType(), isa<StoreInst>(I), bytesOf(I),
                             *Pos});
         }
+        // A copy the optimiser left whole is its accesses, unmerged.
+        for (CopySide C : copySides(I))
+          Records[key(*Pos, C.IsStore)].Survivors.push_back(
+              {false, C.Bytes, 0, ""});
+      }
     // Run by hand so that the SCEVs above stay valid until matched.
     PreservedAnalyses PA = LoadStoreVectorizerPass().run(F, FAM);
 

@@ -221,3 +221,32 @@ __global__ void negatePacked(Pair *ft_k, const Pair *ft, float k) {
   // AST: :[[@LINE-7]]:3: warning: each warp store of 'ft_k[i].y'
   // AST: :[[@LINE-8]]:16: warning: each warp load of 'ft[i].y'
 }
+
+// A float2 read whole (copied into a local, passed by value) is one memcpy
+// at -O0 and one 8-byte load under -O3: read again with nothing written in
+// between, it is the first read's value and no access of its own
+// (BezierLineCDP's curvature).
+struct Curve {
+  float2 a, b, c;
+};
+__device__ float len(float2 v) { return sqrtf(v.x * v.x + v.y * v.y); }
+__global__ void rereadWhole(const Curve *cs, float *out) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  float2 d = cs[i].b;
+  out[i] = len(d) / len(cs[i].b);
+  // CHECK: :[[@LINE-2]]:14: warning: each warp load of 'cs[i].b' touches 24 32-byte sectors for 256 useful bytes (33% efficiency) on sm_80: consecutive lanes are 24 bytes apart [memory-uncoalesced-access]
+  // CHECK: :[[@LINE-9]]:8: note: 'Curve' is 24 bytes
+  // AST: :[[@LINE-4]]:14: warning: each warp load of 'cs[i].b' touches 24 32-byte sectors
+  // AST: :[[@LINE-4]]:25: warning: each warp load of 'cs[i].b' touches 24 32-byte sectors
+}
+// A store between that may overwrite it: both reads stay.
+__global__ void rereadAfterStore(const Curve *cs, float2 *tmp, float *out) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  float2 d = cs[i].b;
+  tmp[i] = d;
+  out[i] = len(d) / len(cs[i].b);
+  // CHECK: :[[@LINE-3]]:14: warning: each warp load of 'cs[i].b' touches 24 32-byte sectors for 256 useful bytes (33% efficiency)
+  // CHECK: :[[@LINE-2]]:25: warning: each warp load of 'cs[i].b' touches 24 32-byte sectors for 256 useful bytes (33% efficiency)
+  // AST: :[[@LINE-5]]:14: warning: each warp load of 'cs[i].b' touches 24 32-byte sectors
+  // AST: :[[@LINE-4]]:25: warning: each warp load of 'cs[i].b' touches 24 32-byte sectors
+}
