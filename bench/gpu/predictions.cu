@@ -232,6 +232,42 @@ __global__ void opt_dse_16x16(const float *in, float *out, int n) { // measure: 
   out[x * n + y] = 0.0f;
   out[x * n + y] = v; // measure: st 4
 }
+// Two 8-aligned float2 arrays: ft_k[i].x (0 mod 8) cannot be ft[i].y
+// (4 mod 8), so the .y load moves above the .x store: one 8-byte load and
+// one 8-byte store per lane (simpleCUFFT_2d_MGPU's solvePoisson).
+__global__ void opt_float2_across_store(float2 *ft_k, const float2 *ft) {
+  int i = GID;
+  ft_k[i].x = -ft[i].x * 2.0f; // measure: ld 8
+  ft_k[i].y = -ft[i].y * 2.0f; // measure: st 8
+}
+// The look-alike aligned to 4: ft_k[i].x may be ft[i].y; four 4-byte
+// accesses.
+__global__ void opt_pair_across_store(A8 *ft_k, const A8 *ft) {
+  int i = GID;
+  ft_k[i].x = -ft[i].x * 2.0f; // measure: ld 4
+  ft_k[i].y = -ft[i].y * 2.0f; // measure: st 4
+}
+// A float2 field read whole twice (passed by value) with nothing written
+// between: one 8-byte load (BezierLineCDP's curvature).
+struct Curve { float2 a, b, c; };
+__device__ float len2(float2 v) { return sqrtf(v.x * v.x + v.y * v.y); }
+__global__ void opt_cse_whole(const Curve *c, float *o) { // measure: ld_requests 1
+  int i = GID;
+  float2 d = c[i].b; // measure: ld 8
+  o[i] = len2(d) / len2(c[i].b);
+}
+// A guard on a counted loop's counter (tx <= m, m = 15) lets lanes 0-15
+// through: 16 words apart, 8-way over 16 lanes (Rodinia's
+// Needleman-Wunsch anti-diagonal).
+__global__ void sh_anti_diagonal(float *o) {
+  __shared__ float t[17][17];
+  int tx = threadIdx.x;
+  for (int m = 15; m < 16; m++)
+    if (tx <= m)
+      t[m - tx + 1][tx + 1] = tx; // measure: shared_st 4
+  __syncthreads();
+  o[blockIdx.x * 32 + tx] = t[1][tx % 16];
+}
 
 // ------------------------------------------------------------------ occupancy
 template <int N> __global__ void regs(const float *in, float *out) {
@@ -406,6 +442,10 @@ int main(int argc, char **argv) {
   opt_shared_pair_stride4<<<64, b>>>(o);
   opt_cse<<<g, b>>>((const A12 *)a, o);
   opt_dse_16x16<<<dim3(64, 64), dim3(16, 16)>>>(a, o, 1024);
+  opt_float2_across_store<<<g, b>>>((float2 *)o, (const float2 *)a);
+  opt_pair_across_store<<<g, b>>>((A8 *)o, (const A8 *)a);
+  opt_cse_whole<<<g, b>>>((const Curve *)a, o);
+  sh_anti_diagonal<<<64, 32>>>(o);
   regs<16><<<g, 256>>>(a, o); // measure: occupancy
   regs<24><<<g, 256>>>(a, o); // measure: occupancy
   regs<32><<<g, 128>>>(a, o); // measure: occupancy
