@@ -1,9 +1,10 @@
 #include "Driver/Runner.h"
-#include "IR/IRLayer.h"
 #include "Analysis/Budget.h"
 #include "Driver/OneParse.h"
 #include "Driver/Preamble.h"
 #include "Driver/ResourceUsage.h"
+#include "IR/IRLayer.h"
+#include "clang/Basic/DiagnosticAST.h"
 #include "clang/Basic/FileManager.h"
 #include "clang/Frontend/CompilerInstance.h"
 #include "clang/Frontend/FrontendAction.h"
@@ -16,6 +17,7 @@
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/VirtualFileSystem.h"
+#include <map>
 
 using namespace clang;
 
@@ -38,7 +40,55 @@ struct HostBodyErrors {
   // After the parse: the host bodies that hold every error, when they do,
   // each with its warning.
   std::vector<std::pair<unsigned, std::string>> Broken; // name offset, text
+  // The errors that are a `%name` in inline assembly clang cannot read as
+  // an operand (`mov.u64 %0, %globaltimer;`), which nvcc passes to ptxas
+  // as written: each with its file, the offset of its `%` there, and its
+  // warning. OtherErrors: some error is not one of them.
+  struct AsmEscape {
+    std::string Path;
+    unsigned Percent;
+    std::string Warning;
+  };
+  std::vector<AsmEscape> AsmEscapes;
+  bool OtherErrors = false;
 };
+
+// Error Info, an invalid `%` escape in an inline assembly string of a file
+// of the user's, as an AsmEscape; nothing for any other error.
+std::optional<HostBodyErrors::AsmEscape> asmEscape(const Diagnostic &Info) {
+  if (Info.getID() != diag::err_asm_invalid_escape ||
+      !Info.hasSourceManager() || !Info.getLocation().isValid())
+    return std::nullopt;
+  const SourceManager &SM = Info.getSourceManager();
+  SourceLocation L = Info.getLocation();
+  if (!L.isFileID() || SM.isInSystemHeader(L))
+    return std::nullopt;
+  FileID Id = SM.getFileID(L);
+  OptionalFileEntryRef Entry = SM.getFileEntryRefForID(Id);
+  if (!Entry)
+    return std::nullopt;
+  // The error points at the escape's second or third character.
+  llvm::StringRef Text = SM.getBufferData(Id);
+  unsigned At = SM.getFileOffset(L);
+  unsigned Percent = At;
+  while (Percent > 0 && At - Percent < 3 && Text[Percent] != '%')
+    --Percent;
+  if (Text[Percent] != '%' || Percent + 1 >= Text.size() ||
+      !llvm::isAlpha(Text[Percent + 1]))
+    return std::nullopt;
+  size_t End = Percent + 1;
+  while (End < Text.size() && (llvm::isAlnum(Text[End]) || Text[End] == '_'))
+    ++End;
+  std::string Name = Text.slice(Percent, End).str();
+  PresumedLoc P = SM.getPresumedLoc(SM.getComposedLoc(Id, Percent));
+  return HostBodyErrors::AsmEscape{
+      Entry->getName().str(), Percent,
+      std::string(P.getFilename()) + ":" + std::to_string(P.getLine()) + ":" +
+          std::to_string(P.getColumn()) + ": clang rejects '" + Name +
+          "' in inline assembly (invalid % escape), which nvcc passes to "
+          "ptxas as written; analysed as '%" +
+          Name + "'"};
+}
 
 // Collects the compiler's errors (not its warnings: those are the compiler's
 // business) with their locations, as clang-tidy reports clang-diagnostic-error;
@@ -73,10 +123,15 @@ public:
       if (SM.isInMainFile(L))
         InMainFile = SM.getFileOffset(L);
     }
-    if (HostBodies)
+    if (HostBodies) {
       HostBodies->Errors.push_back(
           {InMainFile, std::to_string(E.Loc.Line) + ":" +
                            std::to_string(E.Loc.Column) + ": " + E.Message});
+      if (auto A = asmEscape(Info))
+        HostBodies->AsmEscapes.push_back(std::move(*A));
+      else
+        HostBodies->OtherErrors = true;
+    }
     Sink.reportError(std::move(E));
   }
 
@@ -525,7 +580,10 @@ FileResult runFile(const FileTask &T, const RunEnvironment &Env,
   // Parses Targets[I], judging the others of Shared on it too. False when it
   // crashed (reported).
   auto ParseOnce = [&](size_t I, SharedParse *Shared, const FileTask &Task,
-                       HostBodyErrors *HostBodies) {
+                       HostBodyErrors *HostBodies,
+                       FileManager *ParseFiles = nullptr) {
+    if (!ParseFiles)
+      ParseFiles = Files.get();
     const ArchInfo *Arch = Targets[I];
     // Heap objects, so that after a contained crash they can be abandoned
     // rather than destroyed half-way through their work.
@@ -542,7 +600,7 @@ FileResult runFile(const FileTask &T, const RunEnvironment &Env,
     std::unique_ptr<tooling::ToolInvocation> Invocation;
     if (!Preambles) {
       Invocation = std::make_unique<tooling::ToolInvocation>(
-          Args, std::move(Action), Files.get());
+          Args, std::move(Action), ParseFiles);
       Invocation->setDiagnosticConsumer(Errors.get());
     }
     auto Parse = [&] {
@@ -567,7 +625,7 @@ FileResult runFile(const FileTask &T, const RunEnvironment &Env,
       return true;
     (void)Invocation.release();
     (void)Errors.release();
-    Files->Retain();
+    ParseFiles->Retain();
     ToolError E;
     E.Loc.File = T.File;
     E.Message = "internal error: warplint crashed while analysing this file" +
@@ -585,29 +643,72 @@ FileResult runFile(const FileTask &T, const RunEnvironment &Env,
         !T.Flags.IsCuda)
       return ParseOnce(I, Shared, T, nullptr);
     HostBodyErrors HostBodies;
-    if (!ParseOnce(I, Shared, T, &HostBodies) || HostBodies.Broken.empty())
+    if (!ParseOnce(I, Shared, T, &HostBodies))
+      return false;
+    // Forgets the first parse's findings (and its errors unless KeepErrors)
+    // for a second.
+    auto Forget = [&](bool KeepErrors) {
+      std::vector<ToolError> Errors =
+          KeepErrors ? Sinks[I].errors() : std::vector<ToolError>();
+      Sinks[I] = DiagSink();
+      for (ToolError &E : Errors)
+        Sinks[I].reportError(std::move(E));
+      if (Shared) { // as before the first parse, the targets it stands for kept
+        SharedParse Fresh;
+        Fresh.Others = std::move(Shared->Others);
+        *Shared = std::move(Fresh);
+      }
+    };
+    auto Warn = [&](const std::string &Warning) {
+      if (!llvm::is_contained(R.Warnings, Warning))
+        R.Warnings.push_back(Warning);
+    };
+    if (!HostBodies.OtherErrors && !HostBodies.AsmEscapes.empty()) {
+      // Every error is a `%name` nvcc accepts in inline assembly: parsed
+      // again with each written `%%name`, which is what ptxas receives, and
+      // the errors become warnings.
+      std::map<std::string, std::vector<unsigned>> Percents;
+      for (const HostBodyErrors::AsmEscape &A : HostBodies.AsmEscapes) {
+        Percents[A.Path].push_back(A.Percent);
+        Warn(A.Warning);
+      }
+      auto Memory = llvm::makeIntrusiveRefCnt<llvm::vfs::InMemoryFileSystem>();
+      if (auto Cwd = FS->getCurrentWorkingDirectory())
+        Memory->setCurrentWorkingDirectory(*Cwd);
+      for (auto &[Name, At] : Percents) {
+        llvm::SmallString<256> Path(Name);
+        auto Buffer = FS->getBufferForFile(Path);
+        if (!Buffer || FS->makeAbsolute(Path))
+          return true; // the errors stand
+        std::string Text = (*Buffer)->getBuffer().str();
+        llvm::sort(At, std::greater<unsigned>());
+        for (unsigned P : llvm::make_range(At.begin(), llvm::unique(At)))
+          Text.insert(P, 1, '%');
+        Memory->addFile(Path, 0,
+                        llvm::MemoryBuffer::getMemBufferCopy(Text, Path));
+      }
+      auto Overlay =
+          llvm::makeIntrusiveRefCnt<llvm::vfs::OverlayFileSystem>(FS);
+      Overlay->pushOverlay(Memory);
+      llvm::IntrusiveRefCntPtr<FileManager> Escaped(
+          new FileManager(FileSystemOptions(), Overlay));
+      Forget(/*KeepErrors=*/false);
+      return ParseOnce(I, Shared, T, nullptr, Escaped.get());
+    }
+    if (HostBodies.Broken.empty())
       return true;
     FileTask Without = T;
     llvm::DenseSet<unsigned> Skipped;
     for (const auto &[Name, Warning] : HostBodies.Broken) {
       Skipped.insert(Name);
-      if (!llvm::is_contained(R.Warnings, Warning))
-        R.Warnings.push_back(Warning);
+      Warn(Warning);
     }
     Without.SkipBody = [Skipped](unsigned Name) {
       return Skipped.contains(Name);
     };
     // The errors stand (the TU does not compile as clang reads it: exit 2);
     // the findings come from the parse without them.
-    std::vector<ToolError> Errors = Sinks[I].errors();
-    Sinks[I] = DiagSink();
-    for (ToolError &E : Errors)
-      Sinks[I].reportError(std::move(E));
-    if (Shared) { // as before the first parse, the targets it stands for kept
-      SharedParse Fresh;
-      Fresh.Others = std::move(Shared->Others);
-      *Shared = std::move(Fresh);
-    }
+    Forget(/*KeepErrors=*/true);
     return ParseOnce(I, Shared, Without, nullptr);
   };
 
