@@ -5,6 +5,7 @@
 #include "Driver/ResourceUsage.h"
 #include "IR/IRLayer.h"
 #include "clang/Basic/DiagnosticAST.h"
+#include "clang/Basic/DiagnosticSema.h"
 #include "clang/Basic/FileManager.h"
 #include "clang/Frontend/CompilerInstance.h"
 #include "clang/Frontend/FrontendAction.h"
@@ -50,6 +51,9 @@ struct HostBodyErrors {
     std::string Warning;
   };
   std::vector<AsmEscape> AsmEscapes;
+  // A kernel launched from device code without -fgpu-rdc, which nvcc
+  // refuses as well without -rdc=true: the first such error's place.
+  std::string NeedsRdc;
   bool OtherErrors = false;
 };
 
@@ -129,6 +133,9 @@ public:
                            std::to_string(E.Loc.Column) + ": " + E.Message});
       if (auto A = asmEscape(Info))
         HostBodies->AsmEscapes.push_back(std::move(*A));
+      else if (Info.getID() == diag::err_cuda_device_kernel_launch_require_rdc)
+        HostBodies->NeedsRdc = E.Loc.File + ":" + std::to_string(E.Loc.Line) +
+                               ":" + std::to_string(E.Loc.Column);
       else
         HostBodies->OtherErrors = true;
     }
@@ -663,7 +670,23 @@ FileResult runFile(const FileTask &T, const RunEnvironment &Env,
       if (!llvm::is_contained(R.Warnings, Warning))
         R.Warnings.push_back(Warning);
     };
-    if (!HostBodies.OtherErrors && !HostBodies.AsmEscapes.empty()) {
+    if (!HostBodies.OtherErrors && HostBodies.AsmEscapes.empty() &&
+        !HostBodies.NeedsRdc.empty()) {
+      // Every error is a kernel launched from device code, which needs
+      // relocatable device code: the compile command lacks the flag its
+      // build must have. The errors stand, as nvcc's would; the findings
+      // are those of the code as that build compiles it.
+      Warn(HostBodies.NeedsRdc +
+           ": a kernel launched from device code needs relocatable device "
+           "code (nvcc -rdc=true, clang -fgpu-rdc), which the compile command "
+           "does not ask for; the file was analysed as with -fgpu-rdc");
+      FileTask WithRdc = T;
+      WithRdc.Flags.Args.push_back("-fgpu-rdc");
+      Forget(/*KeepErrors=*/true);
+      return ParseOnce(I, Shared, WithRdc, nullptr);
+    }
+    if (!HostBodies.OtherErrors && !HostBodies.AsmEscapes.empty() &&
+        HostBodies.NeedsRdc.empty()) {
       // Every error is a `%name` nvcc accepts in inline assembly: parsed
       // again with each written `%%name`, which is what ptxas receives, and
       // the errors become warnings.
