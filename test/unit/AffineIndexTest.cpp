@@ -537,3 +537,26 @@ TEST(MayReach, GuardsReturnsAndCallersGuards) {
   EXPECT_EQ(L[2], 0x00FFFFFFull);  // lanes 24-31 returned
   EXPECT_EQ(L[3], 0xFull);         // the caller's 16, the helper's lane < 4
 }
+
+TEST(MayReach, GuardOnACountedLoopsCounter) {
+  Fixture F("__global__ void k(int n, int *p) { __shared__ int s[1024];\n"
+            "  int tx = threadIdx.x;\n"
+            "  for (int m = 0; m < 16; m++) if (tx <= m) s[tx] = 0;\n"
+            "  for (int m = 14; m >= 0; m--) if (tx <= m) s[tx + 1] = 0;\n"
+            "  for (int m = 1; m <= 8; m *= 2) if (tx < m) s[tx + 2] = 0;\n"
+            "  for (int m = 0; m < 4; m++) for (int j = 0; j < 2; j++)\n"
+            "    if (tx == 2 * m + j + 8) s[tx + 3] = 0;\n"
+            "  for (int m = 0; m < n; m++) if (tx <= m) s[tx + 4] = 0;\n"
+            "  for (int m = 0; m < 16; m++) { if (tx <= m) s[tx + 5] = 0;\n"
+            "    m += n; }\n"
+            "  for (int m = 0; m < 0; m++) if (tx <= m) s[tx + 6] = 0; }");
+  auto L = lanesReaching(F, "k");
+  ASSERT_EQ(L.size(), 7u);
+  EXPECT_EQ(L[0], 0xFFFFull);     // m = 0..15: lanes 0-15
+  EXPECT_EQ(L[1], 0x7FFFull);     // m = 14..0: lanes 0-14
+  EXPECT_EQ(L[2], 0xFFull);       // m = 1, 2, 4, 8: lanes 0-7
+  EXPECT_EQ(L[3], 0xFF00ull);     // 8 + 2m + j over both counters
+  EXPECT_EQ(L[4], 0xFFFFFFFFull); // an unknown bound: every lane
+  EXPECT_EQ(L[5], 0xFFFFFFFFull); // the body writes m too: every lane
+  EXPECT_EQ(L[6], 0ull);          // the body never runs
+}
