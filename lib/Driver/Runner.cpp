@@ -26,15 +26,22 @@ namespace warplint {
 
 namespace {
 
-// Errors that lie only in the bodies of the main file's host functions need
-// not cost the device analysis its findings (clang generates no device code
-// after an error, so the IR layer would not run): clang's device-side parse
-// judges host code that nvcc hands to the host compiler (an initialised
-// variable-sized array, which GCC accepts), and the device code and the
-// other host functions do not need those bodies. The file is parsed again
-// without them (as the language server's focused pass skips bodies), a
-// warning names each function left out, and the errors stand.
-struct HostBodyErrors {
+// The errors of a file's first parse, and whether a second parse recovers
+// the findings they cost (clang generates no device code after an error, so
+// the IR layer would not run):
+// - errors only in the bodies of the main file's host functions: clang's
+//   device-side parse judges host code that nvcc hands to the host compiler
+//   (an initialised variable-sized array, which GCC accepts), and the device
+//   code and the other host functions do not need those bodies. The file is
+//   parsed again without them (as the language server's focused pass skips
+//   bodies), a warning names each function left out, and the errors stand;
+// - a `%name` in inline assembly that nvcc passes to ptxas as written: the
+//   file is parsed again with it written `%%name`, and the errors become
+//   warnings;
+// - a kernel launched from device code without -fgpu-rdc, which nvcc refuses
+//   too without -rdc=true: the file is parsed again with -fgpu-rdc, as its
+//   build must compile it, and the errors stand.
+struct FirstParseErrors {
   // Each error of the parse: its offset in the main file (none: elsewhere,
   // or without a location) and its text.
   std::vector<std::pair<std::optional<unsigned>, std::string>> Errors;
@@ -42,24 +49,33 @@ struct HostBodyErrors {
   // each with its warning.
   std::vector<std::pair<unsigned, std::string>> Broken; // name offset, text
   // The errors that are a `%name` in inline assembly clang cannot read as
-  // an operand (`mov.u64 %0, %globaltimer;`), which nvcc passes to ptxas
-  // as written: each with its file, the offset of its `%` there, and its
-  // warning. OtherErrors: some error is not one of them.
+  // an operand (`mov.u64 %0, %globaltimer;`): each with its file, the offset
+  // of its `%` there, and its warning.
   struct AsmEscape {
     std::string Path;
     unsigned Percent;
     std::string Warning;
   };
   std::vector<AsmEscape> AsmEscapes;
-  // A kernel launched from device code without -fgpu-rdc, which nvcc
-  // refuses as well without -rdc=true: the first such error's place.
+  // The first kernel launch from device code that needs -fgpu-rdc: where.
   std::string NeedsRdc;
+  // Some error is neither of those two kinds.
   bool OtherErrors = false;
+
+  enum class Recovery { None, AsmEscapes, Rdc, SkipHostBodies };
+  // The second parse these errors call for.
+  Recovery recovery() const {
+    if (!OtherErrors && !AsmEscapes.empty() && NeedsRdc.empty())
+      return Recovery::AsmEscapes;
+    if (!OtherErrors && AsmEscapes.empty() && !NeedsRdc.empty())
+      return Recovery::Rdc;
+    return Broken.empty() ? Recovery::None : Recovery::SkipHostBodies;
+  }
 };
 
 // Error Info, an invalid `%` escape in an inline assembly string of a file
 // of the user's, as an AsmEscape; nothing for any other error.
-std::optional<HostBodyErrors::AsmEscape> asmEscape(const Diagnostic &Info) {
+std::optional<FirstParseErrors::AsmEscape> asmEscape(const Diagnostic &Info) {
   if (Info.getID() != diag::err_asm_invalid_escape ||
       !Info.hasSourceManager() || !Info.getLocation().isValid())
     return std::nullopt;
@@ -85,7 +101,7 @@ std::optional<HostBodyErrors::AsmEscape> asmEscape(const Diagnostic &Info) {
     ++End;
   std::string Name = Text.slice(Percent, End).str();
   PresumedLoc P = SM.getPresumedLoc(SM.getComposedLoc(Id, Percent));
-  return HostBodyErrors::AsmEscape{
+  return FirstParseErrors::AsmEscape{
       Entry->getName().str(), Percent,
       std::string(P.getFilename()) + ":" + std::to_string(P.getLine()) + ":" +
           std::to_string(P.getColumn()) + ": clang rejects '" + Name +
@@ -96,12 +112,12 @@ std::optional<HostBodyErrors::AsmEscape> asmEscape(const Diagnostic &Info) {
 
 // Collects the compiler's errors (not its warnings: those are the compiler's
 // business) with their locations, as clang-tidy reports clang-diagnostic-error;
-// with HostBodies, also where each lies in the main file.
+// with FirstErrors, also where each lies in the main file.
 class ErrorCollector : public DiagnosticConsumer {
 public:
   ErrorCollector(DiagSink &Sink, llvm::StringRef File,
-                 HostBodyErrors *HostBodies = nullptr)
-      : Sink(Sink), File(File.str()), HostBodies(HostBodies) {}
+                 FirstParseErrors *FirstErrors = nullptr)
+      : Sink(Sink), File(File.str()), FirstErrors(FirstErrors) {}
 
   void HandleDiagnostic(DiagnosticsEngine::Level Level,
                         const Diagnostic &Info) override {
@@ -127,17 +143,17 @@ public:
       if (SM.isInMainFile(L))
         InMainFile = SM.getFileOffset(L);
     }
-    if (HostBodies) {
-      HostBodies->Errors.push_back(
+    if (FirstErrors) {
+      FirstErrors->Errors.push_back(
           {InMainFile, std::to_string(E.Loc.Line) + ":" +
                            std::to_string(E.Loc.Column) + ": " + E.Message});
       if (auto A = asmEscape(Info))
-        HostBodies->AsmEscapes.push_back(std::move(*A));
+        FirstErrors->AsmEscapes.push_back(std::move(*A));
       else if (Info.getID() == diag::err_cuda_device_kernel_launch_require_rdc)
-        HostBodies->NeedsRdc = E.Loc.File + ":" + std::to_string(E.Loc.Line) +
-                               ":" + std::to_string(E.Loc.Column);
+        FirstErrors->NeedsRdc = E.Loc.File + ":" + std::to_string(E.Loc.Line) +
+                                ":" + std::to_string(E.Loc.Column);
       else
-        HostBodies->OtherErrors = true;
+        FirstErrors->OtherErrors = true;
     }
     Sink.reportError(std::move(E));
   }
@@ -145,7 +161,7 @@ public:
 private:
   DiagSink &Sink;
   std::string File;
-  HostBodyErrors *HostBodies;
+  FirstParseErrors *FirstErrors;
 };
 
 // The host bodies of the main file that hold all of the parse's errors, each
@@ -153,7 +169,7 @@ private:
 // device code, a header, between functions) or in a body the parser cannot
 // skip.
 std::vector<std::pair<unsigned, std::string>>
-brokenHostBodies(const HostBodyErrors &E, ASTContext &AST,
+brokenHostBodies(const FirstParseErrors &E, ASTContext &AST,
                  llvm::StringRef File) {
   Decl *TU = AST.getTranslationUnitDecl();
   std::vector<BodySpan> Bodies = mainFileBodies(TU, AST);
@@ -223,9 +239,9 @@ class AnalysisConsumer : public ASTConsumer {
 public:
   AnalysisConsumer(CompilerInstance &CI, std::vector<TargetChecks> Targets,
                    SharedParse *Shared, std::string *Dump, const FileTask &T,
-                   std::vector<BodySpan> *Bodies, HostBodyErrors *HostBodies)
+                   std::vector<BodySpan> *Bodies, FirstParseErrors *FirstErrors)
       : CI(CI), Targets(std::move(Targets)), Shared(Shared), Dump(Dump), T(T),
-        Bodies(Bodies), HostBodies(HostBodies) {}
+        Bodies(Bodies), FirstErrors(FirstErrors) {}
 
   bool shouldSkipFunctionBody(Decl *D) override {
     if (!T.SkipBody)
@@ -250,10 +266,11 @@ public:
   void HandleTranslationUnit(ASTContext &AST) override {
     if (cancelled())
       return;
-    if (HostBodies && CI.getDiagnostics().hasErrorOccurred()) {
-      HostBodies->Broken = brokenHostBodies(*HostBodies, AST, T.File);
-      if (!HostBodies->Broken.empty())
-        return; // parsed again without them: nothing of this parse is kept
+    if (FirstErrors && CI.getDiagnostics().hasErrorOccurred()) {
+      if (FirstErrors->recovery() == FirstParseErrors::Recovery::None)
+        FirstErrors->Broken = brokenHostBodies(*FirstErrors, AST, T.File);
+      if (FirstErrors->recovery() != FirstParseErrors::Recovery::None)
+        return; // parsed again: nothing of this parse is kept
     }
     if (T.MainFileOnly)
       AST.setTraversalScope(MainDecls);
@@ -318,7 +335,7 @@ private:
   std::string *Dump;
   const FileTask &T;
   std::vector<BodySpan> *Bodies;
-  HostBodyErrors *HostBodies;
+  FirstParseErrors *FirstErrors;
   std::vector<Decl *> MainDecls;
 };
 
@@ -353,7 +370,7 @@ public:
       Targets.push_back({std::move(Ctx), std::move(Runner)});
     }
     auto AST = std::make_unique<AnalysisConsumer>(
-        CI, std::move(Targets), Shared, Dump, T, Bodies, HostBodies);
+        CI, std::move(Targets), Shared, Dump, T, Bodies, FirstErrors);
     if (!wantsIRLayer(CI))
       return AST;
     // The same parse feeds the code generator, after the checks (or when
@@ -374,7 +391,7 @@ public:
   // full pass).
   void collectBodies(std::vector<BodySpan> *Out) { Bodies = Out; }
   // Whether the errors lie only in host bodies go to Out.
-  void findHostBodyErrors(HostBodyErrors *Out) { HostBodies = Out; }
+  void collectFirstParseErrors(FirstParseErrors *Out) { FirstErrors = Out; }
 
 protected:
   bool BeginInvocation(CompilerInstance &CI) override {
@@ -396,7 +413,7 @@ private:
   std::string *Dump;
   ResourceUsageJob *Resources;
   std::vector<BodySpan> *Bodies = nullptr;
-  HostBodyErrors *HostBodies = nullptr;
+  FirstParseErrors *FirstErrors = nullptr;
 };
 
 // clang's CUDA wrapper header includes "cuda.h" for CUDA_VERSION, and a
@@ -417,18 +434,28 @@ std::string wrapperCudaHeader(const RunEnvironment &Env,
   return FS.exists(Path) ? "" : std::string(Path);
 }
 
+// FS with Files (path: contents) in memory over it. A relative path is
+// FS's working directory's.
+llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem>
+withFilesInMemory(llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> FS,
+                  const std::map<std::string, std::string> &Files) {
+  auto Memory = llvm::makeIntrusiveRefCnt<llvm::vfs::InMemoryFileSystem>();
+  if (auto Cwd = FS->getCurrentWorkingDirectory())
+    Memory->setCurrentWorkingDirectory(*Cwd);
+  for (const auto &[Path, Text] : Files)
+    Memory->addFile(Path, 0, llvm::MemoryBuffer::getMemBufferCopy(Text, Path));
+  auto Overlay = llvm::makeIntrusiveRefCnt<llvm::vfs::OverlayFileSystem>(FS);
+  Overlay->pushOverlay(Memory);
+  return Overlay;
+}
+
 llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem>
 withWrapperCudaHeader(llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> FS,
                       llvm::StringRef Path, const CudaToolkit &Toolkit) {
   llvm::SmallString<256> Real(Toolkit.Path);
   llvm::sys::path::append(Real, "include", "cuda.h");
-  auto Memory = llvm::makeIntrusiveRefCnt<llvm::vfs::InMemoryFileSystem>();
-  Memory->addFile(Path, 0,
-                  llvm::MemoryBuffer::getMemBufferCopy(
-                      "#include \"" + std::string(Real) + "\"\n", Path));
-  auto Overlay = llvm::makeIntrusiveRefCnt<llvm::vfs::OverlayFileSystem>(FS);
-  Overlay->pushOverlay(Memory);
-  return Overlay;
+  return withFilesInMemory(
+      FS, {{Path.str(), "#include \"" + std::string(Real) + "\"\n"}});
 }
 
 // Every file a parse read (absolute paths, symlinks and '..' resolved), but
@@ -587,7 +614,7 @@ FileResult runFile(const FileTask &T, const RunEnvironment &Env,
   // Parses Targets[I], judging the others of Shared on it too. False when it
   // crashed (reported).
   auto ParseOnce = [&](size_t I, SharedParse *Shared, const FileTask &Task,
-                       HostBodyErrors *HostBodies,
+                       FirstParseErrors *FirstErrors,
                        FileManager *ParseFiles = nullptr) {
     if (!ParseFiles)
       ParseFiles = Files.get();
@@ -595,15 +622,15 @@ FileResult runFile(const FileTask &T, const RunEnvironment &Env,
     // Heap objects, so that after a contained crash they can be abandoned
     // rather than destroyed half-way through their work.
     auto Errors =
-        std::make_unique<ErrorCollector>(Sinks[I], T.File, HostBodies);
+        std::make_unique<ErrorCollector>(Sinks[I], T.File, FirstErrors);
     std::vector<std::string> Args = buildParseArgs(Task, Env, Arch);
     auto Action = std::make_unique<AnalysisAction>(
         Task, *Env.Tables, Judged{Arch, &Sinks[I]}, Shared,
         T.DumpAnalysis ? &R.Dump : nullptr, Resources.get());
     if (T.MainFileOnly && !T.SkipBody && I == 0)
       Action->collectBodies(&R.Bodies);
-    if (HostBodies)
-      Action->findHostBodyErrors(HostBodies);
+    if (FirstErrors)
+      Action->collectFirstParseErrors(FirstErrors);
     std::unique_ptr<tooling::ToolInvocation> Invocation;
     if (!Preambles) {
       Invocation = std::make_unique<tooling::ToolInvocation>(
@@ -642,15 +669,15 @@ FileResult runFile(const FileTask &T, const RunEnvironment &Env,
     Sinks[I].reportError(std::move(E));
     return false;
   };
-  // Parses Targets[I]; once more without the host bodies that hold all of
-  // its errors, if they do (HostBodyErrors above). Not for the language
-  // server, whose preambles and focused passes have their own bodies.
+  // Parses Targets[I]; once more when its errors call for it
+  // (FirstParseErrors above). Not for the language server, whose preambles
+  // and focused passes have their own bodies.
   auto ParseFor = [&](size_t I, SharedParse *Shared) {
     if (Preambles || T.MainFileOnly || T.SkipBody || T.DumpAnalysis ||
         !T.Flags.IsCuda)
       return ParseOnce(I, Shared, T, nullptr);
-    HostBodyErrors HostBodies;
-    if (!ParseOnce(I, Shared, T, &HostBodies))
+    FirstParseErrors FirstErrors;
+    if (!ParseOnce(I, Shared, T, &FirstErrors))
       return false;
     // Forgets the first parse's findings (and its errors unless KeepErrors)
     // for a second.
@@ -670,13 +697,14 @@ FileResult runFile(const FileTask &T, const RunEnvironment &Env,
       if (!llvm::is_contained(R.Warnings, Warning))
         R.Warnings.push_back(Warning);
     };
-    if (!HostBodies.OtherErrors && HostBodies.AsmEscapes.empty() &&
-        !HostBodies.NeedsRdc.empty()) {
-      // Every error is a kernel launched from device code, which needs
-      // relocatable device code: the compile command lacks the flag its
-      // build must have. The errors stand, as nvcc's would; the findings
-      // are those of the code as that build compiles it.
-      Warn(HostBodies.NeedsRdc +
+    switch (FirstErrors.recovery()) {
+    case FirstParseErrors::Recovery::None:
+      return true;
+    case FirstParseErrors::Recovery::Rdc: {
+      // The compile command lacks the flag its build must have. The errors
+      // stand, as nvcc's would; the findings are those of the code as that
+      // build compiles it.
+      Warn(FirstErrors.NeedsRdc +
            ": a kernel launched from device code needs relocatable device "
            "code (nvcc -rdc=true, clang -fgpu-rdc), which the compile command "
            "does not ask for; the file was analysed as with -fgpu-rdc");
@@ -685,54 +713,47 @@ FileResult runFile(const FileTask &T, const RunEnvironment &Env,
       Forget(/*KeepErrors=*/true);
       return ParseOnce(I, Shared, WithRdc, nullptr);
     }
-    if (!HostBodies.OtherErrors && !HostBodies.AsmEscapes.empty() &&
-        HostBodies.NeedsRdc.empty()) {
-      // Every error is a `%name` nvcc accepts in inline assembly: parsed
-      // again with each written `%%name`, which is what ptxas receives, and
-      // the errors become warnings.
+    case FirstParseErrors::Recovery::AsmEscapes: {
+      // Each `%name` written `%%name`, which is what ptxas receives; the
+      // errors become warnings.
       std::map<std::string, std::vector<unsigned>> Percents;
-      for (const HostBodyErrors::AsmEscape &A : HostBodies.AsmEscapes) {
+      for (const FirstParseErrors::AsmEscape &A : FirstErrors.AsmEscapes)
         Percents[A.Path].push_back(A.Percent);
-        Warn(A.Warning);
-      }
-      auto Memory = llvm::makeIntrusiveRefCnt<llvm::vfs::InMemoryFileSystem>();
-      if (auto Cwd = FS->getCurrentWorkingDirectory())
-        Memory->setCurrentWorkingDirectory(*Cwd);
-      for (auto &[Name, At] : Percents) {
-        llvm::SmallString<256> Path(Name);
+      std::map<std::string, std::string> Escaped;
+      for (auto &[Path, At] : Percents) {
         auto Buffer = FS->getBufferForFile(Path);
-        if (!Buffer || FS->makeAbsolute(Path))
+        if (!Buffer)
           return true; // the errors stand
         std::string Text = (*Buffer)->getBuffer().str();
         llvm::sort(At, std::greater<unsigned>());
         for (unsigned P : llvm::make_range(At.begin(), llvm::unique(At)))
           Text.insert(P, 1, '%');
-        Memory->addFile(Path, 0,
-                        llvm::MemoryBuffer::getMemBufferCopy(Text, Path));
+        Escaped[Path] = std::move(Text);
       }
-      auto Overlay =
-          llvm::makeIntrusiveRefCnt<llvm::vfs::OverlayFileSystem>(FS);
-      Overlay->pushOverlay(Memory);
-      llvm::IntrusiveRefCntPtr<FileManager> Escaped(
-          new FileManager(FileSystemOptions(), Overlay));
+      for (const FirstParseErrors::AsmEscape &A : FirstErrors.AsmEscapes)
+        Warn(A.Warning);
+      llvm::IntrusiveRefCntPtr<FileManager> EscapedFiles(
+          new FileManager(FileSystemOptions(), withFilesInMemory(FS, Escaped)));
       Forget(/*KeepErrors=*/false);
-      return ParseOnce(I, Shared, T, nullptr, Escaped.get());
+      return ParseOnce(I, Shared, T, nullptr, EscapedFiles.get());
     }
-    if (HostBodies.Broken.empty())
-      return true;
-    FileTask Without = T;
-    llvm::DenseSet<unsigned> Skipped;
-    for (const auto &[Name, Warning] : HostBodies.Broken) {
-      Skipped.insert(Name);
-      Warn(Warning);
+    case FirstParseErrors::Recovery::SkipHostBodies: {
+      FileTask Without = T;
+      llvm::DenseSet<unsigned> Skipped;
+      for (const auto &[Name, Warning] : FirstErrors.Broken) {
+        Skipped.insert(Name);
+        Warn(Warning);
+      }
+      Without.SkipBody = [Skipped](unsigned Name) {
+        return Skipped.contains(Name);
+      };
+      // The errors stand (the TU does not compile as clang reads it: exit
+      // 2); the findings come from the parse without them.
+      Forget(/*KeepErrors=*/true);
+      return ParseOnce(I, Shared, Without, nullptr);
     }
-    Without.SkipBody = [Skipped](unsigned Name) {
-      return Skipped.contains(Name);
-    };
-    // The errors stand (the TU does not compile as clang reads it: exit 2);
-    // the findings come from the parse without them.
-    Forget(/*KeepErrors=*/true);
-    return ParseOnce(I, Shared, Without, nullptr);
+    }
+    return true;
   };
 
   std::vector<size_t> Parses;
