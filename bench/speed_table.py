@@ -22,13 +22,15 @@ with -j2 (wall clock, fastest of --runs).
 warplint runs with its ptxas cache warm (launch-occupancy's nvcc ran once
 before the timed runs), as every lint after a file's first does.
 
-    python3 bench/speed_table.py --ext /work/ext [--runs 5] [--cpu]
+    python3 bench/speed_table.py [--ext DIR] [--runs 5] [--cpu]
         [--corpus bench/speed-corpus.txt] [--markdown out.md]
 
-A corpus line is a path: relative to the checkout if it exists there, else
-to --ext (where the public repositories were cloned: cuda-samples, llm.c,
-gpu-rodinia). The -I flags are guessed from the file's tree as
-bench/sweep.py does; text after a '|' on the line adds flags.
+DIR is the directory the corpus's public repositories were cloned into
+(cuda-samples, llm.c and gpu-rodinia, each under its own name, as
+bench/speed-corpus.txt's header shows); by default the ext directory beside
+the checkout (../ext). A corpus line is a path: relative to the checkout if
+it exists there, else to DIR. The -I flags are guessed from the file's tree
+as bench/sweep.py does; text after a '|' on the line adds flags.
 """
 import argparse
 import math
