@@ -45,6 +45,12 @@ config.substitutions.append(("%clangxx", config.clangxx))
 config.substitutions.append(("%src", config.warplint_src))
 config.substitutions.append(("%share", config.warplint_share))
 config.substitutions.append(("%python", sys.executable))
+# A test file without its own CHECK/FIXED/RUN comments, for FileCheck on a
+# copy of the test that --fix rewrote: with them left in, every pattern would
+# match its own comment (test/utils/strip_checks.py; test/lint checks that no
+# test forgets it).
+config.substitutions.append(("%strip-checks", "%s %s" % (sys.executable, os.path.join(
+    config.test_source_root, "utils", "strip_checks.py"))))
 config.substitutions.append(("%cudapath", config.cuda_path))
 config.substitutions.append(("%builddir", config.build_dir))
 config.substitutions.append(("%cmake", config.cmake))

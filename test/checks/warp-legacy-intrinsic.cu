@@ -1,7 +1,8 @@
 // RUN: not %warplint --checks='-*,warp-legacy-intrinsic' --arch=sm_80 %s -- -std=c++17 | FileCheck %s --implicit-check-not='{{warning|error|note}}:'
 // RUN: %warplint --checks='-*,warp-legacy-intrinsic' --arch=sm_60 %s -- -std=c++17 | FileCheck %s --check-prefix=PASCAL
 // RUN: not %warplint --checks='-*,warp-legacy-intrinsic' --arch=sm_70 %s -- -std=c++17 | FileCheck %s --check-prefix=VOLTA
-// RUN: cp %s %t.cu && not %warplint --fix --checks='-*,warp-legacy-intrinsic' --arch=sm_80 %t.cu -- -std=c++17 > /dev/null; FileCheck %s --check-prefix=FIXED < %t.cu
+// RUN: cp %s %t.cu && not %warplint --fix --checks='-*,warp-legacy-intrinsic' --arch=sm_80 %t.cu -- -std=c++17 > /dev/null
+// RUN: %strip-checks %t.cu | FileCheck %s --check-prefix=FIXED
 #include <cuda_runtime.h>
 
 __global__ void reduce(float *out, float x) {
@@ -117,6 +118,9 @@ __global__ void suppressed(float *out, float v) {
   out[1] = __shfl(v, 1);
   out[2] = __shfl(v, 2); // NOLINT(memory-*)
   // CHECK: :[[@LINE-1]]:12: error: '__shfl'
+  // FIXED: out[0] = __shfl(v, 0); // NOLINT(warp-legacy-intrinsic)
+  // FIXED: out[1] = __shfl(v, 1);
+  // FIXED: out[2] = __shfl_sync(0xffffffff, v, 2); // NOLINT(memory-*)
 }
 
 // Look-alikes that are fine: the _sync forms, members and variables that are
@@ -148,6 +152,7 @@ __global__ void with_lambda(float *out, float v) {
 struct Shifter {
   __device__ float up(float v) { return __shfl_up(v, 1); }
   // CHECK: :[[@LINE-1]]:41: error: '__shfl_up'
+  // FIXED: __device__ float up(float v) { return __shfl_up_sync(0xffffffff, v, 1); }
 };
 template <int N> struct Butterfly {
   __device__ float step(float v) { return __shfl_xor(v, N); }
