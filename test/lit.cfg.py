@@ -1,8 +1,9 @@
 # lit configuration: the checks' tests (test/checks), the command line
 # (test/cli), the language server (test/lsp), the plugin (test/plugin), the
 # IR layer (test/ir: .ll files through opt's printer, .cu files through the
-# CLI) and the build and CI integrations (test/integration: pre-commit,
-# CMake with nvcc and clang).
+# CLI), the build and CI integrations (test/integration: pre-commit,
+# CMake with nvcc and clang) and the suite's own lint (test/lint: no RUN line
+# that lets a test pass whatever the tool does).
 import os
 import shutil
 import sys
