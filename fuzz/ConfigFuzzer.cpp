@@ -1,7 +1,7 @@
 // libFuzzer target: .warplint.yaml (Core/Config.h), parsed as the CLI reads
 // it, then combined with a command line and turned into check globs.
 #include "Core/Config.h"
-#include "Core/Glob.h"
+#include "Support/Glob.h"
 #include "FuzzInput.h"
 
 using namespace warplint;

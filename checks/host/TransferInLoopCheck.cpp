@@ -1,7 +1,7 @@
 #include "checks/host/TransferInLoopCheck.h"
 #include "Analysis/AffineIndex.h"
 #include "Analysis/Launches.h"
-#include "Core/SourceText.h"
+#include "Support/SourceText.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Attr.h"
 #include "clang/AST/ExprCXX.h"
@@ -339,8 +339,8 @@ std::string bytesText(uint64_t Bytes) {
   std::string Out = std::to_string(Bytes) + (Bytes == 1 ? " byte" : " bytes");
   auto Scaled = [](double V, const char *Unit) {
     return V == double(uint64_t(V))
-               ? llvm::formatv(" ({0} {1})", uint64_t(V), Unit).str()
-               : llvm::formatv(" ({0:F1} {1})", V, Unit).str();
+               ? llvm::formatv(" (%0 %1)", uint64_t(V), Unit).str()
+               : llvm::formatv(" ({0:F1} %1)", V, Unit).str();
   };
   if (Bytes >= (1u << 20))
     Out += Scaled(Bytes / double(1u << 20), "MiB");

@@ -17,7 +17,6 @@ namespace warplint::host {
 class TransferInLoopCheck : public FunctionCheck {
 public:
   TransferInLoopCheck(llvm::StringRef Name, CheckContext &Ctx);
-  CheckSide side() const override { return CheckSide::Host; }
   void storeOptions(CheckOptionMap &Opts) const override;
 
   // A launch or a blocking runtime call, and the call in the walked

@@ -1,7 +1,6 @@
 #include "checks/launch/OccupancyCheck.h"
 #include "Analysis/AffineIndex.h"
 #include "Analysis/Launches.h"
-#include "Driver/ResourceUsage.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Attr.h"
 #include "clang/AST/Mangle.h"
@@ -99,25 +98,19 @@ OccupancyCheck::Registers
 OccupancyCheck::registersOf(const FunctionDecl *Kernel) {
   Registers Out;
   const ArchInfo &A = arch();
-  RegisterSource &Src = context().registerSource();
+  RunServices &Src = context().services();
   std::string Why;
-  if (!Src.Job) {
-    Why = Src.NoPtxas.empty() ? "ptxas was not run" : Src.NoPtxas;
-  } else if (!Src.Job->covers(A.Name)) {
-    Why = "the installed nvcc does not compile for " + A.Name;
-  } else {
-    ASTNameGenerator Names(context().astContext());
-    std::string Mangled = Names.getName(definitionOf(Kernel));
-    if (auto R = Src.Job->lookup(A.Name, Mangled, Why)) {
-      Out.PerThread = R->Registers;
-      Out.Spilled = R->SpillBytes;
-      Out.SharedBytes = R->SharedBytes;
-      return Out;
-    }
-    if (Why.empty())
-      Why = "ptxas did not compile '" + Kernel->getNameAsString() +
-            "' from this file";
+  ASTNameGenerator Names(context().astContext());
+  std::string Mangled = Names.getName(definitionOf(Kernel));
+  if (auto R = Src.kernelResources(A, Mangled, Why)) {
+    Out.PerThread = R->Registers;
+    Out.Spilled = R->SpillBytes;
+    Out.SharedBytes = R->SharedBytes;
+    return Out;
   }
+  if (Why.empty())
+    Why = "ptxas did not compile '" + Kernel->getNameAsString() +
+          "' from this file";
   // The caps that bound what ptxas would allocate: said, not counted.
   std::vector<std::string> Caps;
   LaunchBounds Bounds = launchBoundsOf(Kernel);
@@ -131,9 +124,9 @@ OccupancyCheck::registersOf(const FunctionDecl *Kernel) {
         std::to_string(boundsCap(A, *Bounds.MaxThreads, std::max(N, 1u))) +
         " per thread");
   }
-  if (Src.MaxRegCount)
-    Caps.push_back("-maxrregcount caps them at " +
-                   std::to_string(*Src.MaxRegCount) + " per thread");
+  if (std::optional<unsigned> Cap = Src.maxRegisterCount())
+    Caps.push_back("-maxrregcount caps them at " + std::to_string(*Cap) +
+                   " per thread");
   Out.NotCounted = "registers not counted: " + Why;
   for (const std::string &C : Caps)
     Out.NotCounted += "; " + C;

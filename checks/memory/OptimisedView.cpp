@@ -1,6 +1,5 @@
 #include "checks/memory/OptimisedView.h"
 #include "IR/OptimisedAccesses.h"
-#include "IR/IRLayer.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Basic/SourceManager.h"
 #include "clang/Lex/Lexer.h"

@@ -2,7 +2,7 @@
 #include "Analysis/Budget.h"
 #include "Analysis/Launches.h"
 #include "Analysis/LocalWrites.h"
-#include "Core/SourceText.h"
+#include "Support/SourceText.h"
 #include "clang/AST/Attr.h"
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/ExprCXX.h"

@@ -1,7 +1,7 @@
 #include "Core/Check.h"
 #include "Analysis/Launches.h"
-#include "Core/SourceText.h"
-#include "Driver/Hashing.h"
+#include "Support/SourceText.h"
+#include "Support/Hashing.h"
 #include <cstdlib>
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Attr.h"
@@ -380,16 +380,18 @@ static ast_matchers::MatchFinder::MatchFinderOptions finderOptions() {
   return O;
 }
 
-CheckRunner::CheckRunner(const GlobList &Enabled, CheckSide Judges,
+CheckRunner::CheckRunner(llvm::ArrayRef<CheckInfo> Registry,
+                         const GlobList &Enabled, CheckSide Judges,
                          CheckContext &Ctx)
     : Ctx(Ctx), Finder(finderOptions()) {
-  for (const CheckInfo &Info : allChecks()) {
+  for (const CheckInfo &Info : Registry) {
     if (!Enabled.contains(Info.Id))
       continue;
-    std::unique_ptr<Check> C = Info.Create(Info.Id, Ctx);
-    if (Judges != CheckSide::Both && C->side() != CheckSide::Both &&
-        C->side() != Judges)
+    CheckSide Side =
+        Info.Needs & needs::HostCode ? CheckSide::Host : CheckSide::Device;
+    if (Judges != CheckSide::Both && Side != Judges)
       continue;
+    std::unique_ptr<Check> C = Info.Create(Info.Id, Ctx);
     C->registerMatchers(&Finder);
     Checks.push_back(std::move(C));
   }
@@ -400,13 +402,6 @@ void CheckRunner::run(ASTContext &AST) {
   if (!Checks.empty())
     Finder.matchAST(AST);
   Ctx.reportNoLintProblems();
-}
-
-const CheckInfo *findCheck(llvm::StringRef Id) {
-  for (const CheckInfo &C : allChecks())
-    if (C.Id == Id)
-      return &C;
-  return nullptr;
 }
 
 } // namespace warplint

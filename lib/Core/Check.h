@@ -6,8 +6,9 @@
 #include "Analysis/ThreadDependence.h"
 #include "Arch/ArchTable.h"
 #include "Core/DiagSink.h"
-#include "Core/Glob.h"
+#include "Support/Glob.h"
 #include "Core/NoLint.h"
+#include "Core/Services.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
 #include "clang/Basic/Diagnostic.h"
 #include "llvm/ADT/DenseMap.h"
@@ -19,24 +20,6 @@ namespace warplint {
 
 class Check;
 class CheckContext;
-class ResourceUsageJob;
-namespace ir {
-class OptimisedAccesses;
-} // namespace ir
-
-// Where the memory checks ask what the optimiser left of their accesses:
-// the IR layer of the parse, optimised for a target.
-using OptimisedAccessSource =
-    std::function<const ir::OptimisedAccesses *(const ArchInfo &)>;
-
-// Where launch-occupancy gets registers per thread from: the toolkit's
-// ptxas (through nvcc, running beside the parse), else the -maxrregcount
-// cap; NoPtxas says why ptxas is not asked when Job is null.
-struct RegisterSource {
-  ResourceUsageJob *Job = nullptr;
-  std::optional<unsigned> MaxRegCount;
-  std::string NoPtxas;
-};
 
 // A value of the target a message is judged for ("1:32", "50%"): when the
 // same verdict holds on several targets, the merged message lists each
@@ -45,8 +28,9 @@ struct PerTarget {
   std::string Text;
 };
 
-// Which parse a check needs: device code (kernels, __device__ functions), host
-// code, or both.
+// Which side of a CUDA compile a parse judges: device code (kernels,
+// __device__ functions), host code, or both (warplint's device parse, which
+// sees host code too).
 enum class CheckSide { Device, Host, Both };
 
 using CheckOptionMap = std::map<std::string, std::string>;
@@ -123,20 +107,17 @@ public:
   const ArchInfo *arch() const { return Arch; }
   const ArchTable &tables() const { return Tables; }
   const CheckOptionMap &options() const { return Options; }
-  void setRegisterSource(RegisterSource S) { Registers = std::move(S); }
-  RegisterSource &registerSource() { return Registers; }
+  // What the run provides beyond the AST (a check gets what it declared
+  // it needs; the rest answers "not available").
+  void setServices(RunServices *S) { Services = S ? S : &NoServices; }
+  RunServices &services() const { return *Services; }
   // Shared analyses, computed on first use and cached for the TU.
   ThreadDependenceAnalysis &threadDependence();
   AffineAnalysis &affine();
   // What the -O3 pipeline leaves of the device code's loads and stores for
-  // this target (IR/OptimisedAccesses.h), computed on first use; null
-  // without the IR layer (--ir-layer=false, the plugin) or when code
-  // generation failed: the checks keep their AST verdicts.
-  void setOptimisedAccesses(OptimisedAccessSource S) {
-    Optimised = std::move(S);
-  }
+  // this target (IR/OptimisedAccesses.h); null without the IR layer.
   const ir::OptimisedAccesses *optimisedAccesses() const {
-    return Optimised && Arch ? Optimised(*Arch) : nullptr;
+    return Arch ? Services->optimisedAccesses(*Arch) : nullptr;
   }
 
   // The source text of S as the user wrote it (macros unexpanded; inside a
@@ -169,8 +150,8 @@ private:
   clang::ASTContext *AST = nullptr;
   std::unique_ptr<ThreadDependenceAnalysis> ThreadDeps;
   std::unique_ptr<AffineAnalysis> Affine;
-  RegisterSource Registers;
-  OptimisedAccessSource Optimised;
+  RunServices NoServices;
+  RunServices *Services = &NoServices;
   llvm::DenseMap<clang::FileID, std::unique_ptr<NoLintIndex>> NoLint;
   llvm::DenseMap<clang::FileID, std::string> ContentHashes;
   // Last finding each check reported, or none if it was dropped.
@@ -188,7 +169,6 @@ public:
   check(const clang::ast_matchers::MatchFinder::MatchResult &R) = 0;
   // Records the options in effect with their values, for --dump-config.
   virtual void storeOptions(CheckOptionMap &Opts) const {}
-  virtual CheckSide side() const { return CheckSide::Device; }
 
   llvm::StringRef name() const { return Name; }
 
@@ -253,13 +233,10 @@ struct CheckInfo {
   llvm::StringRef Category;
   llvm::StringRef Id;
   llvm::StringRef ClassName;
+  unsigned Needs; // needs::* (Core/Services.h)
   llvm::StringRef Summary;
   std::unique_ptr<Check> (*Create)(llvm::StringRef Id, CheckContext &Ctx);
 };
-
-// Every check warplint knows, in Checks.def order.
-llvm::ArrayRef<CheckInfo> allChecks();
-const CheckInfo *findCheck(llvm::StringRef Id);
 
 // Instantiates the enabled checks for one parse, puts all their matchers into
 // one MatchFinder, and runs them in one traversal. Judges says which side's
@@ -269,7 +246,8 @@ const CheckInfo *findCheck(llvm::StringRef Id);
 // is reported once, not once per pass.
 class CheckRunner {
 public:
-  CheckRunner(const GlobList &Enabled, CheckSide Judges, CheckContext &Ctx);
+  CheckRunner(llvm::ArrayRef<CheckInfo> Registry, const GlobList &Enabled,
+              CheckSide Judges, CheckContext &Ctx);
   void run(clang::ASTContext &AST);
   bool empty() const { return Checks.empty(); }
 

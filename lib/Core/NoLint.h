@@ -5,7 +5,7 @@
 // ids are globs ("warp-*"); no list or "*" means every check. A BEGIN without
 // its END (or the reverse) suppresses nothing and is itself reported.
 #pragma once
-#include "Core/Glob.h"
+#include "Support/Glob.h"
 #include "llvm/ADT/StringRef.h"
 #include <string>
 #include <vector>

@@ -1,5 +1,5 @@
 #include "Driver/Includer.h"
-#include "Output/Fingerprint.h"
+#include "Support/Paths.h"
 #include "clang/Lex/DependencyDirectivesScanner.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallString.h"

@@ -1,6 +1,6 @@
 #include "Driver/ResourceUsage.h"
 #include "Driver/CacheEntry.h"
-#include "Driver/Hashing.h"
+#include "Support/Hashing.h"
 #include "Driver/Runner.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallString.h"

@@ -7,6 +7,7 @@
 // and the main file, and a hash of every file the parse read; a second lint
 // of an unchanged file runs no nvcc.
 #pragma once
+#include "Core/Services.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Program.h"
 #include <map>
@@ -19,12 +20,6 @@
 namespace warplint {
 
 struct FileTask;
-
-struct KernelResources {
-  unsigned Registers = 0;    // per thread
-  unsigned SharedBytes = 0;  // static __shared__, as ptxas counts it
-  unsigned SpillBytes = 0;   // spill stores
-};
 
 // Target -> mangled kernel name -> resources.
 using ResourceTable = std::map<std::string, std::map<std::string, KernelResources>>;

@@ -1,6 +1,7 @@
 #include "Driver/ResultCache.h"
 #include "Driver/CacheEntry.h"
-#include "Driver/Hashing.h"
+#include "checks/Registry.h"
+#include "Support/Hashing.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -164,7 +165,7 @@ std::string ResultCache::keyOf(const FileTask &T, const RunEnvironment &Env) {
   for (const auto &[Name, Value] : T.Options)
     H.add(Name).add(Value);
   H.add(T.IRLayer ? "ir" : "no-ir");
-  H.add(T.IRBarriers ? "ir-barriers" : "no-ir-barriers");
+  H.add(T.IRBarrierCheck.empty() ? "no-ir-barriers" : "ir-barriers");
   H.add(T.Flags.IsCuda ? "cuda" : "c++");
   std::vector<const ArchInfo *> Parses = T.Archs;
   if (!T.Flags.IsCuda)

@@ -3,7 +3,8 @@
 #include "Driver/OneParse.h"
 #include "Driver/Preamble.h"
 #include "Driver/ResourceUsage.h"
-#include "IR/IRLayer.h"
+#include "Driver/IRLayer.h"
+#include "checks/Registry.h"
 #include "clang/Basic/DiagnosticAST.h"
 #include "clang/Basic/DiagnosticSema.h"
 #include "clang/Basic/FileManager.h"
@@ -298,11 +299,6 @@ public:
     }
   }
 
-  void setOptimisedAccesses(const OptimisedAccessSource &Source) {
-    for (TargetChecks &T : Targets)
-      T.Ctx->setOptimisedAccesses(Source);
-  }
-
   // The contexts of the targets judged on this parse, for the IR layer.
   std::vector<IRLayerTarget> judged(const DiagSink &Own) const {
     std::vector<IRLayerTarget> Out = {{Targets.front().Ctx.get(), &Own}};
@@ -339,13 +335,47 @@ private:
   std::vector<Decl *> MainDecls;
 };
 
+// What the checks get beyond the AST: ptxas's registers from nvcc running
+// beside the parse, and the IR layer's optimised view.
+class DriverServices : public RunServices {
+public:
+  DriverServices(ResourceUsageJob *Resources, const FileTask &T)
+      : Resources(Resources), T(T) {}
+  void setIRLayer(IRLayerConsumer *L) { IR = L; }
+
+  const ir::OptimisedAccesses *optimisedAccesses(const ArchInfo &A) override {
+    return IR ? IR->optimisedAccesses(A.Name) : nullptr;
+  }
+  std::optional<KernelResources> kernelResources(const ArchInfo &A,
+                                                 llvm::StringRef Mangled,
+                                                 std::string &Why) override {
+    if (!Resources) {
+      Why = T.NoPtxas.empty() ? "ptxas was not run" : T.NoPtxas;
+      return std::nullopt;
+    }
+    if (!Resources->covers(A.Name)) {
+      Why = "the installed nvcc does not compile for " + A.Name;
+      return std::nullopt;
+    }
+    return Resources->lookup(A.Name, Mangled, Why);
+  }
+  std::optional<unsigned> maxRegisterCount() const override {
+    return T.Flags.MaxRegCount;
+  }
+
+private:
+  ResourceUsageJob *Resources;
+  const FileTask &T;
+  IRLayerConsumer *IR = nullptr;
+};
+
 class AnalysisAction : public ASTFrontendAction {
 public:
   AnalysisAction(const FileTask &T, const ArchTable &Tables, Judged Own,
                  SharedParse *Shared, std::string *Dump,
                  ResourceUsageJob *Resources)
       : T(T), Tables(Tables), Own(Own), Shared(Shared), Dump(Dump),
-        Resources(Resources) {}
+        Services(Resources, T) {}
 
   std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &CI,
                                                  llvm::StringRef) override {
@@ -360,11 +390,11 @@ public:
     for (const Judged &J : All) {
       auto Ctx = std::make_unique<CheckContext>(Tables, J.Arch, T.Options,
                                                 T.WarningsAsErrors, *J.Sink);
-      Ctx->setRegisterSource({Resources, T.Flags.MaxRegCount, T.NoPtxas});
+      Ctx->setServices(&Services);
       // The device parse sees host code too; a plain C++ parse has no
       // device code.
       auto Runner = std::make_unique<CheckRunner>(
-          T.Checks,
+          allChecks(), T.Checks,
           CI.getLangOpts().CUDAIsDevice ? CheckSide::Both : CheckSide::Host,
           *Ctx);
       Targets.push_back({std::move(Ctx), std::move(Runner)});
@@ -378,9 +408,8 @@ public:
     AnalysisConsumer &Checks = *AST;
     std::unique_ptr<IRLayerConsumer> IR = createIRLayerConsumer(
         CI, [&Checks, Sink = Own.Sink] { return Checks.judged(*Sink); },
-        Shared ? &Shared->IRAnalysed : nullptr, T.IRBarriers);
-    Checks.setOptimisedAccesses(
-        [&IR = *IR](const ArchInfo &A) { return IR.optimisedAccesses(A.Name); });
+        Shared ? &Shared->IRAnalysed : nullptr, T.IRBarrierCheck);
+    Services.setIRLayer(IR.get());
     std::vector<std::unique_ptr<ASTConsumer>> Both;
     Both.push_back(std::move(AST));
     Both.push_back(std::move(IR));
@@ -411,7 +440,7 @@ private:
   Judged Own;
   SharedParse *Shared;
   std::string *Dump;
-  ResourceUsageJob *Resources;
+  DriverServices Services;
   std::vector<BodySpan> *Bodies = nullptr;
   FirstParseErrors *FirstErrors = nullptr;
 };
@@ -600,7 +629,7 @@ FileResult runFile(const FileTask &T, const RunEnvironment &Env,
   // Register counts for launch-occupancy: nvcc runs beside the parses.
   std::unique_ptr<ResourceUsageJob> Resources;
   if (T.Flags.IsCuda && !T.Nvcc.empty() && !T.DumpAnalysis &&
-      T.Checks.contains("launch-occupancy") && mentionsLaunch(T, *FS))
+      T.ResourceUsage && mentionsLaunch(T, *FS))
     Resources = ResourceUsageJob::start(T, T.Nvcc, T.ResourceCacheDir);
 
   // Each target's findings and errors, gathered in the order of the targets
@@ -781,7 +810,7 @@ FileResult runFile(const FileTask &T, const RunEnvironment &Env,
     }
     // The code generator may fail for the oldest target alone (a builtin
     // it lacks): the others' IR findings then need their own parses.
-    if (Shared.OwnParsesBecause.empty() && T.IRBarriers && !Shared.IRAnalysed)
+    if (Shared.OwnParsesBecause.empty() && !T.IRBarrierCheck.empty() && !Shared.IRAnalysed)
       Shared.OwnParsesBecause = "the IR layer's code generation failed";
     llvm::erase(Parses, Own);
     if (Shared.OwnParsesBecause.empty()) {

@@ -9,7 +9,7 @@
 #include "Core/DiagSink.h"
 #include "Driver/NvccFlags.h"
 #include "Driver/Toolkit.h"
-#include "IR/IRLayer.h"
+#include "Driver/IRLayer.h"
 #include "llvm/Support/VirtualFileSystem.h"
 #include <functional>
 
@@ -39,11 +39,14 @@ struct FileTask {
   CheckOptionMap Options;
   bool DumpAnalysis = false; // print the analyses instead of checking
   // Run the IR layer (device code generation, in process): --ir-layer is
-  // not false and divergence-barrier or a memory check that asks what the
-  // optimiser leaves of its accesses is enabled.
+  // not false and an enabled check needs its barrier verdicts or its
+  // optimised view (needs::IRBarriers, needs::OptimisedView).
   bool IRLayer = false;
-  // divergence-barrier on the device IR (with IRLayer).
-  bool IRBarriers = false;
+  // The check the IR layer's barrier verdicts are reported for (with
+  // IRLayer); empty: the barriers are not judged on the IR.
+  std::string IRBarrierCheck;
+  // An enabled check needs ptxas's registers (needs::ResourceUsage).
+  bool ResourceUsage = false;
   // List the files the parses read in FileResult::Dependencies (for the
   // result cache, and the CLI's which-input-includes-which).
   bool RecordDependencies = false;

@@ -1,4 +1,5 @@
 #include "Driver/Tasks.h"
+#include "checks/Registry.h"
 #include "clang/Tooling/JSONCompilationDatabase.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
@@ -66,15 +67,21 @@ TaskBuilder::build(StringRef File, StringRef Abs,
     return Cfg.takeError();
   EffectiveSettings E = combineSettings(*Cfg, S.Checks, S.WarningsAsErrors);
   T.Checks = GlobList(E.ChecksText);
-  T.IRBarriers =
-      S.IRLayer != IRLayerMode::Off && T.Checks.contains(IRLayerCheckId);
-  T.IRLayer = T.IRBarriers ||
-              (S.IRLayer != IRLayerMode::Off &&
-               llvm::any_of(OptimisedAccessChecks, [&](llvm::StringRef Id) {
-                 return T.Checks.contains(Id);
-               }));
-  if (S.IRLayer == IRLayerMode::Only)
-    T.Checks = GlobList(E.ChecksText + ",-" + IRLayerCheckId.str());
+  bool IR = S.IRLayer != IRLayerMode::Off;
+  std::vector<std::string> Barriers =
+      enabledNeeding(T.Checks, needs::IRBarriers);
+  if (IR && !Barriers.empty())
+    T.IRBarrierCheck = Barriers.front();
+  T.IRLayer = !T.IRBarrierCheck.empty() ||
+              (IR && !enabledNeeding(T.Checks, needs::OptimisedView).empty());
+  T.ResourceUsage = !enabledNeeding(T.Checks, needs::ResourceUsage).empty();
+  if (S.IRLayer == IRLayerMode::Only) {
+    // The IR layer alone: the AST side of the checks it reports for is off.
+    std::string Text = E.ChecksText;
+    for (const std::string &Id : Barriers)
+      Text += ",-" + Id;
+    T.Checks = GlobList(Text);
+  }
   T.WarningsAsErrors = GlobList(E.WarningsAsErrorsText);
   T.Options = E.CheckOptions;
   T.DumpAnalysis = S.DumpAnalysis;

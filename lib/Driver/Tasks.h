@@ -5,7 +5,7 @@
 #pragma once
 #include "Core/Config.h"
 #include "Driver/Runner.h"
-#include "IR/IRLayer.h"
+#include "Driver/IRLayer.h"
 #include "clang/Tooling/CompilationDatabase.h"
 #include "llvm/ADT/StringMap.h"
 #include <memory>

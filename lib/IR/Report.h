@@ -4,7 +4,6 @@
 #pragma once
 #include "IR/BarrierDivergence.h"
 #include "IR/DebugSource.h"
-#include "IR/IRLayer.h"
 #include "llvm/ADT/StringRef.h"
 #include <string>
 #include <vector>

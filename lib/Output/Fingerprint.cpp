@@ -1,4 +1,5 @@
 #include "Output/Fingerprint.h"
+#include "Support/Paths.h"
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
@@ -11,35 +12,6 @@
 using json = nlohmann::ordered_json;
 
 namespace warplint {
-
-std::string absolutePath(llvm::StringRef File) {
-  llvm::SmallString<256> P(File);
-  llvm::sys::fs::make_absolute(P);
-  llvm::sys::path::remove_dots(P, /*remove_dot_dot=*/true);
-  return std::string(P);
-}
-
-std::string realPath(llvm::StringRef File) {
-  llvm::SmallString<256> Real;
-  if (llvm::sys::fs::real_path(File, Real))
-    return absolutePath(File);
-  return std::string(Real);
-}
-
-std::string pathBelow(llvm::StringRef File, llvm::StringRef Root) {
-  std::string Abs = absolutePath(File);
-  std::string Base = absolutePath(Root);
-  llvm::StringRef Rest(Abs);
-  if (!Rest.consume_front(Base))
-    return "";
-  if (!Base.empty() && !llvm::sys::path::is_separator(Base.back()) &&
-      !(Rest.empty() || llvm::sys::path::is_separator(Rest.front())))
-    return ""; // /src/a2 is not below /src/a
-  Rest = Rest.ltrim("/\\");
-  std::string Out = Rest.str();
-  std::replace(Out.begin(), Out.end(), '\\', '/');
-  return Out;
-}
 
 // The line's text with runs of blanks made one space: re-indenting or
 // re-spacing a line keeps its findings.

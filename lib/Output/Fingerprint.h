@@ -6,6 +6,7 @@
 #pragma once
 #include "Core/Finding.h"
 #include "Output/SourceLines.h"
+#include "Support/Paths.h"
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/Support/Error.h"
 #include <set>
@@ -13,15 +14,6 @@
 #include <vector>
 
 namespace warplint {
-
-// File made absolute (against the working directory) and without dots.
-std::string absolutePath(llvm::StringRef File);
-// File with its links resolved, as the parses list the files they read
-// (absolutePath(File) when it cannot be resolved).
-std::string realPath(llvm::StringRef File);
-
-// File's path below Root, with '/' separators, or "" when it is not below.
-std::string pathBelow(llvm::StringRef File, llvm::StringRef Root);
 
 // One fingerprint per finding, in order: 16 hex digits. Findings whose
 // identifying parts are all equal get their occurrence counted in.

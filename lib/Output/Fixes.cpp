@@ -1,5 +1,5 @@
 #include "Output/Fixes.h"
-#include "Driver/Hashing.h"
+#include "Support/Hashing.h"
 #include "clang/Tooling/Core/Diagnostic.h"
 #include "clang/Tooling/Core/Replacement.h"
 #include "clang/Tooling/DiagnosticsYaml.h"

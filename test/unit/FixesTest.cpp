@@ -1,6 +1,6 @@
 // --fix's safety: overlapping fixes refuse their file, a file changed since
 // the analysis is left alone, the same edit from two findings is made once.
-#include "Driver/Hashing.h"
+#include "Support/Hashing.h"
 #include "Output/Fixes.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"

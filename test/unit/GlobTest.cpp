@@ -1,4 +1,4 @@
-#include "Core/Glob.h"
+#include "Support/Glob.h"
 #include <gtest/gtest.h>
 
 using warplint::GlobList;

@@ -11,8 +11,9 @@
 #include "Core/Config.h"
 #include "Driver/Toolkit.h"
 #include "IR/BarrierDivergence.h"
-#include "IR/DiagnosticReport.h"
-#include "IR/IRLayer.h"
+#include "DiagnosticReport.h"
+#include "Driver/IRLayer.h"
+#include "checks/Registry.h"
 #include "clang/AST/ASTConsumer.h"
 #include "clang/Basic/TargetInfo.h"
 #include "clang/Frontend/CompilerInstance.h"
@@ -106,6 +107,27 @@ const ArchTable *loadTables(DiagnosticsEngine &Diags, llvm::StringRef Dir) {
   return &*Tables;
 }
 
+// The check the IR layer's barrier verdicts are reported for (the one that
+// declared needs::IRBarriers in Checks.def).
+llvm::StringRef barrierCheck() {
+  for (const CheckInfo &C : allChecks())
+    if (C.Needs & needs::IRBarriers)
+      return C.Id;
+  return "";
+}
+
+// Inside the compiler there is no second compile to ask ptxas, and no IR
+// layer beside the parse.
+class PluginServices : public RunServices {
+public:
+  std::optional<KernelResources> kernelResources(const ArchInfo &,
+                                                 llvm::StringRef,
+                                                 std::string &Why) override {
+    Why = "the compiler plugin does not run ptxas";
+    return std::nullopt;
+  }
+};
+
 class PluginConsumer : public ASTConsumer {
 public:
   PluginConsumer(CompilerInstance &CI, const ArchTable &Tables,
@@ -115,15 +137,15 @@ public:
         Ctx(std::make_unique<CheckContext>(Tables, Arch, Options, WAE, Sink)),
         Device(Device) {
     // Inside the compiler there is no second compile to ask ptxas.
-    Ctx->setRegisterSource({nullptr, std::nullopt,
-                            "the compiler plugin does not run ptxas"});
+    Ctx->setServices(&Services);
   }
 
   void HandleTranslationUnit(ASTContext &AST) override {
     // Host code is judged in the host pass only: clang runs each pass as
     // its own job, so a host finding of every GPU's pass would be repeated.
     auto Runner = std::make_unique<CheckRunner>(
-        Checks, Device ? CheckSide::Device : CheckSide::Host, *Ctx);
+        allChecks(), Checks, Device ? CheckSide::Device : CheckSide::Host,
+        *Ctx);
     // A crash in a check must not take the compile down: it becomes a
     // warning of the plugin and the compile goes on (the checks only read
     // the AST). clang's driver enables crash recovery for its in-process
@@ -164,7 +186,7 @@ private:
       std::string Key = F.Check + "|" + F.Loc.File + ":" +
                         std::to_string(F.Loc.Line) + ":" +
                         std::to_string(F.Loc.Column) + "|" + F.Message;
-      if (F.Check == IRLayerCheckId)
+      if (F.Check == barrierCheck())
         astBarrierLines().insert(
             barrierLineKey(F.archList(), F.Loc.File, F.Loc.Line));
       if (!seen().insert(Key).second)
@@ -189,6 +211,7 @@ private:
   GlobList Checks, WAE;
   CheckOptionMap Options;
   DiagSink Sink;
+  PluginServices Services;
   std::unique_ptr<CheckContext> Ctx;
   bool Device;
 };
@@ -255,7 +278,7 @@ protected:
     }
     std::string Checks = ChecksArg;
     if (irLayerArgs().Mode == IRLayerMode::Only)
-      Checks += ",-" + IRLayerCheckId.str();
+      Checks += ",-" + barrierCheck().str();
     EffectiveSettings S =
         combineSettings(Cfg ? &*Cfg : nullptr, Checks, WAEArg);
 
@@ -330,7 +353,7 @@ bool barrierCheckEnabled(llvm::StringRef SourceFile) {
   }
   EffectiveSettings S =
       combineSettings(Cfg ? &*Cfg : nullptr, irLayerArgs().Checks, "");
-  return GlobList(S.ChecksText).contains(IRLayerCheckId);
+  return GlobList(S.ChecksText).contains(barrierCheck());
 }
 
 ir::DiagnosticReportOptions passPluginOptions() {
@@ -342,6 +365,7 @@ ir::DiagnosticReportOptions passPluginOptions() {
   for (const char *Dir : {WARPLINT_CLANG_RESOURCE_DIR, "/usr/include",
                           "/usr/local/include", "/usr/lib"})
     Opts.SystemDirs.push_back(Dir);
+  Opts.CheckId = barrierCheck().str();
   Opts.Enabled = barrierCheckEnabled;
   Opts.ReportedByAST = [](llvm::StringRef File, unsigned Line,
                           llvm::StringRef Arch) {

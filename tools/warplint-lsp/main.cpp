@@ -2,7 +2,7 @@
 // editors. Findings of the unsaved buffer as diagnostics, fix-its and NOLINT
 // as code actions. See docs/integration/editors.md.
 #include "Server.h"
-#include "../common/FrontendOptions.h"
+#include "tools/common/FrontendOptions.h"
 #include "Arch/ArchTable.h"
 #include "Driver/Toolkit.h"
 #include "llvm/Support/CommandLine.h"

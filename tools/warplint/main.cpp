@@ -1,6 +1,7 @@
 // warplint: the command-line front end (LibTooling), with clang-tidy's
 // conventions: warplint [options] <files...> [-- <compiler flags>].
-#include "../common/FrontendOptions.h"
+#include "checks/Registry.h"
+#include "tools/common/FrontendOptions.h"
 #include "Arch/ArchTable.h"
 #include "Core/Check.h"
 #include "Core/Config.h"

@@ -1,4 +1,4 @@
-#include "IR/IRLayer.h"
+#include "Driver/IRLayer.h"
 #include "Analysis/SyncPrimitives.h"
 #include "Core/Check.h"
 #include "clang/ASTMatchers/ASTMatchers.h"
@@ -79,8 +79,8 @@ generateIR(CompilerInstance &CI, ASTContext &AST,
 // Maps the IR layer's verdicts to source and reports them.
 class Reporter {
 public:
-  Reporter(CheckContext &Ctx, const DiagSink &Sink)
-      : Ctx(Ctx), Sink(Sink), SM(Ctx.sourceManager()) {}
+  Reporter(CheckContext &Ctx, const DiagSink &Sink, llvm::StringRef CheckId)
+      : Ctx(Ctx), Sink(Sink), SM(Ctx.sourceManager()), CheckId(CheckId) {}
 
   void report(const ir::BarrierVerdict &V) {
     std::vector<ir::Frame> Frames = ir::framesOf(V.Point->getDebugLoc().get());
@@ -89,7 +89,7 @@ public:
     if (!At || !Reported.insert(key(Locs[*At])).second ||
         reportedByAST(Locs[*At]) || isGroupSync(Locs[*At]))
       return;
-    FindingBuilder(Ctx, IRLayerCheckId, Locs[*At], "%0", Severity::Error)
+    FindingBuilder(Ctx, CheckId, Locs[*At], "%0", Severity::Error)
         << ir::barrierMessage(ir::barrierWhat(V, Frames, *At), Ctx.arch());
     std::vector<SourceLocation> Branch =
         locate(ir::framesOf(V.Branch->getDebugLoc().get()));
@@ -102,7 +102,7 @@ public:
 private:
   void note(SourceLocation Loc, llvm::StringRef Text) {
     if (Loc.isValid())
-      FindingBuilder(Ctx, IRLayerCheckId, Loc, "%0", Severity::Note,
+      FindingBuilder(Ctx, CheckId, Loc, "%0", Severity::Note,
                      /*Attached=*/true)
           << Text;
   }
@@ -148,7 +148,7 @@ private:
     if (Ctx.arch())
       Arch = {Ctx.arch()->Name};
     for (const Finding &F : Sink.findings())
-      if (F.Check == IRLayerCheckId && F.Loc.File == File &&
+      if (F.Check == CheckId && F.Loc.File == File &&
           F.Loc.Line == Line && F.Archs == Arch)
         return true;
     return false;
@@ -176,6 +176,7 @@ private:
   CheckContext &Ctx;
   const DiagSink &Sink;
   SourceManager &SM;
+  std::string CheckId;
   std::set<std::string> Reported;
   std::set<std::pair<std::string, unsigned>> GroupSyncs;
   bool GroupSyncsIndexed = false;
@@ -185,9 +186,9 @@ class IRLayer : public IRLayerConsumer {
 public:
   IRLayer(CompilerInstance &CI,
           std::function<std::vector<IRLayerTarget>()> Targets, bool *Analysed,
-          bool Barriers)
+          std::string BarrierCheck)
       : CI(CI), Targets(std::move(Targets)), Analysed(Analysed),
-        Barriers(Barriers) {}
+        BarrierCheck(std::move(BarrierCheck)) {}
 
   bool HandleTopLevelDecl(DeclGroupRef D) override {
     if (!isSystemKernel(D))
@@ -221,7 +222,7 @@ public:
   }
 
   void HandleTranslationUnit(ASTContext &AST) override {
-    if (!Barriers)
+    if (BarrierCheck.empty())
       return;
     llvm::Module *M = generated(AST);
     bool Crashed = !M;
@@ -295,7 +296,7 @@ private:
     };
     std::vector<std::unique_ptr<Reporter>> Reps;
     for (const IRLayerTarget &T : Targets())
-      Reps.push_back(std::make_unique<Reporter>(*T.Ctx, *T.Sink));
+      Reps.push_back(std::make_unique<Reporter>(*T.Ctx, *T.Sink, BarrierCheck));
     ir::forEachPiece(M, [&](llvm::Module &Copy) {
       ir::BarrierResult R = ir::analyseBarriers(Copy, Opts);
       for (const std::unique_ptr<Reporter> &Rep : Reps)
@@ -335,7 +336,7 @@ private:
   CompilerInstance &CI;
   std::function<std::vector<IRLayerTarget>()> Targets;
   bool *Analysed;
-  bool Barriers;
+  std::string BarrierCheck; // empty: barriers are not judged
   ASTContext *AST = nullptr;
   std::vector<CodeGenEvent> Events;
   llvm::CrashRecoveryContext CRC;
@@ -351,8 +352,9 @@ private:
 std::unique_ptr<IRLayerConsumer>
 createIRLayerConsumer(CompilerInstance &CI,
                       std::function<std::vector<IRLayerTarget>()> Targets,
-                      bool *Analysed, bool Barriers) {
-  return std::make_unique<IRLayer>(CI, std::move(Targets), Analysed, Barriers);
+                      bool *Analysed, std::string BarrierCheck) {
+  return std::make_unique<IRLayer>(CI, std::move(Targets), Analysed,
+                                   std::move(BarrierCheck));
 }
 
 } // namespace warplint

@@ -1,4 +1,4 @@
-#include "Core/SourceText.h"
+#include "Support/SourceText.h"
 #include "clang/Lex/Lexer.h"
 #include <cctype>
 

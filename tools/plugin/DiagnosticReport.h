@@ -22,9 +22,11 @@ struct DiagnosticReportOptions {
   const ArchTable *Tables = nullptr;
   // Directories whose files count as system headers (absolute paths).
   std::vector<std::string> SystemDirs;
-  // Whether divergence-barrier is enabled for the module's source file.
+  // The check the verdicts are reported for.
+  std::string CheckId;
+  // Whether that check is enabled for the module's source file.
   std::function<bool(llvm::StringRef SourceFile)> Enabled;
-  // Whether the AST layer already reported divergence-barrier at File:Line
+  // Whether the AST layer already reported that check at File:Line
   // for Arch in this process.
   std::function<bool(llvm::StringRef File, unsigned Line, llvm::StringRef Arch)>
       ReportedByAST;

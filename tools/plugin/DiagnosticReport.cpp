@@ -1,4 +1,4 @@
-#include "IR/DiagnosticReport.h"
+#include "DiagnosticReport.h"
 #include "Arch/ArchTable.h"
 #include "Core/NoLint.h"
 #include "IR/BarrierDivergence.h"
@@ -104,7 +104,7 @@ private:
     if (!Reported.insert(Key).second)
       return true;
     if (const NoLintIndex *Index = noLintFor(At.File))
-      if (Index->suppresses(At.Line, IRLayerCheckId))
+      if (Index->suppresses(At.Line, Opts.CheckId))
         return true;
     return Opts.ReportedByAST &&
            Opts.ReportedByAST(At.File, At.Line, Arch ? Arch->Name : "");
@@ -120,7 +120,7 @@ private:
 
   void diagnose(const Function &F, const std::string &Message,
                 const DILocation *L) {
-    std::string Text = Message + " [" + IRLayerCheckId.str() + "]";
+    std::string Text = Message + " [" + Opts.CheckId + "]";
     Ctx.diagnose(DiagnosticInfoUnsupported(
         F, Text, L ? DiagnosticLocation(DebugLoc(L)) : DiagnosticLocation(),
         DS_Error));

@@ -13,6 +13,7 @@
 #include "clang/AST/ASTConsumer.h"
 #include "llvm/ADT/StringRef.h"
 #include <functional>
+#include <string>
 #include <memory>
 #include <vector>
 
@@ -27,13 +28,6 @@ namespace ir {
 class OptimisedAccesses;
 } // namespace ir
 
-// The check the IR layer reports for.
-inline constexpr llvm::StringLiteral IRLayerCheckId = "divergence-barrier";
-
-// The checks that ask the IR layer what the optimiser leaves of an access.
-inline constexpr llvm::StringLiteral OptimisedAccessChecks[] = {
-    "memory-uncoalesced-access", "memory-shared-bank-conflict"};
-
 // --ir-layer (CLI) and ir-layer= (plugin): the IR layer with the AST checks,
 // not at all, or alone (the AST check off, to test the IR layer).
 enum class IRLayerMode { On, Off, Only };
@@ -47,11 +41,11 @@ struct IRLayerTarget {
 
 // The consumer to put after the checks' one in a MultiplexConsumer. The code
 // is generated once, for the parse's target, when the checks first ask for
-// the optimised accesses or at the end of the TU. With Barriers, its
-// divergence-barrier verdicts are reported for each of Targets() (asked
-// after the checks ran: one parse may be judged for several targets);
-// findings at a line where the AST layer already reported divergence-barrier
-// for that target are dropped. Any failure of the IR layer means no IR
+// the optimised accesses or at the end of the TU. With a BarrierCheck (the
+// check that declared needs::IRBarriers), its barrier verdicts are reported
+// under that check's id for each of Targets() (asked after the checks ran:
+// one parse may be judged for several targets); findings at a line where
+// the AST layer already reported that check for that target are dropped. Any failure of the IR layer means no IR
 // findings, never an error; Analysed (if given) is set once the IR was
 // generated and analysed.
 class IRLayerConsumer : public clang::ASTConsumer {
@@ -65,6 +59,6 @@ public:
 std::unique_ptr<IRLayerConsumer>
 createIRLayerConsumer(clang::CompilerInstance &CI,
                       std::function<std::vector<IRLayerTarget>()> Targets,
-                      bool *Analysed = nullptr, bool Barriers = true);
+                      bool *Analysed = nullptr, std::string BarrierCheck = "");
 
 } // namespace warplint
