@@ -110,10 +110,10 @@ void IgnoredConfigCheck::cacheConfig(const CallExpr *Call,
   const ArchInfo *Honoured = context().tables().firstWhere(
       [](const ArchInfo &T) { return T.cache_config_preference; });
   diag(Call->getBeginLoc(),
-       "'%0' asks for %1, which has no effect on %2: shared memory there is "
-       "dedicated, %3 KB per SM whatever the preference, and L1 is merged "
+       "'{0}' asks for {1}, which has no effect on {2}: shared memory there is "
+       "dedicated, {3} KB per SM whatever the preference, and L1 is merged "
        "with the texture cache (Maxwell Tuning Guide 1.4.3.1: 'the preference "
-       "will be ignored'); the call matters only on %4 and later",
+       "will be ignored'); the call matters only on {4} and later",
        Severity::Note)
       << Call->getDirectCallee()->getName() << Value << A.Name
       << PerTarget{std::to_string(A.shared_memory_per_sm / 1024)}
@@ -126,8 +126,8 @@ void IgnoredConfigCheck::bankSize(const CallExpr *Call, llvm::StringRef Value) {
       (!Value.contains("EightByte") && !Value.contains("EIGHT_BYTE")))
     return;
   diag(Call->getBeginLoc(),
-       "'%0' asks for 8-byte shared-memory banks, which has no effect on %1: "
-       "the banks there are always %2 bytes wide (Maxwell Tuning Guide "
+       "'{0}' asks for 8-byte shared-memory banks, which has no effect on {1}: "
+       "the banks there are always {2} bytes wide (Maxwell Tuning Guide "
        "1.4.3.2: Kepler's optional 8-byte banking mode is gone, 'banks are "
        "always four bytes wide'); the call can go",
        Severity::Note)
@@ -142,10 +142,10 @@ void IgnoredConfigCheck::carveout(const CallExpr *Call) {
   const ArchInfo *Configurable = context().tables().firstWhere(
       [](const ArchInfo &T) { return !T.shared_memory_carveouts_kb.empty(); });
   diag(Call->getBeginLoc(),
-       "'%0' sets the preferred shared-memory carveout, which has no effect "
-       "on %1: there is no carveout to choose, shared memory is a fixed %2 KB "
+       "'{0}' sets the preferred shared-memory carveout, which has no effect "
+       "on {1}: there is no carveout to choose, shared memory is a fixed {2} KB "
        "per SM, apart from L1 (Volta Tuning Guide 1.4.3.2: the carveout comes "
-       "with the unified L1/shared data cache); the call matters only on %3 "
+       "with the unified L1/shared data cache); the call matters only on {3} "
        "and later",
        Severity::Note)
       << Call->getDirectCallee()->getName() << A.Name

@@ -210,7 +210,7 @@ void UnsupportedFeatureCheck::checkCall(const CallExpr *Call,
         DiscardedBy)
       note(DiscardedBy->getBeginLoc(),
            "this 'if constexpr' does not hide it: the CUDA headers do not "
-           "declare '%0' for the target, so the branch it discards still "
+           "declare '{0}' for the target, so the branch it discards still "
            "fails to build; use #if")
           << Name;
     return;
@@ -243,8 +243,8 @@ bool UnsupportedFeatureCheck::report(SourceLocation Loc, llvm::StringRef What,
   if (!First)
     return false; // no target has it: nothing to guard for
   (diag(Loc,
-        "%0 uses %1 (%2 or later); building it for %3 fails (%4): guard it "
-        "with '#if __CUDA_ARCH__ >= %5'%6",
+        "{0} uses {1} ({2} or later); building it for {3} fails ({4}): guard it "
+        "with '#if __CUDA_ARCH__ >= {5}'{6}",
         Severity::Error)
    << What << Text->Uses << First->Name << arch().Name << Text->Section
    << int64_t(First->SM * 10) << Text->Otherwise)

@@ -540,8 +540,8 @@ void Fp64PromotionCheck::emit(const Expr *Shown, const Cause &C) {
   {
     FindingBuilder B =
         diag(C.Loc,
-             "'%0' is computed in double precision: %1; FP64 runs at %2 of the "
-             "FP32 rate on %3; %4 (CUDA C++ Best Practices Guide, 'Other "
+             "'{0}' is computed in double precision: {1}; FP64 runs at {2} of the "
+             "FP32 rate on {3}; {4} (CUDA C++ Best Practices Guide, 'Other "
              "Arithmetic Instructions')",
              severity());
     B << context().sourceText(Shown) << C.Why << PerTarget{ratioText()}

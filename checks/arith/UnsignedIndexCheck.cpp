@@ -646,10 +646,10 @@ void UnsignedIndexCheck::checkStrengthReduction(const Access &A,
     return;
   ReportedLoops.insert(L->For);
   diag(A.Index->getBeginLoc(),
-       "'%0' indexes '%1' with unsigned 32-bit arithmetic in the loop over "
-       "'%2': unsigned overflow wraps, so the compiler cannot turn the "
+       "'{0}' indexes '{1}' with unsigned 32-bit arithmetic in the loop over "
+       "'{2}': unsigned overflow wraps, so the compiler cannot turn the "
        "address into a pointer stepped each iteration and recomputes it with "
-       "a 64-bit widening multiply (mul.wide.u32) instead; declare %3 int "
+       "a 64-bit widening multiply (mul.wide.u32) instead; declare {3} int "
        "(CUDA C++ Best Practices Guide, 'Loop Counters Signed vs. Unsigned')")
       << context().sourceText(A.Index) << context().sourceText(A.Base)
       << L->Counter->getName() << quotedList(Names);
@@ -674,8 +674,8 @@ void UnsignedIndexCheck::checkWrap(const Access &A, llvm::ArrayRef<Loop> Loops,
   uint64_t Wrapped = (uint64_t(1) << 32) + *Range.Lo - C;
   std::string X = context().sourceText(Sub->getLHS());
   diag(Sub->getBeginLoc(),
-       "'%0' wraps around to %1 when '%2' is %3 (%4): the subtraction is "
-       "unsigned 32-bit, so '%5' is out of bounds; guard it with '%2 >= %6'")
+       "'{0}' wraps around to {1} when '{2}' is {3} ({4}): the subtraction is "
+       "unsigned 32-bit, so '{5}' is out of bounds; guard it with '{2} >= {6}'")
       << context().sourceText(Sub) << int64_t(Wrapped) << X
       << int64_t(*Range.Lo) << describe(Range.Why) << context().sourceText(A.E)
       << int64_t(C);

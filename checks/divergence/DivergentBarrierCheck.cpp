@@ -317,12 +317,12 @@ void DivergentBarrierCheck::report(const Stmt *Site,
           : "on " + arch().Name +
                 " the block deadlocks or reads shared memory too early";
   diag(Site->getBeginLoc(),
-       "'%0' is reached by only part of the thread block: %1; every "
+       "'{0}' is reached by only part of the thread block: {1}; every "
        "non-exited thread of the block must reach the same barrier (Volta "
-       "tuning guide 1.4.1.2): %2",
+       "tuning guide 1.4.1.2): {2}",
        Severity::Error)
       << barrierName(Site) << Why << Effect;
-  note(NoteLoc, NoteText);
+  note(NoteLoc, "{0}") << NoteText;
   // Innermost call first, as a backtrace reads.
   for (auto It = Chain.rbegin(); It != Chain.rend(); ++It) {
     const FunctionDecl *Callee = It->Call->getDirectCallee();

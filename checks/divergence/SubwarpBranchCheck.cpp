@@ -209,8 +209,8 @@ void SubwarpBranchCheck::judge(const Stmt *Branch, const Expr *Cond,
     Warps = std::to_string(S.WarpsSplit) + " of the " +
             std::to_string(S.WarpsChecked) + " warps of the block";
   (diag(Cond->getBeginLoc(),
-       "branch splits the lanes of a warp: '%0' %1 in %2%3; the warp runs "
-       "the paths one after the other (branch granularity below warpSize %4; "
+       "branch splits the lanes of a warp: '{0}' {1} in {2}{3}; the warp runs "
+       "the paths one after the other (branch granularity below warpSize {4}; "
        "Pascal deep dive, Control Flow)",
        Severity::Warning)
           << context().sourceText(Cond) << Split << Warps << When
@@ -230,7 +230,7 @@ void SubwarpBranchCheck::judge(const Stmt *Branch, const Expr *Cond,
                   std::to_string(NTrue + NFalse) +
                   " lanes idle while the others run the " +
                   std::to_string(Then) + " statement(s) of the branch";
-    note(If->getThen()->getBeginLoc(), Cost);
+    note(If->getThen()->getBeginLoc(), "{0}") << Cost;
   }
 }
 
@@ -269,10 +269,10 @@ void SubwarpBranchCheck::judgeLoop(const Stmt *Loop, const Expr *Cond,
         Hi = std::max(Hi, *V);
       }
   (diag(Cond->getBeginLoc(),
-       "loop trip count differs between the lanes of a warp: its bound '%0' "
-       "ranges from %1 to %2 in warp %3; the warp keeps iterating until its "
+       "loop trip count differs between the lanes of a warp: its bound '{0}' "
+       "ranges from {1} to {2} in warp {3}; the warp keeps iterating until its "
        "last lane is done, with the others idle (branch granularity below "
-       "warpSize %4; Pascal deep dive, Control Flow)",
+       "warpSize {4}; Pascal deep dive, Control Flow)",
        Severity::Warning)
        << context().sourceText(Bound) << Lo << Hi << int64_t(S.FirstWarp)
        << int64_t(LE.warpSize()))

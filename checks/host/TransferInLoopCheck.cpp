@@ -339,8 +339,8 @@ std::string bytesText(uint64_t Bytes) {
   std::string Out = std::to_string(Bytes) + (Bytes == 1 ? " byte" : " bytes");
   auto Scaled = [](double V, const char *Unit) {
     return V == double(uint64_t(V))
-               ? llvm::formatv(" (%0 %1)", uint64_t(V), Unit).str()
-               : llvm::formatv(" ({0:F1} %1)", V, Unit).str();
+               ? llvm::formatv(" ({0} {1})", uint64_t(V), Unit).str()
+               : llvm::formatv(" ({0:F1} {1})", V, Unit).str();
   };
   if (Bytes >= (1u << 20))
     Out += Scaled(Bytes / double(1u << 20), "MiB");
@@ -743,7 +743,7 @@ void TransferInLoopCheck::judge(const Reach &Op, const Stmt *Loop,
         (ToDevice ? " host-to-device" : " device-to-host");
     if (Small) {
       diag(Loc,
-           "%0 in a loop that launches %1: the copy is small, but the host "
+           "{0} in a loop that launches {1}: the copy is small, but the host "
            "waits for the GPU to finish every iteration before it can queue "
            "the next launch (a round trip of latency, not bandwidth); keep "
            "the value on the device, or read it once after the loop",
@@ -752,7 +752,7 @@ void TransferInLoopCheck::judge(const Reach &Op, const Stmt *Loop,
       break;
     }
     FindingBuilder D =
-        diag(Loc, "%0 in a loop that launches %1: each iteration waits for "
+        diag(Loc, "{0} in a loop that launches {1}: each iteration waits for "
                   "the GPU before the copy and for the copy before the next "
                   "launch, so copies and kernels run back to back, never "
                   "overlapped (Volta tuning guide 1.2: minimize data "
@@ -765,7 +765,7 @@ void TransferInLoopCheck::judge(const Reach &Op, const Stmt *Loop,
     break;
   }
   case OpKind::Sync:
-    diag(Loc, "%0 in a loop that launches %1: the host waits for the GPU to "
+    diag(Loc, "{0} in a loop that launches {1}: the host waits for the GPU to "
               "go idle every iteration, so each launch starts on an idle GPU "
               "and nothing overlaps across iterations (Pascal deep dive, "
               "Streams: concurrent kernels, asynchronous data transfers); "
@@ -779,9 +779,9 @@ void TransferInLoopCheck::judge(const Reach &Op, const Stmt *Loop,
     if (Freed->Site != Freed->Inner)
       FreeCall = quotedName(Freed->Site) + " calls " + FreeCall;
     bool Device = R.Name == "cudaMalloc" || R.Name == "cudaMallocPitch";
-    diag(Loc, "%0 in a loop that launches %1, and %2 in the same loop: %3 "
-              "is allocated and freed every iteration, and %4; allocate once "
-              "before the loop and free after it%5")
+    diag(Loc, "{0} in a loop that launches {1}, and {2} in the same loop: {3} "
+              "is allocated and freed every iteration, and {4}; allocate once "
+              "before the loop and free after it{5}")
         << Call << Kernel << FreeCall
         << (R.Pinned                        ? "pinned host memory"
             : R.Name == "cudaMallocManaged" ? "managed memory"
@@ -803,15 +803,15 @@ void TransferInLoopCheck::judge(const Reach &Op, const Stmt *Loop,
 
   note(Loop->getBeginLoc(), "the loop");
   if (Launch.Site != Launch.Inner) {
-    note(Launch.Site->getBeginLoc(), "%0 launches %1")
+    note(Launch.Site->getBeginLoc(), "{0} launches {1}")
         << quotedName(Launch.Site) << Kernel;
-    note(Launch.Inner->getBeginLoc(), "%0 is launched here") << Kernel;
+    note(Launch.Inner->getBeginLoc(), "{0} is launched here") << Kernel;
   } else {
-    note(Launch.Inner->getBeginLoc(), "%0 is launched here, in the same loop")
+    note(Launch.Inner->getBeginLoc(), "{0} is launched here, in the same loop")
         << Kernel;
   }
   if (Op.Site != Op.Inner)
-    note(Op.Inner->getBeginLoc(), "the %0, in '%1'")
+    note(Op.Inner->getBeginLoc(), "the {0}, in '{1}'")
         << R.Name << Op.InnerFn->getQualifiedNameAsString();
   if (Freed)
     note(Freed->Inner->getBeginLoc(), "freed here");

@@ -36,8 +36,8 @@ void BlockSizeCheck::judge(const Expr *Grid, const Expr *Block,
   SourceLocation Loc = Block->getBeginLoc();
   if (Threads > A.max_threads_per_block) {
     diag(Loc,
-         "%0 is launched with blocks of %1, more than the %2 threads a block "
-         "may have on %3: the launch fails (cudaErrorInvalidConfiguration)",
+         "{0} is launched with blocks of {1}, more than the {2} threads a block "
+         "may have on {3}: the launch fails (cudaErrorInvalidConfiguration)",
          Severity::Error)
         << Name << Shape << A.max_threads_per_block << A.Name;
     return;
@@ -52,9 +52,9 @@ void BlockSizeCheck::judge(const Expr *Grid, const Expr *Block,
     uint64_t Warps = (Threads + Warp - 1) / Warp;
     uint64_t Idle = Warps * Warp - Threads;
     diag(Loc,
-         "%0 is launched with blocks of %1, not a multiple of the warp size "
-         "(%2): the last warp of every block runs %3 of its %2 lanes, so %4 "
-         "of the %5 lanes the block occupies (%6%) idle on %7")
+         "{0} is launched with blocks of {1}, not a multiple of the warp size "
+         "({2}): the last warp of every block runs {3} of its {2} lanes, so {4} "
+         "of the {5} lanes the block occupies ({6}%) idle on {7}")
         << Name << Shape << Warp << int64_t(Threads % Warp) << int64_t(Idle)
         << int64_t(Warps * Warp)
         << unsigned(100.0 * Idle / double(Warps * Warp) + 0.5) << A.Name;
@@ -70,9 +70,9 @@ void BlockSizeCheck::judge(const Expr *Grid, const Expr *Block,
     unsigned Needed =
         (O.MaxWarps + A.max_blocks_per_sm - 1) / A.max_blocks_per_sm * Warp;
     diag(Loc,
-         "%0 is launched with blocks of %1, too small to fill an SM on %2: "
-         "it holds at most %3 blocks, so at most %4 of its %5 warps (%6% "
-         "occupancy) are resident; blocks of %7 threads or more can reach "
+         "{0} is launched with blocks of {1}, too small to fill an SM on {2}: "
+         "it holds at most {3} blocks, so at most {4} of its {5} warps ({6}% "
+         "occupancy) are resident; blocks of {7} threads or more can reach "
          "full occupancy")
         << Name << Shape << A.Name << A.max_blocks_per_sm << O.ActiveWarps
         << O.MaxWarps << unsigned(100.0 * O.fraction() + 0.5) << Needed;

@@ -179,10 +179,10 @@ void OccupancyCheck::judge(const Launch &L) {
     if (O.BySharedMemory == 0 || !Regs.PerThread || O.ByRegisters != 0)
       return;
     diag(Loc,
-         "%0 cannot be launched with blocks of %1 threads on %2: %3 need %4 "
-         "registers per block, more than the %5 an SM has for one block; the "
+         "{0} cannot be launched with blocks of {1} threads on {2}: {3} need {4} "
+         "registers per block, more than the {5} an SM has for one block; the "
          "launch fails (cudaErrorLaunchOutOfResources). Cap them with "
-         "__launch_bounds__(%1) or use smaller blocks",
+         "__launch_bounds__({1}) or use smaller blocks",
          Severity::Error)
         << Name << unsigned(Threads) << A.Name << PerTarget{RegText}
         << PerTarget{std::to_string(*Regs.PerThread * unsigned(Threads))}
@@ -233,8 +233,8 @@ void OccupancyCheck::judge(const Launch &L) {
       Cause += " (" + Regs.NotCounted + ")";
   }
   FindingBuilder B =
-      diag(Loc, "%0 reaches %1% occupancy on %2: %3 block%4 of %5 threads (%6 "
-                "of the %7 warps an SM holds) fit at once, limited by %8: %9");
+      diag(Loc, "{0} reaches {1}% occupancy on {2}: {3} block{4} of {5} threads ({6} "
+                "of the {7} warps an SM holds) fit at once, limited by {8}: {9}");
   B << Name << PerTarget{std::to_string(percent(O.fraction()))} << A.Name
       << PerTarget{std::to_string(O.BlocksPerSM)}
       << (O.BlocksPerSM == 1 ? "" : "s") << unsigned(Threads)

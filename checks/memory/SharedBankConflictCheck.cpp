@@ -210,8 +210,8 @@ void SharedBankConflictCheck::checkFunction(const FunctionDecl *F) {
     {
       FindingBuilder B = diag(
           A.E->getExprLoc(),
-          "%0-way bank conflict on '%1' on %2: a warp's %3 hits %0 different "
-          "%4-byte words in one of the %5 banks (%6%7), so it takes %0 times "
+          "{0}-way bank conflict on '{1}' on {2}: a warp's {3} hits {0} different "
+          "{4}-byte words in one of the {5} banks ({6}{7}), so it takes {0} times "
           "the passes of a conflict-free access (slides, 'Shared memory bank "
           "conflicts')");
       B << Ways << context().sourceText(A.E) << Target.Name
@@ -242,12 +242,12 @@ void SharedBankConflictCheck::checkFunction(const FunctionDecl *F) {
     noteCallChain(*Worst);
     if (Pad)
       note(V->getLocation(),
-           "padding each row of '%0' by one element ([%1 + 1]) puts "
+           "padding each row of '{0}' by one element ([{1} + 1]) puts "
            "consecutive rows in different banks")
           << V->getName() << PadText;
     else if (V)
       note(V->getLocation(),
-           "pad the rows of '%0' or permute (swizzle) its index so that the "
+           "pad the rows of '{0}' or permute (swizzle) its index so that the "
            "lanes of a warp fall in different banks")
           << V->getName();
   }
@@ -268,10 +268,10 @@ void SharedBankConflictCheck::finishTranslationUnit() {
     {
       FindingBuilder B = diag(
           A.Loc,
-          "%0-way bank conflict on '%1' on %2: a warp's %3 hits %0 "
-          "different %4-byte words in one of the %5 banks (%6), so it takes "
-          "%0 times the passes of a conflict-free access, as the optimised "
-          "code of '%7' shows it with the calls inlined (slides, 'Shared "
+          "{0}-way bank conflict on '{1}' on {2}: a warp's {3} hits {0} "
+          "different {4}-byte words in one of the {5} banks ({6}), so it takes "
+          "{0} times the passes of a conflict-free access, as the optimised "
+          "code of '{7}' shows it with the calls inlined (slides, 'Shared "
           "memory bank conflicts')");
       B << Ways << context().sourceText(A.E) << Target.Name
         << (A.IsStore ? "store" : "load") << Width << Banks
@@ -287,7 +287,7 @@ void SharedBankConflictCheck::finishTranslationUnit() {
     }
     noteMacroOrigin(A.E);
     for (const auto &[CallLoc, Caller] : A.Calls)
-      note(CallLoc, "inlined into '%0' here") << Caller;
+      note(CallLoc, "inlined into '{0}' here") << Caller;
   }
 }
 
@@ -320,9 +320,9 @@ void SharedBankConflictCheck::reportRuntimeStride(const AccessRun &R,
   {
     FindingBuilder B = diag(
         A.E->getBeginLoc(),
-        "at least %0-way bank conflict on '%1' on %2: consecutive lanes are "
-        "(%3) bytes apart, a multiple of %4 words, so whenever that is not 0 "
-        "every bank serves %0 or more different words of a warp's %5%6 "
+        "at least {0}-way bank conflict on '{1}' on {2}: consecutive lanes are "
+        "({3}) bytes apart, a multiple of {4} words, so whenever that is not 0 "
+        "every bank serves {0} or more different words of a warp's {5}{6} "
         "(slides, 'Shared memory bank conflicts')");
     B << Ways << context().sourceText(A.E) << Target.Name << P.SymbolName
       << unsigned(P.SymbolFactor / Width)
@@ -340,7 +340,7 @@ void SharedBankConflictCheck::reportRuntimeStride(const AccessRun &R,
 // One note per call of the chain that reaches an access, innermost first.
 void SharedBankConflictCheck::noteCallChain(const AccessRun &R) {
   for (const CallLink &Link : llvm::reverse(R.Chain))
-    note(callLocation(Link), "%0")
+    note(callLocation(Link), "{0}")
         << describeCall(Link, [&](const Stmt *S) {
              return context().sourceText(S);
            });
@@ -404,9 +404,9 @@ void SharedBankConflictCheck::reportOverLoop(
   {
     FindingBuilder B = diag(
         A.E->getExprLoc(),
-        "%0-way bank conflict on '%1' on %2 at worst, %3 to %0-way over the "
-        "loop (%4): a warp's %5 hits up to %0 different %6-byte words in one "
-        "of the %7 banks (%8), so it takes up to %0 times the passes of a "
+        "{0}-way bank conflict on '{1}' on {2} at worst, {3} to {0}-way over the "
+        "loop ({4}): a warp's {5} hits up to {0} different {6}-byte words in one "
+        "of the {7} banks ({8}), so it takes up to {0} times the passes of a "
         "conflict-free access (slides, 'Shared memory bank conflicts')");
     B << Worst << context().sourceText(A.E) << Target.Name
       << (Least <= 1 ? std::string("conflict-free")
@@ -424,7 +424,7 @@ void SharedBankConflictCheck::reportOverLoop(
   noteMacroOrigin(A.E);
   if (const auto *V = dyn_cast<VarDecl>(A.Addr.Root))
     note(V->getLocation(),
-         "pad the index into '%0' (one word per %1 words: i + i / %1) or "
+         "pad the index into '{0}' (one word per {1} words: i + i / {1}) or "
          "permute (swizzle) it so that the lanes of a warp fall in different "
          "banks at every step of the loop")
         << V->getName() << Banks;

@@ -158,8 +158,8 @@ void UncoalescedAccessCheck::checkFunction(const FunctionDecl *F) {
     {
       FindingBuilder B = diag(
           A.E->getBeginLoc(),
-          "each warp %0 of '%1' touches %2 %3-byte sectors for %4 useful bytes "
-          "(%5% efficiency) on %6: %7%8%9");
+          "each warp {0} of '{1}' touches {2} {3}-byte sectors for {4} useful bytes "
+          "({5}% efficiency) on {6}: {7}{8}{9}");
       B << (A.AlsoLoads ? "load and store"
             : A.IsStore ? "store"
                         : "load")
@@ -180,7 +180,7 @@ void UncoalescedAccessCheck::checkFunction(const FunctionDecl *F) {
     }
     noteMacroOrigin(A.E);
     for (const CallLink &Link : llvm::reverse(Worst->Chain))
-      note(callLocation(Link), "%0")
+      note(callLocation(Link), "{0}")
           << describeCall(Link, [&](const Stmt *S) {
                return context().sourceText(S);
              });
@@ -209,14 +209,14 @@ void UncoalescedAccessCheck::checkFunction(const FunctionDecl *F) {
     if (FieldOf && SM.isInSystemHeader(FieldOf->getLocation())) {
       // A CUDA vector type read one component at a time.
       note(A.E->getBeginLoc(),
-           "load the whole '%0' once (one %1-byte load per lane) and use its "
+           "load the whole '{0}' once (one {1}-byte load per lane) and use its "
            "components")
           << FieldOf->getName() << RecordSize;
     } else if (RD) {
       note(
           RD->getLocation(),
-          "'%0' is %1 bytes and is moved %2 bytes at a time: as a structure of "
-          "arrays (one array per field) a warp would read %3 contiguous bytes "
+          "'{0}' is {1} bytes and is moved {2} bytes at a time: as a structure of "
+          "arrays (one array per field) a warp would read {3} contiguous bytes "
           "per request (Pascal deep dive, 'Structures of Non-Native Size')")
           << RD->getName()
           << unsigned(context()
@@ -228,7 +228,7 @@ void UncoalescedAccessCheck::checkFunction(const FunctionDecl *F) {
     } else {
       note(
           A.E->getBeginLoc(),
-          "stage the data through shared memory: let consecutive lanes %0 "
+          "stage the data through shared memory: let consecutive lanes {0} "
           "consecutive addresses of a __shared__ tile, then do the strided "
           "access in shared memory (slides, 'Coalesce global memory accesses')")
           << (A.IsStore ? "write" : "read");
@@ -236,7 +236,7 @@ void UncoalescedAccessCheck::checkFunction(const FunctionDecl *F) {
     if (!A.IsStore && !Target.l1_caches_global_loads &&
         !isConstRestrict(A.Addr.Root))
       note(A.Addr.Root->getLocation(),
-           "on %0 global loads are cached in L2 only; if '%1' is read-only in "
+           "on {0} global loads are cached in L2 only; if '{1}' is read-only in "
            "the kernel, 'const __restrict__' or __ldg() routes these loads "
            "through the read-only data cache (Pascal deep dive, 'Read-only "
            "Data Cache')")
@@ -264,9 +264,9 @@ void UncoalescedAccessCheck::reportLaneWalks(const FunctionDecl *F) {
     {
       FindingBuilder B = diag(
           A.E->getBeginLoc(),
-          "each warp %0 of '%1' may touch up to %2 %3-byte sectors for %4 "
-          "useful bytes on %5: each lane walks its own range ('%6' starts at "
-          "'%7', which each lane loads for itself, and steps by the same "
+          "each warp {0} of '{1}' may touch up to {2} {3}-byte sectors for {4} "
+          "useful bytes on {5}: each lane walks its own range ('{6}' starts at "
+          "'{7}', which each lane loads for itself, and steps by the same "
           "amount in every lane), so the lanes' spacing is unknown and "
           "depends on the data (slides, 'Coalesce global memory accesses')",
           Severity::Note);
@@ -284,7 +284,7 @@ void UncoalescedAccessCheck::reportLaneWalks(const FunctionDecl *F) {
     noteMacroOrigin(A.E);
     note(A.E->getBeginLoc(),
          "when the ranges are long, let the lanes of a warp walk one range "
-         "together (lane k takes elements k, k + %0, ...), so that "
+         "together (lane k takes elements k, k + {0}, ...), so that "
          "consecutive lanes read consecutive addresses")
         << Lanes;
   }
@@ -313,9 +313,9 @@ void UncoalescedAccessCheck::finishTranslationUnit() {
     {
       FindingBuilder B = diag(
           A.Loc,
-          "each warp %0 of '%1' touches %2 %3-byte sectors for %4 useful "
-          "bytes (%5% efficiency) on %6: %7%8, as the optimised code of "
-          "'%9' shows it with the calls inlined");
+          "each warp {0} of '{1}' touches {2} {3}-byte sectors for {4} useful "
+          "bytes ({5}% efficiency) on {6}: {7}{8}, as the optimised code of "
+          "'{9}' shows it with the calls inlined");
       B << (A.IsStore ? "store" : "load") << context().sourceText(A.E)
         << T.Sectors << Sector << T.UsefulBytes << Efficiency << Target.Name
         << Spacing
@@ -335,9 +335,9 @@ void UncoalescedAccessCheck::finishTranslationUnit() {
     }
     noteMacroOrigin(A.E);
     for (const auto &[CallLoc, Caller] : A.Calls)
-      note(CallLoc, "inlined into '%0' here") << Caller;
+      note(CallLoc, "inlined into '{0}' here") << Caller;
     note(A.Loc,
-         "stage the data through shared memory: let consecutive lanes %0 "
+         "stage the data through shared memory: let consecutive lanes {0} "
          "consecutive addresses of a __shared__ tile, then do the strided "
          "access in shared memory (slides, 'Coalesce global memory "
          "accesses')")

@@ -258,9 +258,9 @@ void ImplicitSyncCheck::checkFunction(const FunctionDecl *Fn) {
                                                   Store.Access.E->getBeginLoc()))
                                           .getLine());
         diag(Load.Access.E->getBeginLoc(),
-             "%0 of warp %1 read '%2', which %3 of the same warp write %4, "
+             "{0} of warp {1} read '{2}', which {3} of the same warp write {4}, "
              "with no __syncwarp() between: this assumes the warp runs in "
-             "lockstep (warp-synchronous code), which %5 (Volta tuning guide "
+             "lockstep (warp-synchronous code), which {5} (Volta tuning guide "
              "1.4.1.2)",
              Its ? Severity::Error : Severity::Warning)
             << describeLanes(Readers, WS) << int64_t(Warp)

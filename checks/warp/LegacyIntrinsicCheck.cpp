@@ -134,15 +134,15 @@ void LegacyIntrinsicCheck::report(const CallExpr *Call, const FunctionDecl *Fn,
     FindingBuilder B =
         Independent
             ? diag(NameLoc,
-                   "'%0' was removed on %1 and later (target %2): with "
+                   "'{0}' was removed on {1} and later (target {2}): with "
                    "independent thread scheduling the lanes of a warp need not "
-                   "execute it together; use '%3' with a mask of the lanes "
+                   "execute it together; use '{3}' with a mask of the lanes "
                    "that take part (Volta tuning guide 1.4.1.2)",
                    Severity::Error)
             : diag(NameLoc,
-                   "'%0' is deprecated (target %2): it was removed on %1 and "
+                   "'{0}' is deprecated (target {2}): it was removed on {1} and "
                    "later, where independent thread scheduling lets the lanes "
-                   "of a warp run apart; use '%3' with a mask of the lanes "
+                   "of a warp run apart; use '{3}' with a mask of the lanes "
                    "that take part (Volta tuning guide 1.4.1.2)",
                    Severity::Warning);
     B << Name << RemovedOn << arch().Name << Replacement;
@@ -154,7 +154,7 @@ void LegacyIntrinsicCheck::report(const CallExpr *Call, const FunctionDecl *Fn,
     }
   }
   if (!NoFix.empty())
-    note(NoteLoc, NoFix);
+    note(NoteLoc, "{0}") << NoFix;
 }
 
 WARPLINT_CHECK_FACTORY(LegacyIntrinsicCheck)

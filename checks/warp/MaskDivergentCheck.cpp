@@ -153,8 +153,8 @@ void MaskDivergentCheck::judge(const CallExpr *Site, const FunctionDecl *Fn,
             ? "the whole tile of " + std::to_string(Tile) + " lanes"
             : "the full mask";
     diag(Target->getBeginLoc(),
-         "'%0' expects %1, but only %2 of warp %3 reach it (%4 do not): "
-         "every lane named in the mask must execute the call, %5 (Volta "
+         "'{0}' expects {1}, but only {2} of warp {3} reach it ({4} do not): "
+         "every lane named in the mask must execute the call, {5} (Volta "
          "tuning guide 1.4.1.2)",
          Its ? Severity::Error : Severity::Warning)
         << S.Name << Mask << describeLanes(*Active, LE.warpSize()) << int64_t(W)

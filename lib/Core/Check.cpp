@@ -11,6 +11,7 @@
 #include "clang/Basic/SourceManager.h"
 #include "clang/Tooling/Core/Replacement.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FormatVariadic.h"
 #include <functional>
 
 using namespace clang;
@@ -63,23 +64,28 @@ FindingBuilder &FindingBuilder::metric(llvm::StringRef Name, double Value) {
   return *this;
 }
 
-// The message, and where the per-target values stand in it.
+// The message, and where the per-target values stand in it: Format in
+// llvm::formatv's syntax ({0}, {1}, ...; {{ for a brace), its arguments
+// known only at run time.
 static std::string
 formatMessage(llvm::StringRef Format, const std::vector<std::string> &Args,
               const std::vector<bool> &PerTargetArg,
               std::vector<std::pair<size_t, size_t>> &Spans) {
   std::string Out;
-  for (size_t I = 0; I < Format.size(); ++I) {
-    char C = Format[I];
-    if (C == '%' && I + 1 < Format.size() &&
-        isdigit((unsigned char)Format[I + 1])) {
-      unsigned N = Format[++I] - '0';
-      if (N < Args.size() && PerTargetArg[N])
-        Spans.emplace_back(Out.size(), Args[N].size());
-      Out += N < Args.size() ? Args[N] : std::string("<?>");
+  for (const llvm::ReplacementItem &R :
+       llvm::formatv_object_base::parseFormatString(Format, Args.size(),
+                                                    /*Validate=*/false)) {
+    if (R.Type != llvm::ReplacementType::Format) {
+      Out += R.Spec;
       continue;
     }
-    Out += C;
+    if (R.Index >= Args.size()) {
+      Out += "<?>";
+      continue;
+    }
+    if (PerTargetArg[R.Index])
+      Spans.emplace_back(Out.size(), Args[R.Index].size());
+    Out += Args[R.Index];
   }
   return Out;
 }
@@ -334,7 +340,7 @@ void Check::run(const ast_matchers::MatchFinder::MatchResult &R) {
 
 void Check::noteMacroOrigin(const Stmt *S) {
   if (std::optional<MacroOrigin> M = macroOrigin(S, Ctx.astContext()))
-    note(M->Spelling, "expanded from macro '%0'") << M->Name;
+    note(M->Spelling, "expanded from macro '{0}'") << M->Name;
 }
 
 // ---------------------------------------------------------------- functions

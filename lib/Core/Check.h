@@ -36,7 +36,8 @@ enum class CheckSide { Device, Host, Both };
 using CheckOptionMap = std::map<std::string, std::string>;
 
 // Builds one finding; it is handed to the context when the builder dies, as
-// clang's DiagnosticBuilder does. Arguments replace %0, %1, ... in order.
+// clang's DiagnosticBuilder does. The format is llvm::formatv's: arguments
+// replace {0}, {1}, ... in the order they are streamed.
 class FindingBuilder {
 public:
   FindingBuilder(CheckContext &Ctx, llvm::StringRef CheckId,

@@ -89,7 +89,7 @@ public:
     if (!At || !Reported.insert(key(Locs[*At])).second ||
         reportedByAST(Locs[*At]) || isGroupSync(Locs[*At]))
       return;
-    FindingBuilder(Ctx, CheckId, Locs[*At], "%0", Severity::Error)
+    FindingBuilder(Ctx, CheckId, Locs[*At], "{0}", Severity::Error)
         << ir::barrierMessage(ir::barrierWhat(V, Frames, *At), Ctx.arch());
     std::vector<SourceLocation> Branch =
         locate(ir::framesOf(V.Branch->getDebugLoc().get()));
@@ -102,7 +102,7 @@ public:
 private:
   void note(SourceLocation Loc, llvm::StringRef Text) {
     if (Loc.isValid())
-      FindingBuilder(Ctx, CheckId, Loc, "%0", Severity::Note,
+      FindingBuilder(Ctx, CheckId, Loc, "{0}", Severity::Note,
                      /*Attached=*/true)
           << Text;
   }
