@@ -1391,20 +1391,6 @@ AffineAnalysis::loopPatterns(const MemoryAccess &A, const FunctionDecl *F) {
   return std::nullopt;
 }
 
-std::vector<std::pair<MemoryAccess, WarpPattern>>
-AffineAnalysis::warpAccesses(const FunctionDecl *F, MemorySpace Space) {
-  std::vector<std::pair<MemoryAccess, WarpPattern>> Out;
-  BlockShape Shape = blockShape(F);
-  for (MemoryAccess &A : accesses(F)) {
-    if (A.Addr.Space != Space)
-      continue;
-    WarpPattern P = pattern(A.Addr.Offset, Shape);
-    if (P.Known && !P.Offsets.empty())
-      Out.emplace_back(std::move(A), std::move(P));
-  }
-  return Out;
-}
-
 // A positive integer written with constants: a literal, a constexpr or
 // const variable, a macro, an enumerator (what the constant evaluator
 // folds), or a local initialised so and never written again.

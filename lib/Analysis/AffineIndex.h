@@ -239,11 +239,6 @@ public:
   // The lanes of a warp for a block shape.
   WarpPattern pattern(const AffineForm &ByteOffset, const BlockShape &Shape);
 
-  // F's accesses to one memory space whose warp pattern is understood, each
-  // with that pattern (under F's block shape).
-  std::vector<std::pair<MemoryAccess, WarpPattern>>
-  warpAccesses(const clang::FunctionDecl *F, MemorySpace Space);
-
   // Records the block shape of a launch in any spelling of Launches.h
   // (<<<grid, block>>>, cudaLaunchKernel, cudaLaunchKernelEx); a kernel
   // launched with different or non-constant shapes keeps the default model.

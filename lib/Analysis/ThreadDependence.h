@@ -65,9 +65,6 @@ public:
                      llvm::ArrayRef<Dependence> ParamDeps);
 
   Dependence dependence(const clang::Expr *E);
-  bool isThreadDependent(const clang::Expr *E) {
-    return dependence(E) == Dependence::ThreadDependent;
-  }
   // The parent of S inside this function's body, or null at the top.
   const clang::Stmt *parent(const clang::Stmt *S) const;
 

@@ -36,11 +36,6 @@ public:
   // Parses one table (Text is the contents of Path).
   static llvm::Expected<ArchInfo> parseTable(llvm::StringRef Text,
                                              llvm::StringRef Path);
-  // The directory the tables are installed in, next to the running binary or
-  // plugin (MainAddr is an address inside it):
-  // <prefix>/share/warplint/arch-data.
-  static std::string defaultDirectory(const char *Argv0, void *MainAddr);
-
   // Accepts "sm_80", "compute_80", "80" and "8.0".
   const ArchInfo *find(llvm::StringRef Name) const;
   std::string knownNames() const; // "sm_50, sm_52, ..."
