@@ -206,9 +206,10 @@ void UnsupportedFeatureCheck::checkCall(const CallExpr *Call,
     Mark = requiresMark(T->getTemplatedDecl());
   if (Mark && inSystemHeader(Callee)) {
     std::string Name = Callee->getQualifiedNameAsString();
-    if (report(Call->getBeginLoc(), "'" + Name + "'", featureOf(Mark)) &&
-        DiscardedBy)
-      note(DiscardedBy->getBeginLoc(),
+    std::optional<FindingBuilder> B =
+        report(Call->getBeginLoc(), "'" + Name + "'", featureOf(Mark));
+    if (B && DiscardedBy)
+      B->note(DiscardedBy->getBeginLoc(),
            "this 'if constexpr' does not hide it: the CUDA headers do not "
            "declare '{0}' for the target, so the branch it discards still "
            "fails to build; use #if")
@@ -231,25 +232,27 @@ void UnsupportedFeatureCheck::checkAsm(const GCCAsmStmt *Asm) {
            ("inline PTX '" + *Mnemonic + "'").str(), "tensor_memory_access");
 }
 
-bool UnsupportedFeatureCheck::report(SourceLocation Loc, llvm::StringRef What,
+std::optional<FindingBuilder>
+UnsupportedFeatureCheck::report(SourceLocation Loc, llvm::StringRef What,
                                      llvm::StringRef Feature) {
   std::optional<bool> Has = arch().hasFeature(Feature);
   const FeatureText *Text = llvm::find_if(
       Features, [&](const FeatureText &T) { return T.Field == Feature; });
   if (!Has || *Has || Text == std::end(Features))
-    return false;
+    return std::nullopt;
   const ArchInfo *First = context().tables().firstWhere(
       [&](const ArchInfo &A) { return A.hasFeature(Feature).value_or(false); });
   if (!First)
-    return false; // no target has it: nothing to guard for
-  (diag(Loc,
-        "{0} uses {1} ({2} or later); building it for {3} fails ({4}): guard it "
-        "with '#if __CUDA_ARCH__ >= {5}'{6}",
-        Severity::Error)
-   << What << Text->Uses << First->Name << arch().Name << Text->Section
-   << int64_t(First->SM * 10) << Text->Otherwise)
-      .metric("first_sm", First->SM);
-  return true;
+    return std::nullopt; // no target has it: nothing to guard for
+  FindingBuilder B = diag(
+      Loc,
+      "{0} uses {1} ({2} or later); building it for {3} fails ({4}): guard it "
+      "with '#if __CUDA_ARCH__ >= {5}'{6}",
+      Severity::Error);
+  B << What << Text->Uses << First->Name << arch().Name << Text->Section
+    << int64_t(First->SM * 10) << Text->Otherwise;
+  B.metric("first_sm", First->SM);
+  return B;
 }
 
 WARPLINT_CHECK_FACTORY(UnsupportedFeatureCheck)

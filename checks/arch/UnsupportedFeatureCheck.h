@@ -31,8 +31,10 @@ private:
   void checkCall(const clang::CallExpr *Call, const clang::IfStmt *DiscardedBy);
   void checkAsm(const clang::GCCAsmStmt *Asm);
   // What names the use ("'__nanosleep'"); Feature is its Feature field.
-  // Whether the target lacks it, so that there is a finding.
-  bool report(clang::SourceLocation Loc, llvm::StringRef What,
+  // The finding, when the target lacks it (reported when it dies, so that
+  // the caller may add notes).
+  std::optional<FindingBuilder> report(clang::SourceLocation Loc,
+                                       llvm::StringRef What,
               llvm::StringRef Feature);
 };
 

@@ -549,9 +549,9 @@ void Fp64PromotionCheck::emit(const Expr *Shown, const Cause &C) {
     B.metric("fp64_to_fp32_ratio", arch().fp64_to_fp32_ratio);
     for (const FixItHint &H : C.Fixes)
       B << H;
+    if (C.AtDeclaration)
+      B.note(Shown->getBeginLoc(), "computed in double precision here");
   }
-  if (C.AtDeclaration)
-    note(Shown->getBeginLoc(), "computed in double precision here");
 }
 
 void Fp64PromotionCheck::report(const Site &S, const FunctionDecl *F) {

@@ -316,19 +316,20 @@ void DivergentBarrierCheck::report(const Stmt *Site,
                 " (independent thread scheduling)"
           : "on " + arch().Name +
                 " the block deadlocks or reads shared memory too early";
-  diag(Site->getBeginLoc(),
-       "'{0}' is reached by only part of the thread block: {1}; every "
+  FindingBuilder B = diag(
+      Site->getBeginLoc(),
+      "'{0}' is reached by only part of the thread block: {1}; every "
        "non-exited thread of the block must reach the same barrier (Volta "
        "tuning guide 1.4.1.2): {2}",
-       Severity::Error)
-      << barrierName(Site) << Why << Effect;
-  note(NoteLoc, "{0}") << NoteText;
+      Severity::Error);
+  B << barrierName(Site) << Why << Effect;
+  B.note(NoteLoc, "{0}") << NoteText;
   // Innermost call first, as a backtrace reads.
   for (auto It = Chain.rbegin(); It != Chain.rend(); ++It) {
     const FunctionDecl *Callee = It->Call->getDirectCallee();
     std::string Name =
         Callee ? "'" + Callee->getQualifiedNameAsString() + "'" : "the helper";
-    note(It->Call->getBeginLoc(),
+    B.note(It->Call->getBeginLoc(),
          It->ViaArguments ? Name + " is called here with a thread-dependent "
                                "argument"
                       : Name + " is called here");

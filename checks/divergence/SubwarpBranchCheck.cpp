@@ -208,13 +208,13 @@ void SubwarpBranchCheck::judge(const Stmt *Branch, const Expr *Cond,
   else
     Warps = std::to_string(S.WarpsSplit) + " of the " +
             std::to_string(S.WarpsChecked) + " warps of the block";
-  (diag(Cond->getBeginLoc(),
-       "branch splits the lanes of a warp: '{0}' {1} in {2}{3}; the warp runs "
+  FindingBuilder B = diag(
+      Cond->getBeginLoc(),
+      "branch splits the lanes of a warp: '{0}' {1} in {2}{3}; the warp runs "
        "the paths one after the other (branch granularity below warpSize {4}; "
        "Pascal deep dive, Control Flow)",
-       Severity::Warning)
-          << context().sourceText(Cond) << Split << Warps << When
-          << int64_t(W))
+      Severity::Warning);
+  (B << context().sourceText(Cond) << Split << Warps << When << int64_t(W))
       .metric("lanes_taken", NTrue)
       .metric("lanes_not_taken", NFalse)
       .metric("warps_split", S.WarpsSplit);
@@ -230,7 +230,7 @@ void SubwarpBranchCheck::judge(const Stmt *Branch, const Expr *Cond,
                   std::to_string(NTrue + NFalse) +
                   " lanes idle while the others run the " +
                   std::to_string(Then) + " statement(s) of the branch";
-    note(If->getThen()->getBeginLoc(), "{0}") << Cost;
+    B.note(If->getThen()->getBeginLoc(), "{0}") << Cost;
   }
 }
 

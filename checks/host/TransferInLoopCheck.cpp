@@ -12,6 +12,8 @@
 #include "llvm/Support/FormatVariadic.h"
 #include <functional>
 
+#include <optional>
+
 using namespace clang;
 
 namespace warplint::host {
@@ -711,6 +713,8 @@ void TransferInLoopCheck::judge(const Reach &Op, const Stmt *Loop,
     Call = quotedName(Op.Site) + " calls " + Call;
   SourceLocation Loc = Op.Site->getBeginLoc();
 
+  // The finding, whichever operation it is about; its notes follow.
+  std::optional<FindingBuilder> B;
   switch (R.Kind) {
   case OpKind::Copy: {
     llvm::StringRef Dir = direction(Op.Inner, R);
@@ -742,36 +746,36 @@ void TransferInLoopCheck::judge(const Reach &Op, const Stmt *Loop,
         R.Name.str() + " of " + Size +
         (ToDevice ? " host-to-device" : " device-to-host");
     if (Small) {
-      diag(Loc,
+      B.emplace(diag(Loc,
            "{0} in a loop that launches {1}: the copy is small, but the host "
            "waits for the GPU to finish every iteration before it can queue "
            "the next launch (a round trip of latency, not bandwidth); keep "
            "the value on the device, or read it once after the loop",
-           Severity::Note)
-          << What << Kernel;
+           Severity::Note));
+      *B << What << Kernel;
       break;
     }
-    FindingBuilder D =
+    B.emplace(
         diag(Loc, "{0} in a loop that launches {1}: each iteration waits for "
                   "the GPU before the copy and for the copy before the next "
                   "launch, so copies and kernels run back to back, never "
                   "overlapped (Volta tuning guide 1.2: minimize data "
                   "transfers between the host and the device); hoist the "
                   "copy out of the loop, or use pinned memory and "
-                  "cudaMemcpyAsync on a stream");
-    D << What << Kernel;
+                  "cudaMemcpyAsync on a stream"));
+    *B << What << Kernel;
     if (Bytes)
-      D.metric("bytes", double(*Bytes));
+      B->metric("bytes", double(*Bytes));
     break;
   }
   case OpKind::Sync:
-    diag(Loc, "{0} in a loop that launches {1}: the host waits for the GPU to "
+    B.emplace(diag(Loc, "{0} in a loop that launches {1}: the host waits for the GPU to "
               "go idle every iteration, so each launch starts on an idle GPU "
               "and nothing overlaps across iterations (Pascal deep dive, "
               "Streams: concurrent kernels, asynchronous data transfers); "
               "synchronize once after the loop, or on a stream or event "
-              "where the host needs a result")
-        << Call << Kernel;
+              "where the host needs a result"));
+    *B << Call << Kernel;
     break;
   case OpKind::Alloc: {
     const RuntimeCall &Free = *runtimeCall(Freed->Inner);
@@ -779,10 +783,10 @@ void TransferInLoopCheck::judge(const Reach &Op, const Stmt *Loop,
     if (Freed->Site != Freed->Inner)
       FreeCall = quotedName(Freed->Site) + " calls " + FreeCall;
     bool Device = R.Name == "cudaMalloc" || R.Name == "cudaMallocPitch";
-    diag(Loc, "{0} in a loop that launches {1}, and {2} in the same loop: {3} "
+    B.emplace(diag(Loc, "{0} in a loop that launches {1}, and {2} in the same loop: {3} "
               "is allocated and freed every iteration, and {4}; allocate once "
-              "before the loop and free after it{5}")
-        << Call << Kernel << FreeCall
+              "before the loop and free after it{5}"));
+    *B << Call << Kernel << FreeCall
         << (R.Pinned                        ? "pinned host memory"
             : R.Name == "cudaMallocManaged" ? "managed memory"
                                             : "device memory")
@@ -801,20 +805,20 @@ void TransferInLoopCheck::judge(const Reach &Op, const Stmt *Loop,
     return;
   }
 
-  note(Loop->getBeginLoc(), "the loop");
+  B->note(Loop->getBeginLoc(), "the loop");
   if (Launch.Site != Launch.Inner) {
-    note(Launch.Site->getBeginLoc(), "{0} launches {1}")
+    B->note(Launch.Site->getBeginLoc(), "{0} launches {1}")
         << quotedName(Launch.Site) << Kernel;
-    note(Launch.Inner->getBeginLoc(), "{0} is launched here") << Kernel;
+    B->note(Launch.Inner->getBeginLoc(), "{0} is launched here") << Kernel;
   } else {
-    note(Launch.Inner->getBeginLoc(), "{0} is launched here, in the same loop")
+    B->note(Launch.Inner->getBeginLoc(), "{0} is launched here, in the same loop")
         << Kernel;
   }
   if (Op.Site != Op.Inner)
-    note(Op.Inner->getBeginLoc(), "the {0}, in '{1}'")
+    B->note(Op.Inner->getBeginLoc(), "the {0}, in '{1}'")
         << R.Name << Op.InnerFn->getQualifiedNameAsString();
   if (Freed)
-    note(Freed->Inner->getBeginLoc(), "freed here");
+    B->note(Freed->Inner->getBeginLoc(), "freed here");
 }
 
 WARPLINT_CHECK_FACTORY(TransferInLoopCheck)

@@ -237,19 +237,19 @@ void SharedBankConflictCheck::checkFunction(const FunctionDecl *F) {
         B.metric("lane_stride_bytes", double(P.LaneStride));
       if (Pad)
         B << *Pad;
-    }
-    noteMacroOrigin(A.E);
-    noteCallChain(*Worst);
+    B.noteMacroOrigin(A.E);
+    noteCallChain(B, *Worst);
     if (Pad)
-      note(V->getLocation(),
+      B.note(V->getLocation(),
            "padding each row of '{0}' by one element ([{1} + 1]) puts "
            "consecutive rows in different banks")
           << V->getName() << PadText;
     else if (V)
-      note(V->getLocation(),
+      B.note(V->getLocation(),
            "pad the rows of '{0}' or permute (swizzle) its index so that the "
            "lanes of a warp fall in different banks")
           << V->getName();
+    }
   }
 }
 
@@ -284,10 +284,10 @@ void SharedBankConflictCheck::finishTranslationUnit() {
       B.metric("bank_conflict_ways", Ways).metric("ir_only", 1);
       if (P.Regular)
         B.metric("lane_stride_bytes", double(P.LaneStride));
-    }
-    noteMacroOrigin(A.E);
+    B.noteMacroOrigin(A.E);
     for (const auto &[CallLoc, Caller] : A.Calls)
-      note(CallLoc, "inlined into '{0}' here") << Caller;
+      B.note(CallLoc, "inlined into '{0}' here") << Caller;
+    }
   }
 }
 
@@ -332,15 +332,16 @@ void SharedBankConflictCheck::reportRuntimeStride(const AccessRun &R,
       << (R.AllLanes ? std::string()
                      : " " + activeLanesText(R, Target.warp_size));
     B.metric("bank_conflict_ways", Ways);
+  B.noteMacroOrigin(A.E);
+  noteCallChain(B, R);
   }
-  noteMacroOrigin(A.E);
-  noteCallChain(R);
 }
 
 // One note per call of the chain that reaches an access, innermost first.
-void SharedBankConflictCheck::noteCallChain(const AccessRun &R) {
+void SharedBankConflictCheck::noteCallChain(FindingBuilder &B,
+                                            const AccessRun &R) {
   for (const CallLink &Link : llvm::reverse(R.Chain))
-    note(callLocation(Link), "{0}")
+    B.note(callLocation(Link), "{0}")
         << describeCall(Link, [&](const Stmt *S) {
              return context().sourceText(S);
            });
@@ -420,14 +421,14 @@ void SharedBankConflictCheck::reportOverLoop(
         .metric("bank_conflict_ways_least", Least);
     if (!Own.AllLanes)
       B.metric("active_lanes", Own.Lanes);
-  }
-  noteMacroOrigin(A.E);
+  B.noteMacroOrigin(A.E);
   if (const auto *V = dyn_cast<VarDecl>(A.Addr.Root))
-    note(V->getLocation(),
+    B.note(V->getLocation(),
          "pad the index into '{0}' (one word per {1} words: i + i / {1}) or "
          "permute (swizzle) it so that the lanes of a warp fall in different "
          "banks at every step of the loop")
         << V->getName() << Banks;
+  }
 }
 
 WARPLINT_CHECK_FACTORY(SharedBankConflictCheck)

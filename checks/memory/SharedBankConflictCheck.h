@@ -19,7 +19,7 @@ private:
                              const ArchInfo &Target);
   void reportRuntimeStride(const AccessRun &R, unsigned Ways,
                            const ArchInfo &Target);
-  void noteCallChain(const AccessRun &R);
+  void noteCallChain(FindingBuilder &B, const AccessRun &R);
   // An access whose lane spacing grows with a loop-carried multiplied
   // local (offset *= 2): the worst verdict over the loop and the range.
   // Judged on the lanes Own runs on.

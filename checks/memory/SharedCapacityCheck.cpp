@@ -15,7 +15,8 @@ void SharedCapacityCheck::checkFunction(const FunctionDecl *F) {
   const ArchInfo &A = arch();
   const VarDecl *Largest = Shared.largest(F);
   if (Bytes > A.max_shared_memory_per_block) {
-    diag(F->getLocation(),
+    FindingBuilder B = diag(
+        F->getLocation(),
          "kernel '{0}' holds {1} bytes of static __shared__ memory per block "
          "(its own and its callees'), more than the {2} bytes static shared "
          "memory may take on {3}: it does not build for that target "
@@ -23,11 +24,11 @@ void SharedCapacityCheck::checkFunction(const FunctionDecl *F) {
          "48 KB'); move the largest arrays to dynamic shared memory (extern "
          "__shared__) with the cudaFuncAttributeMaxDynamicSharedMemorySize "
          "opt-in",
-         Severity::Error)
-        << F->getNameAsString() << int64_t(Bytes)
-        << int64_t(A.max_shared_memory_per_block) << A.Name;
+         Severity::Error);
+    B << F->getNameAsString() << int64_t(Bytes)
+      << int64_t(A.max_shared_memory_per_block) << A.Name;
     if (Largest)
-      note(Largest->getLocation(), "'{0}' alone takes {1} bytes")
+      B.note(Largest->getLocation(), "'{0}' alone takes {1} bytes")
           << Largest->getNameAsString()
           << int64_t(Largest->getASTContext()
                          .getTypeSizeInChars(Largest->getType())

@@ -177,10 +177,9 @@ void UncoalescedAccessCheck::checkFunction(const FunctionDecl *F) {
         B.metric("merged_bytes_per_lane", Size);
       if (!Worst->AllLanes)
         B.metric("active_lanes", Worst->Lanes);
-    }
-    noteMacroOrigin(A.E);
+    B.noteMacroOrigin(A.E);
     for (const CallLink &Link : llvm::reverse(Worst->Chain))
-      note(callLocation(Link), "{0}")
+      B.note(callLocation(Link), "{0}")
           << describeCall(Link, [&](const Stmt *S) {
                return context().sourceText(S);
              });
@@ -208,12 +207,12 @@ void UncoalescedAccessCheck::checkFunction(const FunctionDecl *F) {
     const SourceManager &SM = context().sourceManager();
     if (FieldOf && SM.isInSystemHeader(FieldOf->getLocation())) {
       // A CUDA vector type read one component at a time.
-      note(A.E->getBeginLoc(),
+      B.note(A.E->getBeginLoc(),
            "load the whole '{0}' once (one {1}-byte load per lane) and use its "
            "components")
           << FieldOf->getName() << RecordSize;
     } else if (RD) {
-      note(
+      B.note(
           RD->getLocation(),
           "'{0}' is {1} bytes and is moved {2} bytes at a time: as a structure of "
           "arrays (one array per field) a warp would read {3} contiguous bytes "
@@ -226,7 +225,7 @@ void UncoalescedAccessCheck::checkFunction(const FunctionDecl *F) {
                           .getQuantity())
           << Size << Size * Target.warp_size;
     } else {
-      note(
+      B.note(
           A.E->getBeginLoc(),
           "stage the data through shared memory: let consecutive lanes {0} "
           "consecutive addresses of a __shared__ tile, then do the strided "
@@ -235,12 +234,13 @@ void UncoalescedAccessCheck::checkFunction(const FunctionDecl *F) {
     }
     if (!A.IsStore && !Target.l1_caches_global_loads &&
         !isConstRestrict(A.Addr.Root))
-      note(A.Addr.Root->getLocation(),
+      B.note(A.Addr.Root->getLocation(),
            "on {0} global loads are cached in L2 only; if '{1}' is read-only in "
            "the kernel, 'const __restrict__' or __ldg() routes these loads "
            "through the read-only data cache (Pascal deep dive, 'Read-only "
            "Data Cache')")
           << Target.Name << A.Addr.Root->getName();
+    }
   }
 }
 
@@ -280,13 +280,13 @@ void UncoalescedAccessCheck::reportLaneWalks(const FunctionDecl *F) {
                   : std::string("a loaded value"));
       B.metric("sectors_per_request_max", Lanes * PerLane)
           .metric("useful_bytes", Lanes * A.Size);
-    }
-    noteMacroOrigin(A.E);
-    note(A.E->getBeginLoc(),
+    B.noteMacroOrigin(A.E);
+    B.note(A.E->getBeginLoc(),
          "when the ranges are long, let the lanes of a warp walk one range "
          "together (lane k takes elements k, k + {0}, ...), so that "
          "consecutive lanes read consecutive addresses")
         << Lanes;
+    }
   }
 }
 
@@ -332,16 +332,16 @@ void UncoalescedAccessCheck::finishTranslationUnit() {
           .metric("ir_only", 1);
       if (P.Regular)
         B.metric("lane_stride_bytes", double(P.LaneStride));
-    }
-    noteMacroOrigin(A.E);
+    B.noteMacroOrigin(A.E);
     for (const auto &[CallLoc, Caller] : A.Calls)
-      note(CallLoc, "inlined into '{0}' here") << Caller;
-    note(A.Loc,
+      B.note(CallLoc, "inlined into '{0}' here") << Caller;
+    B.note(A.Loc,
          "stage the data through shared memory: let consecutive lanes {0} "
          "consecutive addresses of a __shared__ tile, then do the strided "
          "access in shared memory (slides, 'Coalesce global memory "
          "accesses')")
         << (A.IsStore ? "write" : "read");
+    }
   }
 }
 

@@ -257,13 +257,14 @@ void ImplicitSyncCheck::checkFunction(const FunctionDecl *Fn) {
                                               context().sourceManager().getFileLoc(
                                                   Store.Access.E->getBeginLoc()))
                                           .getLine());
-        diag(Load.Access.E->getBeginLoc(),
-             "{0} of warp {1} read '{2}', which {3} of the same warp write {4}, "
+        FindingBuilder B = diag(
+            Load.Access.E->getBeginLoc(),
+            "{0} of warp {1} read '{2}', which {3} of the same warp write {4}, "
              "with no __syncwarp() between: this assumes the warp runs in "
              "lockstep (warp-synchronous code), which {5} (Volta tuning guide "
              "1.4.1.2)",
-             Its ? Severity::Error : Severity::Warning)
-            << describeLanes(Readers, WS) << int64_t(Warp)
+             Its ? Severity::Error : Severity::Warning);
+        B << describeLanes(Readers, WS) << int64_t(Warp)
             << context().sourceText(Load.Access.E) << describeLanes(Writers, WS)
             << Where
             << (Its ? "independent thread scheduling on " + arch().Name +
@@ -272,10 +273,10 @@ void ImplicitSyncCheck::checkFunction(const FunctionDecl *Fn) {
                           " happens to do, but sm_70 and later do not "
                           "guarantee");
         if (!Same)
-          note(Store.Access.E->getBeginLoc(), "written here");
+          B.note(Store.Access.E->getBeginLoc(), "written here");
         if (Load.Via)
-          note(Load.Via->getBeginLoc(), "through this call");
-        note(Load.Access.E->getBeginLoc(),
+          B.note(Load.Via->getBeginLoc(), "through this call");
+        B.note(Load.Access.E->getBeginLoc(),
              "synchronise the lanes between the write and the read with "
              "__syncwarp(), or exchange the values with __shfl_down_sync / "
              "cooperative_groups::reduce; 'volatile' does not order lanes");

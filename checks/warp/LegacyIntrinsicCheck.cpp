@@ -152,9 +152,9 @@ void LegacyIntrinsicCheck::report(const CallExpr *Call, const FunctionDecl *Fn,
         << FixItHint::CreateInsertion(Call->getArg(0)->getBeginLoc(),
                                       (FullMask + ", ").str());
     }
+    if (!NoFix.empty())
+      B.note(NoteLoc, "{0}") << NoFix;
   }
-  if (!NoFix.empty())
-    note(NoteLoc, "{0}") << NoFix;
 }
 
 WARPLINT_CHECK_FACTORY(LegacyIntrinsicCheck)

@@ -152,12 +152,13 @@ void MaskDivergentCheck::judge(const CallExpr *Site, const FunctionDecl *Fn,
         S.Kind == SyncKind::TileCollective
             ? "the whole tile of " + std::to_string(Tile) + " lanes"
             : "the full mask";
-    diag(Target->getBeginLoc(),
-         "'{0}' expects {1}, but only {2} of warp {3} reach it ({4} do not): "
+    FindingBuilder B = diag(
+        Target->getBeginLoc(),
+        "'{0}' expects {1}, but only {2} of warp {3} reach it ({4} do not): "
          "every lane named in the mask must execute the call, {5} (Volta "
          "tuning guide 1.4.1.2)",
-         Its ? Severity::Error : Severity::Warning)
-        << S.Name << Mask << describeLanes(*Active, LE.warpSize()) << int64_t(W)
+         Its ? Severity::Error : Severity::Warning);
+    B << S.Name << Mask << describeLanes(*Active, LE.warpSize()) << int64_t(W)
         << describeLanes(Missing, LE.warpSize())
         << (Its ? "otherwise it is undefined behaviour on " + arch().Name +
                       " (the warp can hang or read garbage)"
@@ -168,17 +169,17 @@ void MaskDivergentCheck::judge(const CallExpr *Site, const FunctionDecl *Fn,
     for (const auto &G : FD.guardSites(Site))
       if (G.Kind == FunctionDependence::GuardKind::Branch) {
         const Expr *Cond = FunctionDependence::conditionOf(G.Where);
-        note(Cond ? Cond->getBeginLoc() : G.Where->getBeginLoc(),
+        B.note(Cond ? Cond->getBeginLoc() : G.Where->getBeginLoc(),
              "only some lanes pass this condition");
         Noted = true;
         break;
       }
     if (!Noted)
       if (const Stmt *Ret = earlierReturn(Site, Fn, FD, LE, W))
-        note(Ret->getBeginLoc(), "the other lanes have returned here");
+        B.note(Ret->getBeginLoc(), "the other lanes have returned here");
     for (auto It = Chain.rbegin(); It != Chain.rend(); ++It)
-      note((*It)->getBeginLoc(), "reached through this call");
-    note(Target->getBeginLoc(),
+      B.note((*It)->getBeginLoc(), "reached through this call");
+    B.note(Target->getBeginLoc(),
          "take the mask before the branch (unsigned m = __ballot_sync("
          "0xffffffff, cond); then pass m), or let the whole warp make the "
          "call and use its result conditionally; __activemask() only says "

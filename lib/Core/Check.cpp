@@ -22,15 +22,20 @@ namespace warplint {
 
 FindingBuilder::FindingBuilder(CheckContext &Ctx, llvm::StringRef CheckId,
                                SourceLocation Loc, llvm::StringRef Format,
-                               Severity Level, bool Attached)
+                               Severity Level)
     : Ctx(&Ctx), CheckId(CheckId.str()), Loc(Loc), Format(Format.str()),
-      Level(Level), Attached(Attached) {}
+      Level(Level) {}
+
+FindingBuilder::FindingBuilder(llvm::StringRef CheckId, SourceLocation Loc,
+                               llvm::StringRef Format)
+    : Ctx(nullptr), CheckId(CheckId.str()), Loc(Loc), Format(Format.str()),
+      Level(Severity::Note) {}
 
 FindingBuilder::FindingBuilder(FindingBuilder &&O)
     : Ctx(O.Ctx), CheckId(std::move(O.CheckId)), Loc(O.Loc),
-      Format(std::move(O.Format)), Level(O.Level), Attached(O.Attached),
-      Args(std::move(O.Args)), ArgIsPerTarget(std::move(O.ArgIsPerTarget)),
-      Fixes(std::move(O.Fixes)), Metrics(std::move(O.Metrics)) {
+      Format(std::move(O.Format)), Level(O.Level), Args(std::move(O.Args)),
+      ArgIsPerTarget(std::move(O.ArgIsPerTarget)), Fixes(std::move(O.Fixes)),
+      Metrics(std::move(O.Metrics)), Notes(std::move(O.Notes)) {
   O.Ctx = nullptr;
 }
 
@@ -62,6 +67,12 @@ FindingBuilder &FindingBuilder::operator<<(const FixItHint &Fix) {
 FindingBuilder &FindingBuilder::metric(llvm::StringRef Name, double Value) {
   Metrics.emplace_back(Name.str(), Value);
   return *this;
+}
+FindingBuilder &FindingBuilder::note(SourceLocation Loc,
+                                     llvm::StringRef Format) {
+  Notes.push_back(
+      std::unique_ptr<FindingBuilder>(new FindingBuilder(CheckId, Loc, Format)));
+  return *Notes.back();
 }
 
 // The message, and where the per-target values stand in it: Format in
@@ -184,15 +195,6 @@ void CheckContext::emit(FindingBuilder &B) {
       formatMessage(B.Format, B.Args, B.ArgIsPerTarget, Spans);
   const SourceManager &SM = sourceManager();
 
-  if (B.Attached) {
-    auto It = LastFinding.find(B.CheckId);
-    if (It != LastFinding.end() && It->second)
-      Sink.addNote(*It->second, {toLocation(B.Loc), Message});
-    return;
-  }
-
-  std::optional<size_t> &Last = LastFinding[B.CheckId];
-  Last.reset();
   if (B.Loc.isInvalid())
     return;
   SourceLocation FileLoc = SM.getFileLoc(B.Loc);
@@ -214,6 +216,12 @@ void CheckContext::emit(FindingBuilder &B) {
   F.TargetSpans = std::move(Spans);
   F.PromotedToError =
       F.Level == Severity::Warning && WarningsAsErrors.contains(F.Check);
+  for (const std::unique_ptr<FindingBuilder> &N : B.Notes) {
+    std::vector<std::pair<size_t, size_t>> NoSpans;
+    F.Notes.push_back({toLocation(N->Loc),
+                       formatMessage(N->Format, N->Args, N->ArgIsPerTarget,
+                                     NoSpans)});
+  }
 
   for (const FixItHint &Hint : B.Fixes) {
     if (Hint.RemoveRange.isInvalid())
@@ -230,7 +238,7 @@ void CheckContext::emit(FindingBuilder &B) {
                        contentHashOf(SM.getFileID(
                            SM.getSpellingLoc(Hint.RemoveRange.getBegin())))});
   }
-  Last = Sink.report(std::move(F));
+  Sink.report(std::move(F));
 }
 
 const std::string &CheckContext::contentHashOf(FileID FID) {
@@ -338,9 +346,11 @@ void Check::run(const ast_matchers::MatchFinder::MatchResult &R) {
   check(R);
 }
 
-void Check::noteMacroOrigin(const Stmt *S) {
-  if (std::optional<MacroOrigin> M = macroOrigin(S, Ctx.astContext()))
-    note(M->Spelling, "expanded from macro '{0}'") << M->Name;
+FindingBuilder &FindingBuilder::noteMacroOrigin(const Stmt *S) {
+  if (Ctx)
+    if (std::optional<MacroOrigin> M = macroOrigin(S, Ctx->astContext()))
+      note(M->Spelling, "expanded from macro '{0}'") << M->Name;
+  return *this;
 }
 
 // ---------------------------------------------------------------- functions

@@ -42,7 +42,7 @@ class FindingBuilder {
 public:
   FindingBuilder(CheckContext &Ctx, llvm::StringRef CheckId,
                  clang::SourceLocation Loc, llvm::StringRef Format,
-                 Severity Level, bool Attached = false);
+                 Severity Level);
   FindingBuilder(FindingBuilder &&Other);
   FindingBuilder(const FindingBuilder &) = delete;
   ~FindingBuilder();
@@ -62,20 +62,30 @@ public:
   FindingBuilder &operator<<(const PerTarget &V);
   // A number behind the message, for JSON/SARIF consumers.
   FindingBuilder &metric(llvm::StringRef Name, double Value);
+  // A note of this finding (where, through which call, what it costs), its
+  // arguments streamed into the builder returned; reported with the
+  // finding, and dropped with it.
+  FindingBuilder &note(clang::SourceLocation Loc, llvm::StringRef Format);
+  // A note, when S's text in the message is a macro's invocation
+  // (sourceText: 'DOT(x, y)'): where in the macro's definition S is
+  // spelled, "expanded from macro 'DOT'".
+  FindingBuilder &noteMacroOrigin(const clang::Stmt *S);
 
 private:
   friend class CheckContext;
+  // A note's builder: it belongs to its finding and reports nothing itself.
+  FindingBuilder(llvm::StringRef CheckId, clang::SourceLocation Loc,
+                 llvm::StringRef Format);
   CheckContext *Ctx;
   std::string CheckId;
   clang::SourceLocation Loc;
   std::string Format;
   Severity Level;
-  // A note of the last finding its check reported, not a finding itself.
-  bool Attached;
   std::vector<std::string> Args;
   std::vector<bool> ArgIsPerTarget;
   std::vector<clang::FixItHint> Fixes;
   std::vector<std::pair<std::string, double>> Metrics;
+  std::vector<std::unique_ptr<FindingBuilder>> Notes;
 };
 
 // Per-check options: "check-id.Name" keys of CheckOptions.
@@ -125,9 +135,8 @@ public:
   // macro's body, the macro's invocation), shortened to MaxLen characters.
   std::string sourceText(const clang::Stmt *S, size_t MaxLen = 60) const;
 
-  // Converts a builder into a Finding and reports it, unless it lies in a
-  // system header or is suppressed by NOLINT. An attached note goes to the
-  // last finding its check reported (and is dropped with it).
+  // Converts a builder into a Finding, its notes included, and reports it,
+  // unless it lies in a system header or is suppressed by NOLINT.
   void emit(FindingBuilder &B);
   // Reports malformed NOLINT comments of every file seen in this TU.
   void reportNoLintProblems();
@@ -155,8 +164,6 @@ private:
   RunServices *Services = &NoServices;
   llvm::DenseMap<clang::FileID, std::unique_ptr<NoLintIndex>> NoLint;
   llvm::DenseMap<clang::FileID, std::string> ContentHashes;
-  // Last finding each check reported, or none if it was dropped.
-  std::map<std::string, std::optional<size_t>> LastFinding;
 };
 
 class Check : public clang::ast_matchers::MatchFinder::MatchCallback {
@@ -180,16 +187,6 @@ protected:
                       Severity Level = Severity::Warning) {
     return FindingBuilder(Ctx, Name, Loc, Format, Level);
   }
-  // A note of the finding this check reported last: where, through which
-  // call, what it costs.
-  FindingBuilder note(clang::SourceLocation Loc, llvm::StringRef Format) {
-    return FindingBuilder(Ctx, Name, Loc, Format, Severity::Note,
-                          /*Attached=*/true);
-  }
-  // A note on the finding reported last, when S's text in its message is a
-  // macro's invocation (sourceText: 'DOT(x, y)'): where in the macro's
-  // definition S is spelled, "expanded from macro 'DOT'".
-  void noteMacroOrigin(const clang::Stmt *S);
   CheckContext &context() const { return Ctx; }
   // The target; device-side checks always have one.
   const ArchInfo &arch() const { return *Ctx.arch(); }

@@ -89,22 +89,21 @@ public:
     if (!At || !Reported.insert(key(Locs[*At])).second ||
         reportedByAST(Locs[*At]) || isGroupSync(Locs[*At]))
       return;
-    FindingBuilder(Ctx, CheckId, Locs[*At], "{0}", Severity::Error)
-        << ir::barrierMessage(ir::barrierWhat(V, Frames, *At), Ctx.arch());
+    FindingBuilder F(Ctx, CheckId, Locs[*At], "{0}", Severity::Error);
+    F << ir::barrierMessage(ir::barrierWhat(V, Frames, *At), Ctx.arch());
     std::vector<SourceLocation> Branch =
         locate(ir::framesOf(V.Branch->getDebugLoc().get()));
     if (auto B = firstUserFrame(Branch))
-      note(Branch[*B], ir::SplitNote);
+      note(F, Branch[*B], ir::SplitNote);
     for (size_t I = *At + 1; I < Frames.size(); ++I)
-      note(Locs[I], ir::callNote(Frames[I].Function));
+      note(F, Locs[I], ir::callNote(Frames[I].Function));
   }
 
 private:
-  void note(SourceLocation Loc, llvm::StringRef Text) {
+  static void note(FindingBuilder &F, SourceLocation Loc,
+                   llvm::StringRef Text) {
     if (Loc.isValid())
-      FindingBuilder(Ctx, CheckId, Loc, "{0}", Severity::Note,
-                     /*Attached=*/true)
-          << Text;
+      F.note(Loc, "{0}") << Text;
   }
 
   std::vector<SourceLocation> locate(const std::vector<ir::Frame> &Frames) {

@@ -115,8 +115,11 @@ LAYER_CALL = re.compile(r"warplint_layer\(\s*(\w+)\s+(\S+)(.*?)\)", re.S)
 def check_links(root):
     """warplint_layer(<target> <folder> ... DEPENDS <targets...> ...)."""
     calls = []
-    for dirpath, _, files in os.walk(root):
-        if "CMakeLists.txt" in files and "/build" not in dirpath:
+    for dirpath, dirs, files in os.walk(root):
+        # Not the build trees, nor the tests' own example trees.
+        dirs[:] = [d for d in dirs
+                   if d != "Inputs" and not d.startswith(("build", "."))]
+        if "CMakeLists.txt" in files:
             text = open(os.path.join(dirpath, "CMakeLists.txt")).read()
             text = re.sub(r"#[^\n]*", "", text)
             calls += LAYER_CALL.findall(text)
