@@ -1,7 +1,8 @@
 #include "Driver/ResultCache.h"
 #include "Driver/CacheEntry.h"
-#include "checks/Registry.h"
+#include "Core/FindingJSON.h"
 #include "Support/Hashing.h"
+#include "checks/Registry.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -18,7 +19,9 @@ namespace warplint {
 
 namespace {
 
-constexpr int Format = 4; // of an entry; a change makes old entries misses
+// Of an entry; a change makes old entries misses. 5: findings as
+// Core/FindingJSON.h writes them.
+constexpr int Format = 5;
 
 json locationJson(const Location &L) {
   return {L.File, L.Line, L.Column};
@@ -30,31 +33,8 @@ Location locationOf(const json &J) {
 
 json toJson(const FileResult &R) {
   json Findings = json::array();
-  for (const Finding &F : R.Sink.findings()) {
-    json Notes = json::array();
-    for (const FindingNote &N : F.Notes)
-      Notes.push_back({locationJson(N.Loc), N.Message});
-    json Fixes = json::array();
-    for (const FixEdit &E : F.Fixes)
-      Fixes.push_back({E.File, E.Offset, E.Length, E.Replacement, E.FileHash});
-    json Metrics = json::array();
-    for (const auto &[Name, Value] : F.Metrics)
-      Metrics.push_back({Name, Value});
-    json ByArch = json::object();
-    for (const auto &[Arch, Ms] : F.MetricsByArch)
-      ByArch[Arch] = Ms;
-    Findings.push_back({{"check", F.Check},
-                        {"level", int(F.Level)},
-                        {"loc", locationJson(F.Loc)},
-                        {"message", F.Message},
-                        {"arch", F.Archs},
-                        {"function", F.Function},
-                        {"notes", Notes},
-                        {"fixes", Fixes},
-                        {"metrics", Metrics},
-                        {"metrics_by_arch", ByArch},
-                        {"promoted", F.PromotedToError}});
-  }
+  for (const Finding &F : R.Sink.findings())
+    Findings.push_back(findingToJson(F, FindingJSONForm::Complete));
   json Errors = json::array();
   for (const ToolError &E : R.Sink.errors())
     Errors.push_back({{"loc", locationJson(E.Loc)},
@@ -68,7 +48,9 @@ json toJson(const FileResult &R) {
           {"dependencies", R.Dependencies}};
 }
 
-FileResult fromJson(const json &J) {
+// Nothing when a finding does not read back; the other fields throw
+// json::exception.
+std::optional<FileResult> fromJson(const json &J) {
   FileResult R;
   for (const json &E : J.at("errors")) {
     ToolError T;
@@ -79,29 +61,12 @@ FileResult fromJson(const json &J) {
     R.Sink.reportError(std::move(T));
   }
   for (const json &FJ : J.at("findings")) {
-    Finding F;
-    F.Check = FJ.at("check").get<std::string>();
-    int Level = FJ.at("level").get<int>();
-    if (Level < 0 || Level > int(Severity::Error))
-      throw std::out_of_range("level");
-    F.Level = Severity(Level);
-    F.Loc = locationOf(FJ.at("loc"));
-    F.Message = FJ.at("message").get<std::string>();
-    F.Archs = FJ.at("arch").get<std::vector<std::string>>();
-    F.Function = FJ.at("function").get<std::string>();
-    for (const json &N : FJ.at("notes"))
-      F.Notes.push_back({locationOf(N.at(0)), N.at(1).get<std::string>()});
-    for (const json &E : FJ.at("fixes"))
-      F.Fixes.push_back({E.at(0).get<std::string>(), E.at(1).get<unsigned>(),
-                         E.at(2).get<unsigned>(), E.at(3).get<std::string>(),
-                         E.at(4).get<std::string>()});
-    for (const json &M : FJ.at("metrics"))
-      F.Metrics.push_back({M.at(0).get<std::string>(), M.at(1).get<double>()});
-    for (const auto &[Arch, Ms] : FJ.at("metrics_by_arch").items())
-      F.MetricsByArch[Arch] =
-          Ms.get<std::vector<std::pair<std::string, double>>>();
-    F.PromotedToError = FJ.at("promoted").get<bool>();
-    R.Sink.report(std::move(F));
+    llvm::Expected<Finding> F = findingFromJson(FJ);
+    if (!F) {
+      llvm::consumeError(F.takeError());
+      return std::nullopt;
+    }
+    R.Sink.report(std::move(*F));
   }
   for (const json &W : J.at("warnings"))
     R.Warnings.push_back(W.get<std::string>());
@@ -118,8 +83,6 @@ std::optional<FileResult> deserializeResult(llvm::StringRef Text) {
   try {
     return fromJson(json::parse(Text.begin(), Text.end()));
   } catch (const json::exception &) {
-    return std::nullopt;
-  } catch (const std::out_of_range &) {
     return std::nullopt;
   }
 }
@@ -190,14 +153,14 @@ std::optional<FileResult> ResultCache::lookup(const std::string &Key) {
   if (!Entry)
     return std::nullopt;
   try {
-    FileResult R = fromJson(Entry->at("result"));
+    std::optional<FileResult> R = fromJson(Entry->at("result"));
+    if (!R)
+      return std::nullopt; // not an entry this warplint wrote: a miss
     for (const json &D : Entry->at("deps"))
-      R.Dependencies.push_back(D.at(0).get<std::string>());
+      R->Dependencies.push_back(D.at(0).get<std::string>());
     return R;
   } catch (const json::exception &) {
     return std::nullopt; // not an entry this warplint wrote: a miss
-  } catch (const std::out_of_range &) {
-    return std::nullopt;
   }
 }
 

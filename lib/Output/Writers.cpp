@@ -1,4 +1,5 @@
 #include "Output/Writers.h"
+#include "Core/FindingJSON.h"
 #include "Output/Fingerprint.h"
 #include "Output/SourceLines.h"
 #include "llvm/ADT/StringExtras.h"
@@ -81,42 +82,8 @@ void writeText(const Report &R, llvm::raw_ostream &OS) {
 
 void writeJson(const Report &R, llvm::raw_ostream &OS) {
   json Findings = json::array();
-  for (const Finding &F : R.Findings) {
-    json J = {{"check", F.Check},
-              {"severity", severityName(F.effectiveLevel()).str()},
-              {"file", F.Loc.File},
-              {"line", F.Loc.Line},
-              {"column", F.Loc.Column},
-              {"message", F.Message},
-              {"arch", F.Archs}};
-    json Notes = json::array();
-    for (const FindingNote &N : F.Notes) {
-      json NJ = locationJson(N.Loc);
-      NJ["message"] = N.Message;
-      Notes.push_back(NJ);
-    }
-    J["notes"] = Notes;
-    json Fixes = json::array();
-    for (const FixEdit &E : F.Fixes)
-      Fixes.push_back({{"file", E.File},
-                       {"offset", E.Offset},
-                       {"length", E.Length},
-                       {"replacement", E.Replacement}});
-    J["fixes"] = Fixes;
-    json Metrics = json::object();
-    for (const auto &[Name, Value] : F.Metrics)
-      Metrics[Name] = Value;
-    J["metrics"] = Metrics;
-    // A finding merged across targets whose numbers differ: each target's.
-    if (!F.MetricsByArch.empty()) {
-      json ByArch = json::object();
-      for (const auto &[Arch, Ms] : F.MetricsByArch)
-        for (const auto &[Name, Value] : Ms)
-          ByArch[Arch][Name] = Value;
-      J["metrics_by_arch"] = ByArch;
-    }
-    Findings.push_back(J);
-  }
+  for (const Finding &F : R.Findings)
+    Findings.push_back(findingToJson(F));
   json Errors = json::array();
   for (const ToolError &E : R.Errors) {
     json J = locationJson(E.Loc);

@@ -1,6 +1,8 @@
 #include "Core/DiagSink.h"
+#include "Core/FindingJSON.h"
 #include "Output/Writers.h"
 #include <gtest/gtest.h>
+#include <functional>
 #include <nlohmann/json.hpp>
 
 using namespace warplint;
@@ -160,4 +162,106 @@ TEST(DiagSink, MergesTargetsWhoseNumbersDiffer) {
   auto J = nlohmann::json::parse(Out);
   EXPECT_EQ(J["findings"][0]["metrics_by_arch"]["sm_86"]["fp64_ratio"],
             1.0 / 64);
+}
+
+// The one reader and writer of a finding's JSON (Core/FindingJSON.h): the
+// cache's form reads back whole, the report's keeps --format=json's fields.
+TEST(FindingJSON, CompleteFormReadsBackWhole) {
+  Finding F = sample();
+  F.PromotedToError = true;
+  F.Function = "ns::k";
+  FindingNote N;
+  N.Loc = {"k.cu", 2, 1};
+  N.Message = "a note";
+  F.Notes.push_back(N);
+  F.Fixes.front().FileHash = "0123abcd";
+  F.Metrics.push_back({"ratio", 1.0 / 3});
+  F.MetricsByArch["sm_60"] = {{"ratio", 0.25}};
+  F.MetricsByArch["sm_80"] = {};
+  auto J = findingToJson(F, FindingJSONForm::Complete);
+  auto Back = findingFromJson(nlohmann::ordered_json::parse(J.dump()));
+  ASSERT_TRUE(bool(Back)) << llvm::toString(Back.takeError());
+  EXPECT_EQ(Back->Check, F.Check);
+  EXPECT_EQ(Back->Level, Severity::Warning);
+  EXPECT_TRUE(Back->PromotedToError);
+  EXPECT_EQ(Back->Loc.File, "k.cu");
+  EXPECT_EQ(Back->Loc.Line, 3u);
+  EXPECT_EQ(Back->Loc.Column, 8u);
+  EXPECT_EQ(Back->Message, F.Message);
+  EXPECT_EQ(Back->Archs, F.Archs);
+  EXPECT_EQ(Back->Function, "ns::k");
+  ASSERT_EQ(Back->Notes.size(), 1u);
+  EXPECT_EQ(Back->Notes[0].Loc.Line, 2u);
+  EXPECT_EQ(Back->Notes[0].Message, "a note");
+  ASSERT_EQ(Back->Fixes.size(), 1u);
+  EXPECT_EQ(Back->Fixes[0].File, "/abs/k.cu");
+  EXPECT_EQ(Back->Fixes[0].Offset, 10u);
+  EXPECT_EQ(Back->Fixes[0].Length, 4u);
+  EXPECT_EQ(Back->Fixes[0].Replacement, "x");
+  EXPECT_EQ(Back->Fixes[0].FileHash, "0123abcd");
+  EXPECT_EQ(Back->Metrics, F.Metrics); // 1/3 exactly
+  EXPECT_EQ(Back->MetricsByArch, F.MetricsByArch);
+  EXPECT_EQ(findingToJson(*Back, FindingJSONForm::Complete), J);
+}
+
+TEST(FindingJSON, ReportFormIsTheReportsFinding) {
+  Finding F = sample();
+  F.PromotedToError = true;
+  F.Function = "ns::k";
+  F.Fixes.front().FileHash = "0123abcd";
+  auto J = findingToJson(F);
+  std::vector<std::string> Keys;
+  for (const auto &[Key, Value] : J.items())
+    Keys.push_back(Key);
+  EXPECT_EQ(Keys, (std::vector<std::string>{"check", "severity", "file", "line",
+                                            "column", "message", "arch",
+                                            "notes", "fixes", "metrics"}));
+  EXPECT_EQ(J["severity"], "error"); // after --warnings-as-errors
+  EXPECT_FALSE(J["fixes"][0].contains("file_hash"));
+  // Read back: the severity as reported; what it leaves out, empty.
+  auto Back = findingFromJson(J);
+  ASSERT_TRUE(bool(Back)) << llvm::toString(Back.takeError());
+  EXPECT_EQ(Back->effectiveLevel(), Severity::Error);
+  EXPECT_TRUE(Back->Function.empty());
+  EXPECT_TRUE(Back->Fixes[0].FileHash.empty());
+  // A target without numbers is not named in a report.
+  F.MetricsByArch["sm_60"] = {{"ratio", 0.25}};
+  F.MetricsByArch["sm_80"] = {};
+  EXPECT_EQ(findingToJson(F)["metrics_by_arch"].dump(),
+            R"({"sm_60":{"ratio":0.25}})");
+}
+
+TEST(FindingJSON, WhatDoesNotReadBackIsAnError) {
+  using OJ = nlohmann::ordered_json;
+  const OJ Good = findingToJson(sample(), FindingJSONForm::Complete);
+  std::vector<std::function<void(OJ &)>> Breaks = {
+      [](OJ &J) { J = OJ::array(); },
+      [](OJ &J) { J.erase("check"); },
+      [](OJ &J) { J["check"] = 1; },
+      [](OJ &J) { J["severity"] = "fatal"; },
+      [](OJ &J) { J["level"] = 2; },
+      [](OJ &J) { J["line"] = -1; },
+      [](OJ &J) { J["line"] = "3"; },
+      [](OJ &J) { J["column"] = 1.5; },
+      [](OJ &J) { J["line"] = 1ull << 32; },
+      [](OJ &J) { J["arch"] = OJ::array({1}); },
+      [](OJ &J) { J["notes"] = OJ::array({1}); },
+      [](OJ &J) { J["notes"] = OJ::object(); },
+      [](OJ &J) { J["fixes"][0].erase("offset"); },
+      [](OJ &J) { J["fixes"][0]["file_hash"] = nullptr; },
+      [](OJ &J) { J["metrics"] = OJ::array(); },
+      [](OJ &J) { J["metrics"]["x"] = "y"; },
+      [](OJ &J) { J["metrics_by_arch"] = OJ::object({{"sm_60", 1}}); },
+      [](OJ &J) { J["promoted"] = "yes"; },
+      [](OJ &J) { J["function"] = OJ::array(); },
+  };
+  for (size_t I = 0; I < Breaks.size(); ++I) {
+    OJ J = Good;
+    Breaks[I](J);
+    auto F = findingFromJson(J);
+    EXPECT_FALSE(bool(F)) << "break " << I;
+    if (!F)
+      llvm::consumeError(F.takeError());
+  }
+  EXPECT_TRUE(bool(findingFromJson(Good)));
 }
