@@ -13,35 +13,40 @@ using namespace warplint;
 using namespace warplint::lsp;
 using namespace llvm;
 
-static void onMessage(const json::Object &M, std::string &Doc) {
-  const json::Object *Params = M.getObject("params");
+static void onMessage(const json &M, std::string &Doc) {
+  const json *Params = objectMember(M, "params");
   if (!Params)
     return;
-  if (const json::Object *TD = Params->getObject("textDocument")) {
-    if (std::optional<StringRef> Uri = TD->getString("uri")) {
+  if (const json *TD = objectMember(*Params, "textDocument")) {
+    if (std::optional<std::string> Uri = stringMember(*TD, "uri")) {
       auto Path = uriToPath(*Uri);
       if (Path)
         (void)pathToUri(*Path);
       else
         consumeError(Path.takeError());
     }
-    if (std::optional<StringRef> Text = TD->getString("text"))
-      Doc = Text->str();
+    if (std::optional<std::string> Text = stringMember(*TD, "text"))
+      Doc = std::move(*Text);
   }
-  if (const json::Array *Changes = Params->getArray("contentChanges"))
-    for (const json::Value &C : *Changes)
-      if (const json::Object *Change = C.getAsObject())
+  if (const json *Changes = arrayMember(*Params, "contentChanges"))
+    for (const json &Change : *Changes)
+      if (Change.is_object())
         for (Encoding E : {Encoding::UTF16, Encoding::UTF8}) {
           std::string Copy = Doc;
-          if (Error Err = applyChange(Copy, *Change, E))
+          if (Error Err = applyChange(Copy, Change, E)) {
             consumeError(std::move(Err));
-          else if (E == Encoding::UTF16)
+            continue;
+          }
+          // A UTF-8 column inside a character leaves invalid UTF-8, which
+          // the server may send back (a quick fix's title): serialized
+          // without throwing.
+          (void)serialize(json::object({{"text", Copy}}));
+          if (E == Encoding::UTF16)
             Doc = std::move(Copy);
         }
-  if (const json::Value *Pos = Params->get("position")) {
+  if (const json *Pos = member(*Params, "position")) {
     Position P;
-    json::Path::Root Root("position");
-    if (fromJSON(*Pos, P, Root))
+    if (fromJSON(*Pos, P))
       for (Encoding E : {Encoding::UTF16, Encoding::UTF8}) {
         size_t Offset = offsetOf(Doc, P, E);
         (void)positionOf(Doc, Offset, E);
@@ -61,14 +66,13 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
   while (std::optional<std::string> Body = T.read()) {
     if (!nestingWithin(*Body, MaxJSONNesting))
       continue;
-    Expected<json::Value> Message = json::parse(*Body);
+    Expected<json> Message = parseMessage(*Body);
     if (!Message) {
       consumeError(Message.takeError());
       continue;
     }
-    if (const json::Object *M = Message->getAsObject())
-      onMessage(*M, Doc);
-    T.send(std::move(*Message));
+    onMessage(*Message, Doc);
+    T.send(*Message);
   }
   std::fclose(In);
   std::fclose(Out);

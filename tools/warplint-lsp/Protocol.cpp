@@ -1,6 +1,8 @@
 #include "Protocol.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/Path.h"
+#include <cmath>
+#include <limits>
 
 using namespace llvm;
 
@@ -142,36 +144,143 @@ size_t offsetOfLineColumn(StringRef Text, unsigned Line, unsigned Column) {
   return std::min<size_t>(Start + (Column ? Column - 1 : 0), End);
 }
 
-json::Value toJSON(const Position &P) {
-  return json::Object{{"line", P.Line}, {"character", P.Character}};
+// Body with each \u escape of an unpaired surrogate made \ufffd (of the
+// same length), as llvm::json's parser took them.
+static std::string withoutUnpairedSurrogates(StringRef Body) {
+  std::string Text = Body.str();
+  // The code unit of the \uXXXX escape at At.
+  auto Unit = [&](size_t At) -> std::optional<unsigned> {
+    if (At + 6 > Text.size() || Text[At] != '\\' || Text[At + 1] != 'u')
+      return std::nullopt;
+    unsigned U = 0;
+    for (size_t I = At + 2; I < At + 6; ++I) {
+      if (!isHexDigit(Text[I]))
+        return std::nullopt;
+      U = U * 16 + hexDigitValue(Text[I]);
+    }
+    return U;
+  };
+  auto Leading = [](unsigned U) { return U >= 0xD800 && U < 0xDC00; };
+  auto Trailing = [](unsigned U) { return U >= 0xDC00 && U < 0xE000; };
+  for (size_t I = 0; I < Text.size(); ++I) {
+    if (Text[I] != '\\')
+      continue;
+    std::optional<unsigned> U = Unit(I);
+    if (!U) {
+      ++I; // another escape: its character is no escape's start
+      continue;
+    }
+    if (Leading(*U)) {
+      std::optional<unsigned> Next = Unit(I + 6);
+      if (Next && Trailing(*Next)) {
+        I += 11; // a pair
+        continue;
+      }
+      Text.replace(I, 6, "\\ufffd");
+    } else if (Trailing(*U)) {
+      Text.replace(I, 6, "\\ufffd");
+    }
+    I += 5;
+  }
+  return Text;
 }
 
-bool fromJSON(const json::Value &V, Position &P, json::Path Path) {
-  json::ObjectMapper O(V, Path);
-  return O && O.map("line", P.Line) && O.map("character", P.Character);
+Expected<json> parseMessage(StringRef Body) {
+  if (Body.contains('\0'))
+    return createStringError("a NUL byte at offset " + Twine(Body.find('\0')));
+  if (Body.starts_with("\xEF\xBB\xBF"))
+    return createStringError("a byte order mark before the message");
+  try {
+    return json::parse(withoutUnpairedSurrogates(Body));
+  } catch (const json::exception &E) { // a parse error, a number too large
+    return createStringError(E.what());
+  }
 }
 
-Error applyChange(std::string &Text, const json::Object &Change, Encoding E) {
-  std::optional<StringRef> NewText = Change.getString("text");
+std::string serialize(const json &Message) {
+  return Message.dump(-1, ' ', /*ensure_ascii=*/false,
+                      json::error_handler_t::replace);
+}
+
+std::optional<int64_t> asInteger(const json &V) {
+  if (V.is_number_integer() && !V.is_number_unsigned())
+    return V.get<int64_t>();
+  if (V.is_number_unsigned()) {
+    uint64_t U = V.get<uint64_t>();
+    if (U <= uint64_t(std::numeric_limits<int64_t>::max()))
+      return int64_t(U);
+    return std::nullopt;
+  }
+  if (V.is_number_float()) {
+    double D = V.get<double>(), Whole;
+    // 2^63 itself is out of int64_t's range.
+    if (std::modf(D, &Whole) == 0.0 &&
+        D >= double(std::numeric_limits<int64_t>::min()) &&
+        D < double(std::numeric_limits<int64_t>::max()))
+      return int64_t(D);
+  }
+  return std::nullopt;
+}
+
+const json *member(const json &O, StringRef Key) {
+  if (!O.is_object())
+    return nullptr;
+  auto It = O.find(Key.str());
+  return It == O.end() ? nullptr : &*It;
+}
+
+const json *objectMember(const json &O, StringRef Key) {
+  const json *V = member(O, Key);
+  return V && V->is_object() ? V : nullptr;
+}
+
+const json *arrayMember(const json &O, StringRef Key) {
+  const json *V = member(O, Key);
+  return V && V->is_array() ? V : nullptr;
+}
+
+std::optional<std::string> stringMember(const json &O, StringRef Key) {
+  const json *V = member(O, Key);
+  if (!V || !V->is_string())
+    return std::nullopt;
+  return V->get<std::string>();
+}
+
+json toJSON(const Position &P) {
+  return json::object({{"line", P.Line}, {"character", P.Character}});
+}
+
+bool fromJSON(const json &V, Position &P) {
+  auto Unsigned = [&](StringRef Key, unsigned &Out) {
+    const json *F = member(V, Key);
+    std::optional<int64_t> N = F ? asInteger(*F) : std::nullopt;
+    if (!N)
+      return false;
+    Out = static_cast<unsigned>(*N);
+    return true;
+  };
+  return V.is_object() && Unsigned("line", P.Line) &&
+         Unsigned("character", P.Character);
+}
+
+Error applyChange(std::string &Text, const json &Change, Encoding E) {
+  std::optional<std::string> NewText = stringMember(Change, "text");
   if (!NewText)
     return createStringError("a content change without 'text'");
-  const json::Value *Range = Change.get("range");
+  const json *Range = member(Change, "range");
   if (!Range) {
-    Text = NewText->str();
+    Text = std::move(*NewText);
     return Error::success();
   }
   Position Start, End;
-  json::Path::Root Root("range");
-  const json::Object *R = Range->getAsObject();
-  if (!R || !R->get("start") || !R->get("end") ||
-      !fromJSON(*R->get("start"), Start, Root) ||
-      !fromJSON(*R->get("end"), End, Root))
+  const json *From = member(*Range, "start"), *To = member(*Range, "end");
+  if (!From || !To || !fromJSON(*From, Start) || !fromJSON(*To, End))
     return createStringError("a content change with a malformed range");
-  size_t From = offsetOf(Text, Start, E), To = offsetOf(Text, End, E);
-  if (To < From)
+  size_t Lo = offsetOf(Text, Start, E), Hi = offsetOf(Text, End, E);
+  if (Hi < Lo)
     return createStringError("a content change whose range ends before it "
                              "starts");
-  Text.replace(From, To - From, NewText->str());
+  Text.replace(Lo, Hi - Lo, *NewText);
   return Error::success();
 }
 

@@ -4,7 +4,8 @@
 #pragma once
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
-#include "llvm/Support/JSON.h"
+#include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 
 namespace warplint::lsp {
@@ -20,8 +21,9 @@ enum ErrorCode {
 };
 
 // How deep JSON messages may nest arrays and objects: LSP's nest about ten
-// deep. llvm::json::parse recurses once per level, so that a message of a
-// million '[' overflowed the stack; deeper ones are refused unparsed.
+// deep. The parser the server used before (llvm::json's) recursed once per
+// level, so that a message of a million '[' overflowed the stack; deeper
+// ones are still refused unparsed.
 inline constexpr unsigned MaxJSONNesting = 256;
 // Whether the arrays and objects of Text (JSON, well-formed or not) nest at
 // most Limit deep; brackets inside strings do not count.
@@ -52,12 +54,40 @@ Position positionOf(llvm::StringRef Text, size_t Offset, Encoding E);
 size_t offsetOfLineColumn(llvm::StringRef Text, unsigned Line,
                           unsigned Column);
 
-llvm::json::Value toJSON(const Position &P);
-bool fromJSON(const llvm::json::Value &V, Position &P, llvm::json::Path Path);
+// Messages are nlohmann::json, not ordered_json: its objects write their
+// keys sorted, as llvm::json (which the server used before) did, so every
+// message keeps the field order it had.
+using json = nlohmann::json;
 
-// A contentChanges entry of didChange applied to Text: with a range, the
-// range is replaced; without, the whole text.
-llvm::Error applyChange(std::string &Text, const llvm::json::Object &Change,
-                        Encoding E);
+// A message's body as JSON, or why it is not. As llvm::json read one: a
+// \u escape of an unpaired UTF-16 surrogate is U+FFFD (nlohmann_json refuses
+// the message), a NUL byte or a leading byte order mark is an error
+// (nlohmann_json ends the input at the one and skips the other).
+llvm::Expected<json> parseMessage(llvm::StringRef Body);
+
+// A message's bytes: compact; invalid UTF-8 (text from files and buffers
+// may hold some) written as U+FFFD, as llvm::json did, instead of throwing.
+std::string serialize(const json &Message);
+
+// V as an integer, as llvm::json::Value::getAsInteger read one: an integer
+// within int64_t, or a floating-point number without a fraction within it.
+std::optional<int64_t> asInteger(const json &V);
+
+// The value of Key in O when O is an object holding one (null otherwise);
+// the typed ones also null when it is of another type.
+const json *member(const json &O, llvm::StringRef Key);
+const json *objectMember(const json &O, llvm::StringRef Key);
+const json *arrayMember(const json &O, llvm::StringRef Key);
+std::optional<std::string> stringMember(const json &O, llvm::StringRef Key);
+
+json toJSON(const Position &P);
+// {"line": L, "character": C}, each an integer as asInteger reads one, taken
+// modulo 2^32 as llvm::json's mapping to unsigned took it (-1: the line's or
+// the text's end); false when V is anything else.
+bool fromJSON(const json &V, Position &P);
+
+// A contentChanges entry of didChange (an object) applied to Text: with a
+// range, the range is replaced; without, the whole text.
+llvm::Error applyChange(std::string &Text, const json &Change, Encoding E);
 
 } // namespace warplint::lsp

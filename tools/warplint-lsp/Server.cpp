@@ -14,8 +14,8 @@ namespace warplint::lsp {
 
 namespace {
 
-json::Object errorObject(int Code, const Twine &Message) {
-  return json::Object{{"code", Code}, {"message", Message.str()}};
+json errorObject(int Code, const Twine &Message) {
+  return json::object({{"code", Code}, {"message", Message.str()}});
 }
 
 // CUDA C++ as the raw lexer needs it to measure tokens and find comments.
@@ -96,27 +96,32 @@ int Server::run() {
                 " deep; ignored");
       continue;
     }
-    Expected<json::Value> Message = json::parse(*Body);
+    Expected<json> Message = parseMessage(*Body);
     if (!Message) {
       // As clangd: said in the log, and the next message is served.
       Log.error("malformed JSON: " + toString(Message.takeError()));
       continue;
     }
-    handle(std::move(*Message));
+    // nlohmann_json throws where a value is not what it is taken for: the
+    // handlers check first, and whatever slips through costs one message,
+    // not the session.
+    try {
+      handle(*Message);
+    } catch (const json::exception &E) {
+      Log.error("internal error while handling a message: " + Twine(E.what()));
+    }
   }
   return Phase == State::ShutDown ? 0 : 1;
 }
 
-void Server::handle(json::Value Message) {
-  json::Object *M = Message.getAsObject();
-  if (!M) {
+void Server::handle(const json &Message) {
+  if (!Message.is_object()) {
     Log.error("a message that is not a JSON object; ignored");
     return;
   }
-  std::optional<StringRef> Method = M->getString("method");
-  const json::Value *Id = M->get("id");
-  const json::Value *ParamsValue = M->get("params");
-  const json::Object *Params = ParamsValue ? ParamsValue->getAsObject() : nullptr;
+  std::optional<std::string> Method = stringMember(Message, "method");
+  const json *Id = member(Message, "id");
+  const json *Params = objectMember(Message, "params");
   if (!Method) {
     if (Id) // a response: the server sends no requests
       return;
@@ -129,8 +134,8 @@ void Server::handle(json::Value Message) {
     onNotification(*Method, Params);
 }
 
-void Server::reply(json::Value Id, Expected<json::Value> Result) {
-  json::Object Reply{{"jsonrpc", "2.0"}, {"id", std::move(Id)}};
+void Server::reply(json Id, Expected<json> Result) {
+  json Reply = json::object({{"jsonrpc", "2.0"}, {"id", std::move(Id)}});
   if (Result) {
     Reply["result"] = std::move(*Result);
   } else {
@@ -139,13 +144,12 @@ void Server::reply(json::Value Id, Expected<json::Value> Result) {
   T.send(std::move(Reply));
 }
 
-void Server::onRequest(StringRef Method, json::Value Id,
-                       const json::Object *Params) {
+void Server::onRequest(StringRef Method, json Id, const json *Params) {
   auto Fail = [&](int Code, const Twine &Message) {
     Log.info(Method + ": " + Message);
-    T.send(json::Object{{"jsonrpc", "2.0"},
-                        {"id", std::move(Id)},
-                        {"error", errorObject(Code, Message)}});
+    T.send(json::object({{"jsonrpc", "2.0"},
+                         {"id", std::move(Id)},
+                         {"error", errorObject(Code, Message)}}));
   };
   if (Method == "initialize") {
     if (Phase != State::Uninitialized)
@@ -159,7 +163,7 @@ void Server::onRequest(StringRef Method, json::Value Id,
     return Fail(InvalidRequest, "the server is shut down");
   if (Method == "shutdown") {
     Phase = State::ShutDown;
-    return reply(std::move(Id), json::Value(nullptr));
+    return reply(std::move(Id), json(nullptr));
   }
   if (Method == "textDocument/codeAction") {
     if (!Params)
@@ -169,7 +173,7 @@ void Server::onRequest(StringRef Method, json::Value Id,
   Fail(MethodNotFound, "method not found: " + Method);
 }
 
-void Server::onNotification(StringRef Method, const json::Object *Params) {
+void Server::onNotification(StringRef Method, const json *Params) {
   if (Method == "exit") {
     Exited = true;
     return;
@@ -187,7 +191,7 @@ void Server::onNotification(StringRef Method, const json::Object *Params) {
     analyseAllAgain("");
     return;
   }
-  using Handler = void (Server::*)(const json::Object &);
+  using Handler = void (Server::*)(const json &);
   static const std::pair<StringRef, Handler> Handlers[] = {
       {"textDocument/didOpen", &Server::didOpen},
       {"textDocument/didChange", &Server::didChange},
@@ -206,59 +210,58 @@ void Server::onNotification(StringRef Method, const json::Object *Params) {
   Log.verbose("notification " + Method + " ignored");
 }
 
-json::Value Server::initialize(const json::Object *Params) {
-  const json::Object *Caps = Params ? Params->getObject("capabilities") : nullptr;
-  auto Path = [&](std::initializer_list<StringRef> Keys) -> const json::Value * {
-    const json::Object *O = Caps;
-    const json::Value *V = nullptr;
-    for (StringRef K : Keys) {
-      if (!O || !(V = O->get(K)))
+json Server::initialize(const json *Params) {
+  const json *Caps = Params ? objectMember(*Params, "capabilities") : nullptr;
+  auto Path = [&](std::initializer_list<StringRef> Keys) -> const json * {
+    const json *V = Caps;
+    for (StringRef K : Keys)
+      if (!V || !(V = member(*V, K)))
         return nullptr;
-      O = V->getAsObject();
-    }
     return V;
   };
-  if (const json::Value *Encodings = Path({"general", "positionEncodings"}))
-    if (const json::Array *A = Encodings->getAsArray())
-      for (const json::Value &E : *A)
-        if (E.getAsString() == StringRef("utf-8"))
+  if (const json *Encodings = Path({"general", "positionEncodings"}))
+    if (Encodings->is_array())
+      for (const json &E : *Encodings)
+        if (E.is_string() && E.get<std::string>() == "utf-8")
           Enc = Encoding::UTF8;
-  if (const json::Value *V =
+  auto Boolean = [](const json *V) {
+    return V && V->is_boolean() && V->get<bool>();
+  };
+  if (const json *V =
           Path({"textDocument", "publishDiagnostics", "relatedInformation"}))
-    RelatedInformation = V->getAsBoolean().value_or(false);
-  if (const json::Value *V = Path({"workspace", "workspaceEdit", "documentChanges"}))
-    DocumentChanges = V->getAsBoolean().value_or(false);
+    RelatedInformation = Boolean(V);
+  if (const json *V = Path({"workspace", "workspaceEdit", "documentChanges"}))
+    DocumentChanges = Boolean(V);
   Log.info("initialized: positions in " +
            Twine(Enc == Encoding::UTF8 ? "utf-8" : "utf-16"));
-  return json::Object{
+  return json::object({
       {"capabilities",
-       json::Object{
+       json::object({
            {"positionEncoding", Enc == Encoding::UTF8 ? "utf-8" : "utf-16"},
            {"textDocumentSync",
-            json::Object{{"openClose", true},
-                         {"change", 2}, // incremental
-                         {"save", json::Object{{"includeText", false}}}}},
+            json::object({{"openClose", true},
+                          {"change", 2}, // incremental
+                          {"save", json::object({{"includeText", false}})}})},
            {"codeActionProvider",
-            json::Object{{"codeActionKinds", json::Array{"quickfix"}}}},
-       }},
+            json::object({{"codeActionKinds", json::array({"quickfix"})}})},
+       })},
       {"serverInfo",
-       json::Object{{"name", "warplint-lsp"}, {"version", WARPLINT_VERSION}}},
-  };
+       json::object({{"name", "warplint-lsp"}, {"version", WARPLINT_VERSION}})},
+  });
 }
 
-static std::optional<std::string> uriOf(const json::Object &Params) {
-  const json::Object *Doc = Params.getObject("textDocument");
+static std::optional<std::string> uriOf(const json &Params) {
+  const json *Doc = objectMember(Params, "textDocument");
   if (!Doc)
     return std::nullopt;
-  if (auto U = Doc->getString("uri"))
-    return U->str();
-  return std::nullopt;
+  return stringMember(*Doc, "uri");
 }
 
-void Server::didOpen(const json::Object &Params) {
-  const json::Object *Doc = Params.getObject("textDocument");
+void Server::didOpen(const json &Params) {
+  const json *Doc = objectMember(Params, "textDocument");
   std::optional<std::string> Uri = uriOf(Params);
-  std::optional<StringRef> Text = Doc ? Doc->getString("text") : std::nullopt;
+  std::optional<std::string> Text =
+      Doc ? stringMember(*Doc, "text") : std::nullopt;
   if (!Uri || !Text) {
     Log.error("didOpen without textDocument.uri or text; ignored");
     return;
@@ -273,16 +276,17 @@ void Server::didOpen(const json::Object &Params) {
     Document &D = Docs[*Uri];
     D = Document();
     D.Path = absolutePath(*Path);
-    D.Text = Text->str();
-    D.Version = Doc->getInteger("version").value_or(0);
+    D.Text = std::move(*Text);
+    const json *Version = member(*Doc, "version");
+    D.Version = (Version ? asInteger(*Version) : std::nullopt).value_or(0);
     D.Generation = 1;
   }
   schedule(*Uri, std::chrono::milliseconds(0)); // opened: at once
 }
 
-void Server::didChange(const json::Object &Params) {
+void Server::didChange(const json &Params) {
   std::optional<std::string> Uri = uriOf(Params);
-  const json::Array *Changes = Params.getArray("contentChanges");
+  const json *Changes = arrayMember(Params, "contentChanges");
   if (!Uri || !Changes) {
     Log.error("didChange without textDocument.uri or contentChanges; ignored");
     return;
@@ -295,11 +299,11 @@ void Server::didChange(const json::Object &Params) {
       return;
     }
     Document &D = It->second;
-    for (const json::Value &C : *Changes) {
-      const json::Object *Change = C.getAsObject();
-      Error E = Change ? applyChange(D.Text, *Change, Enc)
-                       : createStringError("a content change that is not an "
-                                           "object");
+    for (const json &Change : *Changes) {
+      Error E = Change.is_object()
+                    ? applyChange(D.Text, Change, Enc)
+                    : createStringError("a content change that is not an "
+                                        "object");
       if (E) {
         // The buffer no longer matches the editor's: better no findings
         // than findings at the wrong places.
@@ -311,14 +315,15 @@ void Server::didChange(const json::Object &Params) {
         return;
       }
     }
-    if (auto V = Params.getObject("textDocument")->getInteger("version"))
+    const json *Version = member(*objectMember(Params, "textDocument"), "version");
+    if (auto V = Version ? asInteger(*Version) : std::nullopt)
       D.Version = *V;
     ++D.Generation;
   }
   schedule(*Uri, Opts.Debounce);
 }
 
-void Server::didSave(const json::Object &Params) {
+void Server::didSave(const json &Params) {
   std::optional<std::string> Uri = uriOf(Params);
   if (!Uri)
     return;
@@ -345,7 +350,7 @@ void Server::analyseAllAgain(const std::string &Saved) {
     schedule(U, Opts.Debounce);
 }
 
-void Server::didClose(const json::Object &Params) {
+void Server::didClose(const json &Params) {
   std::optional<std::string> Uri = uriOf(Params);
   if (!Uri)
     return;
@@ -518,12 +523,12 @@ void Server::analyse(const std::string &Uri) {
   publish(Uri, D, std::move(Findings), Errors, Text, Version);
 }
 
-json::Value Server::rangeAt(const std::string &Text, unsigned Line,
-                            unsigned Column) const {
+json Server::rangeAt(const std::string &Text, unsigned Line,
+                     unsigned Column) const {
   size_t Start = offsetOfLineColumn(Text, Line, Column);
   size_t End = Start + tokenLength(Text, Start);
-  return json::Object{{"start", toJSON(positionOf(Text, Start, Enc))},
-                      {"end", toJSON(positionOf(Text, End, Enc))}};
+  return json::object({{"start", toJSON(positionOf(Text, Start, Enc))},
+                       {"end", toJSON(positionOf(Text, End, Enc))}});
 }
 
 std::optional<std::string> Server::textOf(StringRef Path) {
@@ -539,22 +544,22 @@ std::optional<std::string> Server::textOf(StringRef Path) {
   return (*Buf)->getBuffer().str();
 }
 
-json::Object Server::diagnosticOf(const Finding &F, const Document &D,
-                                  const std::string &Text) const {
+json Server::diagnosticOf(const Finding &F, const Document &D,
+                          const std::string &Text) const {
   static const int LspSeverity[] = {3, 2, 1}; // Note, Warning, Error
-  json::Object Diag{
+  json Diag = json::object({
       {"range", rangeAt(Text, F.Loc.Line, F.Loc.Column)},
       {"severity", LspSeverity[static_cast<int>(F.effectiveLevel())]},
       {"code", F.Check},
       {"source", "warplint"},
       {"message", F.Message},
-  };
+  });
   if (!Opts.HelpBaseUrl.empty())
     Diag["codeDescription"] =
-        json::Object{{"href", Opts.HelpBaseUrl + F.Check + ".md"}};
+        json::object({{"href", Opts.HelpBaseUrl + F.Check + ".md"}});
   if (F.Notes.empty())
     return Diag;
-  json::Array Related;
+  json Related = json::array();
   std::string Message = F.Message;
   for (const FindingNote &N : F.Notes) {
     std::string NotePath = absolutePath(N.Loc.File);
@@ -569,12 +574,12 @@ json::Object Server::diagnosticOf(const Finding &F, const Document &D,
       NoteText = Text;
     else if (auto Buf = MemoryBuffer::getFile(NotePath, /*IsText=*/true))
       NoteText = (*Buf)->getBuffer().str();
-    Related.push_back(json::Object{
-        {"location",
-         json::Object{{"uri", pathToUri(NotePath)},
-                      {"range", rangeAt(NoteText.value_or(""), N.Loc.Line,
-                                        N.Loc.Column)}}},
-        {"message", N.Message}});
+    Related.push_back(json::object(
+        {{"location",
+          json::object({{"uri", pathToUri(NotePath)},
+                        {"range", rangeAt(NoteText.value_or(""), N.Loc.Line,
+                                          N.Loc.Column)}})},
+         {"message", N.Message}}));
   }
   if (RelatedInformation)
     Diag["relatedInformation"] = std::move(Related);
@@ -587,7 +592,7 @@ void Server::publish(const std::string &Uri, Document &D,
                      std::vector<Finding> Findings,
                      const std::vector<ToolError> &Errors,
                      const std::string &Text, int64_t Version) {
-  json::Array Diags;
+  json Diags = json::array();
   for (const Finding &F : Findings)
     Diags.push_back(diagnosticOf(F, D, Text));
   for (const ToolError &E : Errors) {
@@ -597,16 +602,16 @@ void Server::publish(const std::string &Uri, Document &D,
       Message = "in included file: " + E.Loc.File + ":" +
                 std::to_string(E.Loc.Line) + ":" +
                 std::to_string(E.Loc.Column) + ": " + Message;
-    Diags.push_back(json::Object{
+    Diags.push_back(json::object({
         {"range", Here ? rangeAt(Text, E.Loc.Line, E.Loc.Column)
                        : rangeAt(Text, 1, 1)},
         {"severity", 1},
         {"code", E.FromCompiler ? "clang-diagnostic-error" : "warplint-error"},
         {"source", "warplint"},
         {"message", Message},
-    });
+    }));
   }
-  std::string Serialized = formatv("{0}", json::Value(json::Array(Diags))).str();
+  std::string Serialized = serialize(Diags);
   bool Same = D.PublishedVersion == Version && D.PublishedDiagnostics == Serialized;
   D.PublishedText = Text;
   D.PublishedVersion = Version;
@@ -614,56 +619,63 @@ void Server::publish(const std::string &Uri, Document &D,
   D.Findings = std::move(Findings);
   if (Same)
     return; // the full analysis agreed with the focused pass
-  T.send(json::Object{
-      {"jsonrpc", "2.0"},
-      {"method", "textDocument/publishDiagnostics"},
-      {"params", json::Object{{"uri", Uri},
-                              {"version", Version},
-                              {"diagnostics", std::move(Diags)}}}});
+  T.send(json::object(
+      {{"jsonrpc", "2.0"},
+       {"method", "textDocument/publishDiagnostics"},
+       {"params", json::object({{"uri", Uri},
+                                {"version", Version},
+                                {"diagnostics", std::move(Diags)}})}}));
 }
 
 void Server::publishEmpty(const std::string &Uri) {
-  T.send(json::Object{
-      {"jsonrpc", "2.0"},
-      {"method", "textDocument/publishDiagnostics"},
-      {"params", json::Object{{"uri", Uri}, {"diagnostics", json::Array{}}}}});
+  T.send(json::object(
+      {{"jsonrpc", "2.0"},
+       {"method", "textDocument/publishDiagnostics"},
+       {"params",
+        json::object({{"uri", Uri}, {"diagnostics", json::array()}})}}));
 }
 
-json::Value Server::workspaceEdit(
-    const std::map<std::string, std::vector<json::Value>> &Edits) {
+json Server::workspaceEdit(
+    const std::map<std::string, std::vector<json>> &Edits) {
+  auto Array = [](const std::vector<json> &List) {
+    json A = json::array();
+    for (const json &E : List)
+      A.push_back(E);
+    return A;
+  };
   if (!DocumentChanges) {
-    json::Object Changes;
+    json Changes = json::object();
     for (const auto &[Path, List] : Edits)
-      Changes[pathToUri(Path)] = json::Array(List);
-    return json::Object{{"changes", std::move(Changes)}};
+      Changes[pathToUri(Path)] = Array(List);
+    return json::object({{"changes", std::move(Changes)}});
   }
-  json::Array Changes;
+  json Changes = json::array();
   for (const auto &[Path, List] : Edits) {
     // An open document's edits name its version: the editor refuses them
     // once the buffer has moved on.
-    json::Value Version = nullptr;
+    json Version = nullptr;
     {
       std::lock_guard<std::mutex> Hold(Lock);
       for (const auto &[U, D] : Docs)
         if (D.Path == Path)
           Version = D.Version;
     }
-    Changes.push_back(json::Object{
-        {"textDocument",
-         json::Object{{"uri", pathToUri(Path)}, {"version", Version}}},
-        {"edits", json::Array(List)}});
+    Changes.push_back(json::object(
+        {{"textDocument",
+          json::object({{"uri", pathToUri(Path)}, {"version", Version}})},
+         {"edits", Array(List)}}));
   }
-  return json::Object{{"documentChanges", std::move(Changes)}};
+  return json::object({{"documentChanges", std::move(Changes)}});
 }
 
-Expected<json::Value> Server::codeAction(const json::Object &Params) {
+Expected<json> Server::codeAction(const json &Params) {
   std::optional<std::string> Uri = uriOf(Params);
-  const json::Object *Range = Params.getObject("range");
+  const json *Range = objectMember(Params, "range");
+  const json *Start = Range ? member(*Range, "start") : nullptr;
+  const json *End = Range ? member(*Range, "end") : nullptr;
   Position From, To;
-  json::Path::Root Root("range");
-  if (!Uri || !Range || !Range->get("start") || !Range->get("end") ||
-      !fromJSON(*Range->get("start"), From, Root) ||
-      !fromJSON(*Range->get("end"), To, Root))
+  if (!Uri || !Start || !End || !fromJSON(*Start, From) ||
+      !fromJSON(*End, To))
     return createStringError("codeAction needs textDocument.uri and range");
 
   std::string Text, Path;
@@ -675,7 +687,7 @@ Expected<json::Value> Server::codeAction(const json::Object &Params) {
     // for an older version would land in the wrong places.
     if (It == Docs.end() || It->second.PublishedVersion != It->second.Version ||
         It->second.PublishedText != It->second.Text)
-      return json::Array{};
+      return json::array();
     Text = It->second.PublishedText;
     Path = It->second.Path;
     Findings = It->second.Findings;
@@ -684,15 +696,15 @@ Expected<json::Value> Server::codeAction(const json::Object &Params) {
   Document Here;
   Here.Path = Path;
 
-  json::Array Actions;
+  json Actions = json::array();
   for (const Finding &F : Findings) {
     size_t Start = offsetOfLineColumn(Text, F.Loc.Line, F.Loc.Column);
     size_t End = Start + tokenLength(Text, Start);
     if (Start > Hi || Lo > End)
       continue;
-    json::Object Diag = diagnosticOf(F, Here, Text);
+    json Diag = diagnosticOf(F, Here, Text);
     if (!F.Fixes.empty()) {
-      std::map<std::string, std::vector<json::Value>> Edits;
+      std::map<std::string, std::vector<json>> Edits;
       bool Readable = true;
       for (const FixEdit &E : F.Fixes) {
         std::string File = absolutePath(E.File);
@@ -702,13 +714,13 @@ Expected<json::Value> Server::codeAction(const json::Object &Params) {
           Readable = false;
           break;
         }
-        Edits[File].push_back(json::Object{
-            {"range",
-             json::Object{
-                 {"start", toJSON(positionOf(*FileText, E.Offset, Enc))},
-                 {"end", toJSON(positionOf(*FileText, E.Offset + E.Length,
-                                           Enc))}}},
-            {"newText", E.Replacement}});
+        Edits[File].push_back(json::object(
+            {{"range",
+              json::object(
+                  {{"start", toJSON(positionOf(*FileText, E.Offset, Enc))},
+                   {"end", toJSON(positionOf(*FileText, E.Offset + E.Length,
+                                             Enc))}})},
+             {"newText", E.Replacement}}));
       }
       std::string Title;
       if (F.Fixes.size() == 1) {
@@ -726,12 +738,11 @@ Expected<json::Value> Server::codeAction(const json::Object &Params) {
         Title = "apply the fix of [" + F.Check + "]";
       }
       if (Readable)
-        Actions.push_back(json::Object{
-            {"title", Title},
-            {"kind", "quickfix"},
-            {"diagnostics", json::Array{json::Object(Diag)}},
-            {"isPreferred", true},
-            {"edit", workspaceEdit(Edits)}});
+        Actions.push_back(json::object({{"title", Title},
+                                        {"kind", "quickfix"},
+                                        {"diagnostics", json::array({Diag})},
+                                        {"isPreferred", true},
+                                        {"edit", workspaceEdit(Edits)}}));
     }
     // The suppression: NOLINT at the end of the line, or NOLINTNEXTLINE
     // above it when the line already ends in a comment.
@@ -739,30 +750,30 @@ Expected<json::Value> Server::codeAction(const json::Object &Params) {
     size_t LineEnd = std::min(Text.find('\n', LineStart), Text.size());
     if (LineEnd > LineStart && Text[LineEnd - 1] == '\r')
       --LineEnd;
-    json::Object Edit;
+    json Edit;
     if (lineEndsInComment(Text, LineStart, LineEnd)) {
       size_t Indent = Text.find_first_not_of(" \t", LineStart);
       std::string Break = Text.compare(LineEnd, 2, "\r\n") == 0 ? "\r\n" : "\n";
-      Edit = json::Object{
-          {"range", json::Object{{"start", toJSON(positionOf(Text, LineStart, Enc))},
-                                 {"end", toJSON(positionOf(Text, LineStart, Enc))}}},
-          {"newText", Text.substr(LineStart, std::min(Indent, LineEnd) - LineStart) +
-                          "// NOLINTNEXTLINE(" + F.Check + ")" + Break}};
+      Edit = json::object(
+          {{"range", json::object({{"start", toJSON(positionOf(Text, LineStart, Enc))},
+                                   {"end", toJSON(positionOf(Text, LineStart, Enc))}})},
+           {"newText", Text.substr(LineStart, std::min(Indent, LineEnd) - LineStart) +
+                           "// NOLINTNEXTLINE(" + F.Check + ")" + Break}});
     } else {
-      Edit = json::Object{
-          {"range", json::Object{{"start", toJSON(positionOf(Text, LineEnd, Enc))},
-                                 {"end", toJSON(positionOf(Text, LineEnd, Enc))}}},
-          {"newText", "  // NOLINT(" + F.Check + ")"}};
+      Edit = json::object(
+          {{"range", json::object({{"start", toJSON(positionOf(Text, LineEnd, Enc))},
+                                   {"end", toJSON(positionOf(Text, LineEnd, Enc))}})},
+           {"newText", "  // NOLINT(" + F.Check + ")"}});
     }
-    std::map<std::string, std::vector<json::Value>> Edits;
+    std::map<std::string, std::vector<json>> Edits;
     Edits[Path].push_back(std::move(Edit));
-    Actions.push_back(json::Object{
-        {"title", "suppress [" + F.Check + "] on this line (NOLINT)"},
-        {"kind", "quickfix"},
-        {"diagnostics", json::Array{std::move(Diag)}},
-        {"edit", workspaceEdit(Edits)}});
+    Actions.push_back(json::object(
+        {{"title", "suppress [" + F.Check + "] on this line (NOLINT)"},
+         {"kind", "quickfix"},
+         {"diagnostics", json::array({std::move(Diag)})},
+         {"edit", workspaceEdit(Edits)}}));
   }
-  return json::Value(std::move(Actions));
+  return Actions;
 }
 
 } // namespace warplint::lsp

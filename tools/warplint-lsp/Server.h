@@ -68,21 +68,21 @@ private:
     uint64_t FullDueFor = 0;
   };
 
-  void handle(llvm::json::Value Message);
-  void onRequest(llvm::StringRef Method, llvm::json::Value Id,
-                 const llvm::json::Object *Params);
-  void onNotification(llvm::StringRef Method, const llvm::json::Object *Params);
-  void reply(llvm::json::Value Id, llvm::Expected<llvm::json::Value> Result);
+  // Params, where given, are JSON objects.
+  void handle(const json &Message);
+  void onRequest(llvm::StringRef Method, json Id, const json *Params);
+  void onNotification(llvm::StringRef Method, const json *Params);
+  void reply(json Id, llvm::Expected<json> Result);
 
-  llvm::json::Value initialize(const llvm::json::Object *Params);
-  void didOpen(const llvm::json::Object &Params);
-  void didChange(const llvm::json::Object &Params);
-  void didSave(const llvm::json::Object &Params);
-  void didClose(const llvm::json::Object &Params);
+  json initialize(const json *Params);
+  void didOpen(const json &Params);
+  void didChange(const json &Params);
+  void didSave(const json &Params);
+  void didClose(const json &Params);
   // Every open buffer, after a file or the configuration changed (Saved: the
   // buffer saved, whose own text did not change; empty: none).
   void analyseAllAgain(const std::string &Saved);
-  llvm::Expected<llvm::json::Value> codeAction(const llvm::json::Object &Params);
+  llvm::Expected<json> codeAction(const json &Params);
 
   // Analysis on the worker thread.
   void schedule(const std::string &Uri, std::chrono::milliseconds Delay);
@@ -94,14 +94,12 @@ private:
                int64_t Version);
   void publishEmpty(const std::string &Uri);
 
-  llvm::json::Object diagnosticOf(const Finding &F, const Document &D,
-                                  const std::string &Text) const;
-  llvm::json::Value rangeAt(const std::string &Text, unsigned Line,
-                            unsigned Column) const;
+  json diagnosticOf(const Finding &F, const Document &D,
+                    const std::string &Text) const;
+  json rangeAt(const std::string &Text, unsigned Line, unsigned Column) const;
   // The text of Path: the open buffer, else the file on disk.
   std::optional<std::string> textOf(llvm::StringRef Path);
-  llvm::json::Value workspaceEdit(
-      const std::map<std::string, std::vector<llvm::json::Value>> &Edits);
+  json workspaceEdit(const std::map<std::string, std::vector<json>> &Edits);
 
   Transport &T;
   Logger &Log;

@@ -1,4 +1,5 @@
 #include "Transport.h"
+#include "Protocol.h"
 #include "llvm/Support/Chrono.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/raw_ostream.h"
@@ -77,9 +78,8 @@ std::optional<std::string> Transport::read() {
   }
 }
 
-void Transport::send(json::Value Message) {
-  std::string Body;
-  raw_string_ostream(Body) << Message;
+void Transport::send(const nlohmann::json &Message) {
+  std::string Body = serialize(Message);
   std::lock_guard<std::mutex> Hold(WriteLock);
   std::string Header = "Content-Length: " + std::to_string(Body.size()) +
                        "\r\n\r\n";

@@ -3,7 +3,8 @@
 // on stderr (stdout carries the protocol only).
 #pragma once
 #include "llvm/ADT/StringRef.h"
-#include "llvm/Support/JSON.h"
+#include "llvm/ADT/Twine.h"
+#include <nlohmann/json.hpp>
 #include <cstdio>
 #include <mutex>
 #include <optional>
@@ -35,7 +36,7 @@ public:
   // without a usable Content-Length is skipped (and logged).
   std::optional<std::string> read();
   // Sends one message; callable from any thread.
-  void send(llvm::json::Value Message);
+  void send(const nlohmann::json &Message);
 
 private:
   bool readLine(std::string &Line);
