@@ -1,7 +1,7 @@
 #include "Server.h"
-#include "Output/Fingerprint.h"
-#include "clang/Basic/LangOptions.h"
-#include "clang/Lex/Lexer.h"
+#include "Driver/Overlay.h"
+#include "Support/Paths.h"
+#include "SourceText.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -16,55 +16,6 @@ namespace {
 
 json errorObject(int Code, const Twine &Message) {
   return json::object({{"code", Code}, {"message", Message.str()}});
-}
-
-// CUDA C++ as the raw lexer needs it to measure tokens and find comments.
-clang::LangOptions cudaLangOptions() {
-  clang::LangOptions LO;
-  LO.CPlusPlus = LO.CPlusPlus11 = LO.CPlusPlus14 = LO.CPlusPlus17 = true;
-  LO.CUDA = true;
-  LO.LineComment = true;
-  return LO;
-}
-
-// A raw lexer over Text from Offset (Text must be a std::string's: the
-// lexer reads its terminating null).
-clang::Lexer rawLexer(const std::string &Text, size_t Offset) {
-  static const clang::LangOptions LO = cudaLangOptions();
-  return clang::Lexer(clang::SourceLocation(), LO, Text.data(),
-                      Text.data() + Offset, Text.data() + Text.size());
-}
-
-// Length of the token at Offset (0 at the end or on whitespace).
-unsigned tokenLength(const std::string &Text, size_t Offset) {
-  if (Offset >= Text.size() || isSpace(Text[Offset]))
-    return 0;
-  clang::Lexer L = rawLexer(Text, Offset);
-  clang::Token Tok;
-  L.LexFromRawLexer(Tok);
-  return Tok.is(clang::tok::eof) ? 0 : Tok.getLength();
-}
-
-// Whether the line [Start, End) of Text ends in a comment (a NOLINT appended
-// there would become part of it).
-bool lineEndsInComment(const std::string &Text, size_t Start, size_t End) {
-  clang::Lexer L = rawLexer(Text, Start);
-  L.SetCommentRetentionState(true);
-  bool Comment = false;
-  for (clang::Token Tok;;) {
-    L.LexFromRawLexer(Tok);
-    size_t At = L.getBufferLocation() - Text.data() - Tok.getLength();
-    if (Tok.is(clang::tok::eof) || At >= End)
-      return Comment;
-    Comment = Tok.is(clang::tok::comment);
-  }
-}
-
-std::string shorten(StringRef S) {
-  S = S.trim();
-  if (S.size() <= 40 && !S.contains('\n'))
-    return S.str();
-  return S.take_front(std::min<size_t>(S.find('\n'), 37)).str() + "...";
 }
 
 } // namespace
@@ -250,12 +201,6 @@ json Server::initialize(const json *Params) {
   });
 }
 
-static std::optional<std::string> uriOf(const json &Params) {
-  const json *Doc = objectMember(Params, "textDocument");
-  if (!Doc)
-    return std::nullopt;
-  return stringMember(*Doc, "uri");
-}
 
 void Server::didOpen(const json &Params) {
   const json *Doc = objectMember(Params, "textDocument");
@@ -404,7 +349,7 @@ void Server::analyse(const std::string &Uri) {
   uint64_t Generation;
   std::shared_ptr<const FullAnalysis> Last;
   bool FullDue;
-  auto Memory = makeIntrusiveRefCnt<vfs::InMemoryFileSystem>();
+  std::map<std::string, std::string> Open;
   {
     std::lock_guard<std::mutex> Hold(Lock);
     auto It = Docs.find(Uri);
@@ -417,7 +362,7 @@ void Server::analyse(const std::string &Uri) {
     Last = It->second.LastFull;
     FullDue = It->second.FullDueFor == Generation;
     for (const auto &[U, D] : Docs)
-      Memory->addFile(D.Path, 0, MemoryBuffer::getMemBufferCopy(D.Text, D.Path));
+      Open[D.Path] = D.Text;
   }
   auto Current = [&] {
     std::lock_guard<std::mutex> Hold(Lock);
@@ -453,10 +398,10 @@ void Server::analyse(const std::string &Uri) {
     for (const std::string &W : Task->Flags.IgnoredNvcc)
       Log.info(Path + ": nvcc option '" + W + "' has no clang counterpart; "
                "ignored");
-    auto Overlay = makeIntrusiveRefCnt<vfs::OverlayFileSystem>(
+    auto Overlay = withFilesInMemory(
         IntrusiveRefCntPtr<vfs::FileSystem>(
-            vfs::createPhysicalFileSystem().release()));
-    Overlay->pushOverlay(Memory);
+            vfs::createPhysicalFileSystem().release()),
+        Open);
     auto Start = std::chrono::steady_clock::now();
     R = runFile(*Task, Opts.Env, Overlay,
                 Opts.Preamble ? &Preambles : nullptr);
@@ -521,259 +466,6 @@ void Server::analyse(const std::string &Uri) {
     Wake.notify_all();
   }
   publish(Uri, D, std::move(Findings), Errors, Text, Version);
-}
-
-json Server::rangeAt(const std::string &Text, unsigned Line,
-                     unsigned Column) const {
-  size_t Start = offsetOfLineColumn(Text, Line, Column);
-  size_t End = Start + tokenLength(Text, Start);
-  return json::object({{"start", toJSON(positionOf(Text, Start, Enc))},
-                       {"end", toJSON(positionOf(Text, End, Enc))}});
-}
-
-std::optional<std::string> Server::textOf(StringRef Path) {
-  {
-    std::lock_guard<std::mutex> Hold(Lock);
-    for (const auto &[U, D] : Docs)
-      if (D.Path == Path)
-        return D.Text;
-  }
-  auto Buf = MemoryBuffer::getFile(Path, /*IsText=*/true);
-  if (!Buf)
-    return std::nullopt;
-  return (*Buf)->getBuffer().str();
-}
-
-json Server::diagnosticOf(const Finding &F, const Document &D,
-                          const std::string &Text) const {
-  static const int LspSeverity[] = {3, 2, 1}; // Note, Warning, Error
-  json Diag = json::object({
-      {"range", rangeAt(Text, F.Loc.Line, F.Loc.Column)},
-      {"severity", LspSeverity[static_cast<int>(F.effectiveLevel())]},
-      {"code", F.Check},
-      {"source", "warplint"},
-      {"message", F.Message},
-  });
-  if (!Opts.HelpBaseUrl.empty())
-    Diag["codeDescription"] =
-        json::object({{"href", Opts.HelpBaseUrl + F.Check + ".md"}});
-  if (F.Notes.empty())
-    return Diag;
-  json Related = json::array();
-  std::string Message = F.Message;
-  for (const FindingNote &N : F.Notes) {
-    std::string NotePath = absolutePath(N.Loc.File);
-    if (!RelatedInformation) {
-      Message += "\n" + sys::path::filename(NotePath).str() + ":" +
-                 std::to_string(N.Loc.Line) + ":" +
-                 std::to_string(N.Loc.Column) + ": note: " + N.Message;
-      continue;
-    }
-    std::optional<std::string> NoteText;
-    if (NotePath == D.Path)
-      NoteText = Text;
-    else if (auto Buf = MemoryBuffer::getFile(NotePath, /*IsText=*/true))
-      NoteText = (*Buf)->getBuffer().str();
-    Related.push_back(json::object(
-        {{"location",
-          json::object({{"uri", pathToUri(NotePath)},
-                        {"range", rangeAt(NoteText.value_or(""), N.Loc.Line,
-                                          N.Loc.Column)}})},
-         {"message", N.Message}}));
-  }
-  if (RelatedInformation)
-    Diag["relatedInformation"] = std::move(Related);
-  else
-    Diag["message"] = Message;
-  return Diag;
-}
-
-void Server::publish(const std::string &Uri, Document &D,
-                     std::vector<Finding> Findings,
-                     const std::vector<ToolError> &Errors,
-                     const std::string &Text, int64_t Version) {
-  json Diags = json::array();
-  for (const Finding &F : Findings)
-    Diags.push_back(diagnosticOf(F, D, Text));
-  for (const ToolError &E : Errors) {
-    bool Here = E.Loc.Line && absolutePath(E.Loc.File) == D.Path;
-    std::string Message = E.Message;
-    if (!Here && E.Loc.Line)
-      Message = "in included file: " + E.Loc.File + ":" +
-                std::to_string(E.Loc.Line) + ":" +
-                std::to_string(E.Loc.Column) + ": " + Message;
-    Diags.push_back(json::object({
-        {"range", Here ? rangeAt(Text, E.Loc.Line, E.Loc.Column)
-                       : rangeAt(Text, 1, 1)},
-        {"severity", 1},
-        {"code", E.FromCompiler ? "clang-diagnostic-error" : "warplint-error"},
-        {"source", "warplint"},
-        {"message", Message},
-    }));
-  }
-  std::string Serialized = serialize(Diags);
-  bool Same = D.PublishedVersion == Version && D.PublishedDiagnostics == Serialized;
-  D.PublishedText = Text;
-  D.PublishedVersion = Version;
-  D.PublishedDiagnostics = std::move(Serialized);
-  D.Findings = std::move(Findings);
-  if (Same)
-    return; // the full analysis agreed with the focused pass
-  T.send(json::object(
-      {{"jsonrpc", "2.0"},
-       {"method", "textDocument/publishDiagnostics"},
-       {"params", json::object({{"uri", Uri},
-                                {"version", Version},
-                                {"diagnostics", std::move(Diags)}})}}));
-}
-
-void Server::publishEmpty(const std::string &Uri) {
-  T.send(json::object(
-      {{"jsonrpc", "2.0"},
-       {"method", "textDocument/publishDiagnostics"},
-       {"params",
-        json::object({{"uri", Uri}, {"diagnostics", json::array()}})}}));
-}
-
-json Server::workspaceEdit(
-    const std::map<std::string, std::vector<json>> &Edits) {
-  auto Array = [](const std::vector<json> &List) {
-    json A = json::array();
-    for (const json &E : List)
-      A.push_back(E);
-    return A;
-  };
-  if (!DocumentChanges) {
-    json Changes = json::object();
-    for (const auto &[Path, List] : Edits)
-      Changes[pathToUri(Path)] = Array(List);
-    return json::object({{"changes", std::move(Changes)}});
-  }
-  json Changes = json::array();
-  for (const auto &[Path, List] : Edits) {
-    // An open document's edits name its version: the editor refuses them
-    // once the buffer has moved on.
-    json Version = nullptr;
-    {
-      std::lock_guard<std::mutex> Hold(Lock);
-      for (const auto &[U, D] : Docs)
-        if (D.Path == Path)
-          Version = D.Version;
-    }
-    Changes.push_back(json::object(
-        {{"textDocument",
-          json::object({{"uri", pathToUri(Path)}, {"version", Version}})},
-         {"edits", Array(List)}}));
-  }
-  return json::object({{"documentChanges", std::move(Changes)}});
-}
-
-Expected<json> Server::codeAction(const json &Params) {
-  std::optional<std::string> Uri = uriOf(Params);
-  const json *Range = objectMember(Params, "range");
-  const json *Start = Range ? member(*Range, "start") : nullptr;
-  const json *End = Range ? member(*Range, "end") : nullptr;
-  Position From, To;
-  if (!Uri || !Start || !End || !fromJSON(*Start, From) ||
-      !fromJSON(*End, To))
-    return createStringError("codeAction needs textDocument.uri and range");
-
-  std::string Text, Path;
-  std::vector<Finding> Findings;
-  {
-    std::lock_guard<std::mutex> Hold(Lock);
-    auto It = Docs.find(*Uri);
-    // Actions only for diagnostics of the buffer as it is now: edits made
-    // for an older version would land in the wrong places.
-    if (It == Docs.end() || It->second.PublishedVersion != It->second.Version ||
-        It->second.PublishedText != It->second.Text)
-      return json::array();
-    Text = It->second.PublishedText;
-    Path = It->second.Path;
-    Findings = It->second.Findings;
-  }
-  size_t Lo = offsetOf(Text, From, Enc), Hi = offsetOf(Text, To, Enc);
-  Document Here;
-  Here.Path = Path;
-
-  json Actions = json::array();
-  for (const Finding &F : Findings) {
-    size_t Start = offsetOfLineColumn(Text, F.Loc.Line, F.Loc.Column);
-    size_t End = Start + tokenLength(Text, Start);
-    if (Start > Hi || Lo > End)
-      continue;
-    json Diag = diagnosticOf(F, Here, Text);
-    if (!F.Fixes.empty()) {
-      std::map<std::string, std::vector<json>> Edits;
-      bool Readable = true;
-      for (const FixEdit &E : F.Fixes) {
-        std::string File = absolutePath(E.File);
-        std::optional<std::string> FileText =
-            File == Path ? std::optional<std::string>(Text) : textOf(File);
-        if (!FileText) {
-          Readable = false;
-          break;
-        }
-        Edits[File].push_back(json::object(
-            {{"range",
-              json::object(
-                  {{"start", toJSON(positionOf(*FileText, E.Offset, Enc))},
-                   {"end", toJSON(positionOf(*FileText, E.Offset + E.Length,
-                                             Enc))}})},
-             {"newText", E.Replacement}}));
-      }
-      std::string Title;
-      if (F.Fixes.size() == 1) {
-        const FixEdit &E = F.Fixes.front();
-        std::string Old =
-            E.File.empty() || absolutePath(E.File) != Path
-                ? ""
-                : Text.substr(std::min<size_t>(E.Offset, Text.size()), E.Length);
-        Title = E.Length == 0 ? "insert '" + shorten(E.Replacement) + "'"
-                : E.Replacement.empty()
-                    ? "remove '" + shorten(Old) + "'"
-                    : "change '" + shorten(Old) + "' to '" +
-                          shorten(E.Replacement) + "'";
-      } else {
-        Title = "apply the fix of [" + F.Check + "]";
-      }
-      if (Readable)
-        Actions.push_back(json::object({{"title", Title},
-                                        {"kind", "quickfix"},
-                                        {"diagnostics", json::array({Diag})},
-                                        {"isPreferred", true},
-                                        {"edit", workspaceEdit(Edits)}}));
-    }
-    // The suppression: NOLINT at the end of the line, or NOLINTNEXTLINE
-    // above it when the line already ends in a comment.
-    size_t LineStart = offsetOfLineColumn(Text, F.Loc.Line, 1);
-    size_t LineEnd = std::min(Text.find('\n', LineStart), Text.size());
-    if (LineEnd > LineStart && Text[LineEnd - 1] == '\r')
-      --LineEnd;
-    json Edit;
-    if (lineEndsInComment(Text, LineStart, LineEnd)) {
-      size_t Indent = Text.find_first_not_of(" \t", LineStart);
-      std::string Break = Text.compare(LineEnd, 2, "\r\n") == 0 ? "\r\n" : "\n";
-      Edit = json::object(
-          {{"range", json::object({{"start", toJSON(positionOf(Text, LineStart, Enc))},
-                                   {"end", toJSON(positionOf(Text, LineStart, Enc))}})},
-           {"newText", Text.substr(LineStart, std::min(Indent, LineEnd) - LineStart) +
-                           "// NOLINTNEXTLINE(" + F.Check + ")" + Break}});
-    } else {
-      Edit = json::object(
-          {{"range", json::object({{"start", toJSON(positionOf(Text, LineEnd, Enc))},
-                                   {"end", toJSON(positionOf(Text, LineEnd, Enc))}})},
-           {"newText", "  // NOLINT(" + F.Check + ")"}});
-    }
-    std::map<std::string, std::vector<json>> Edits;
-    Edits[Path].push_back(std::move(Edit));
-    Actions.push_back(json::object(
-        {{"title", "suppress [" + F.Check + "] on this line (NOLINT)"},
-         {"kind", "quickfix"},
-         {"diagnostics", json::array({std::move(Diag)})},
-         {"edit", workspaceEdit(Edits)}}));
-  }
-  return Actions;
 }
 
 } // namespace warplint::lsp
