@@ -32,6 +32,8 @@ is malformed: the script says why and exits with status 2.
 Python 3 standard library only (the model is clang-tidy's add_new_check.py).
 """
 import argparse
+import subprocess
+import shutil
 import os
 import re
 import sys
@@ -478,6 +480,10 @@ def main(argv=None):
     ap.add_argument("--root", default=ROOT, metavar="DIR",
                     help="the source tree (default: the one holding this "
                     "script)")
+    ap.add_argument("--build", metavar="DIR",
+                    help="then build DIR (a configured build tree, e.g. "
+                    "build) and run the new check's lit test and the audit: "
+                    "adding and building a check is one command")
     a = ap.parse_args(argv)
     try:
         root, files, checks_def, new_def = plan(a)
@@ -494,9 +500,29 @@ def main(argv=None):
     with open(checks_def, "w") as f:
         f.write(new_def)
     print("updated checks/Checks.def")
-    print("next: cmake --build build && build/bin/warplint-unittests "
-          "--gtest_filter='ChecksAudit.*' && lit -sv build/test --filter %s"
-          % a.id)
+    if not a.build:
+        print("next: cmake --build build && build/bin/warplint-unittests "
+              "--gtest_filter='ChecksAudit.*' && lit -sv build/test --filter "
+              "%s (or add --build build)" % a.id)
+        return 0
+    return build_and_test(a.build, a.id)
+
+
+def build_and_test(build, check_id):
+    """cmake --build, the checks audit, and the new check's lit test."""
+    lit = shutil.which("lit") or "/usr/lib/llvm-22/bin/lit"
+    steps = [
+        ["cmake", "--build", build],
+        [os.path.join(build, "bin", "warplint-unittests"),
+         "--gtest_filter=ChecksAudit.*"],
+        [lit, "-sv", os.path.join(build, "test"), "--filter",
+         re.escape(check_id)],
+    ]
+    for cmd in steps:
+        print("+ " + " ".join(cmd), flush=True)
+        r = subprocess.run(cmd)
+        if r.returncode != 0:
+            return r.returncode
     return 0
 
 
