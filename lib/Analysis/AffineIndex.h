@@ -34,7 +34,16 @@
 // (shared) one warp request touches. This is the classic coalescing model of
 // the CUDA C++ Best Practices Guide and the "Access Patterns vs. Memory
 // Throughput" pages of the Pascal deep dive.
+//
+// The implementation, one job a file: AffineForm.cpp (the form algebra),
+// IntegerForms.cpp (integer expressions), LocalDefinitions.cpp (locals
+// through their definitions), Addresses.cpp (pointers and lvalues),
+// MemoryAccesses.cpp (a function's accesses, per-lane walks),
+// CallSummaries.cpp (calls, interprocedurally), LoopValues.cpp (geometric
+// induction variables), WarpPatterns.cpp (the lanes of a warp),
+// LaunchShapes.cpp (block shapes of launches), DumpAnalysis.cpp.
 #pragma once
+#include "Analysis/AffineForm.h"
 #include "Analysis/LocalWrites.h"
 #include "Analysis/ThreadDependence.h"
 #include "clang/AST/ASTContext.h"
@@ -52,46 +61,6 @@
 #include <vector>
 
 namespace warplint {
-
-enum ThreadTerm { TermTx = 0, TermTy, TermTz, TermLane, NumThreadTerms };
-
-// A coefficient: an integer, or a uniform value known only at run time.
-struct Coef {
-  int64_t Value = 0;
-  bool Symbolic = false;
-  std::string Name; // how the symbolic value is written, for messages
-  // A symbolic coefficient is a multiple of this (2 * s: 2), as far as the
-  // analysis can tell.
-  int64_t Factor = 1;
-
-  bool isZero() const { return !Symbolic && Value == 0; }
-  bool operator==(const Coef &O) const {
-    return Symbolic == O.Symbolic &&
-           (Symbolic ? Name == O.Name : Value == O.Value);
-  }
-};
-
-struct AffineForm {
-  bool Known = false;
-  std::array<Coef, NumThreadTerms> C{};
-  int64_t Const = 0;
-  bool HasUniform = false; // plus an opaque uniform value
-  // With Known false: the value is local Walk plus a known form, where Walk
-  // starts at a value loaded per lane (j = row_ptr[row]) and steps by a
-  // uniform amount (j++): each lane walks its own range, with an unknown
-  // spacing between the lanes.
-  const clang::VarDecl *Walk = nullptr;
-
-  static AffineForm unknown() { return {}; }
-  static AffineForm walk(const clang::VarDecl *V);
-  static AffineForm constant(int64_t V);
-  static AffineForm uniform(); // some uniform value
-  static AffineForm term(ThreadTerm T);
-
-  bool isLaneUniform() const; // no thread term
-  bool sameThreadPart(const AffineForm &O) const;
-  std::string str() const; // for --dump-analysis and tests
-};
 
 // Where a pointer or lvalue points: a root and a byte offset.
 enum class MemorySpace { Global, Shared, Other };

@@ -1,0 +1,139 @@
+// The block shape of a kernel's launches, folded from arguments written with
+// constants: the lanes of a warp for the memory checks, the launch checks.
+#include "Analysis/AffineIndex.h"
+#include "Analysis/Launches.h"
+#include "clang/AST/ExprCXX.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
+
+using namespace clang;
+
+namespace warplint {
+
+// A positive integer written with constants: a literal, a constexpr or
+// const variable, a macro, an enumerator (what the constant evaluator
+// folds), or a local initialised so and never written again.
+static std::optional<unsigned>
+literalCount(const Expr *E, const ASTContext &Ctx,
+             llvm::function_ref<bool(const VarDecl *)> KeepsInit,
+             unsigned Depth) {
+  if (!E || Depth > 4 || E->isValueDependent())
+    return std::nullopt;
+  Expr::EvalResult R;
+  if (E->getType()->isIntegralOrEnumerationType() && E->EvaluateAsInt(R, Ctx)) {
+    const llvm::APSInt &V = R.Val.getInt();
+    if (V.isStrictlyPositive() && V.getActiveBits() <= 32)
+      return unsigned(V.getZExtValue());
+    return std::nullopt;
+  }
+  const auto *DRE = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts());
+  const auto *V = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
+  if (V && V->isLocalVarDecl() && V->getType()->isIntegralOrEnumerationType() &&
+      KeepsInit(V))
+    return literalCount(V->getInit(), Ctx, KeepsInit, Depth + 1);
+  return std::nullopt;
+}
+
+// The value of a dim3 argument when it is written with constants: 256,
+// dim3(16, 16), dim3(TILE, TILE), a local `dim3 block(16, 16)` (or
+// `= dim3(..)`, `{..}`) or `int threads = 256` that is never written after
+// its initialisation, or a const global dim3.
+// With RuntimeZ, a z that is not written with constants is taken as 1 and
+// *RuntimeZ set: the warps are the same whatever z is when x * y is a
+// multiple of the warp size (the caller's to check).
+static std::optional<BlockShape>
+literalShape(const Expr *E, const ASTContext &Ctx,
+             llvm::function_ref<bool(const VarDecl *)> KeepsInit,
+             unsigned Depth = 0, bool *RuntimeZ = nullptr) {
+  if (!E || Depth > 4 || E->isValueDependent())
+    return std::nullopt;
+  E = E->IgnoreImplicit()->IgnoreParens();
+  if (const auto *MT = dyn_cast<MaterializeTemporaryExpr>(E))
+    return literalShape(MT->getSubExpr(), Ctx, KeepsInit, Depth + 1, RuntimeZ);
+  if (const auto *FC = dyn_cast<CXXFunctionalCastExpr>(E))
+    return literalShape(FC->getSubExpr(), Ctx, KeepsInit, Depth + 1, RuntimeZ);
+  if (const auto *Ctor = dyn_cast<CXXConstructExpr>(E)) {
+    if (Ctor->getConstructor()->isCopyOrMoveConstructor() &&
+        Ctor->getNumArgs() == 1)
+      return literalShape(Ctor->getArg(0), Ctx, KeepsInit, Depth + 1, RuntimeZ);
+    BlockShape S;
+    unsigned *Dims[] = {&S.X, &S.Y, &S.Z};
+    for (unsigned I = 0; I < Ctor->getNumArgs() && I < 3; ++I) {
+      const Expr *Arg = Ctor->getArg(I);
+      if (isa<CXXDefaultArgExpr>(Arg))
+        break;
+      std::optional<unsigned> V = literalCount(Arg, Ctx, KeepsInit, Depth + 1);
+      if (!V && I == 2 && RuntimeZ) {
+        *RuntimeZ = true;
+        break;
+      }
+      if (!V)
+        return std::nullopt;
+      *Dims[I] = *V;
+    }
+    return S.X ? std::optional<BlockShape>(S) : std::nullopt;
+  }
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
+    const auto *V = dyn_cast<VarDecl>(DRE->getDecl());
+    if (V && V->isLocalVarDecl() && V->getInit() && KeepsInit(V))
+      return literalShape(V->getInit(), Ctx, KeepsInit, Depth + 1, RuntimeZ);
+    // A const global dim3: its initialiser (an integer one is folded below).
+    if (V && !V->isLocalVarDecl() && !isa<ParmVarDecl>(V) &&
+        V->getType().isConstQualified() && V->getType()->isRecordType() &&
+        V->getInit())
+      return literalShape(V->getInit(), Ctx, KeepsInit, Depth + 1);
+    if (!V || V->isLocalVarDecl() || !V->getType().isConstQualified())
+      return std::nullopt;
+  }
+  if (std::optional<unsigned> N = literalCount(E, Ctx, KeepsInit, Depth + 1))
+    return BlockShape{*N, 1, 1};
+  return std::nullopt;
+}
+
+std::optional<BlockShape> AffineAnalysis::literalShapeOf(const Expr *E,
+                                                         bool *RuntimeZ) {
+  return literalShape(
+      E, Ctx, [&](const VarDecl *V) { return keepsInitialValue(V); }, 0,
+      RuntimeZ);
+}
+
+std::optional<uint64_t> AffineAnalysis::literalValueOf(const Expr *E) {
+  if (!E)
+    return std::nullopt;
+  Expr::EvalResult R;
+  const Expr *Plain = E->IgnoreImplicit();
+  if (!Plain->isValueDependent() &&
+      Plain->getType()->isIntegralOrEnumerationType() &&
+      Plain->EvaluateAsInt(R, Ctx) && !R.Val.getInt().isNegative())
+    return R.Val.getInt().getZExtValue(); // literals, constexpr, macros
+  if (auto S = literalShapeOf(E); S && S->Y == 1 && S->Z == 1)
+    return S->X;
+  return std::nullopt;
+}
+
+void AffineAnalysis::recordLaunch(const CallExpr *Launch) {
+  // A launch in a template's pattern is seen again, with its arguments'
+  // values, in each instantiation; one never instantiated never runs.
+  if (!Launch || Launch->isInstantiationDependent() ||
+      !SeenLaunches.insert(Launch).second)
+    return;
+  LaunchSite Site = launchSite(Launch);
+  const FunctionDecl *Kernel = Site.Kernel;
+  if (!Kernel || Unpinned.count(Kernel))
+    return;
+  // dim3(4, 8, n): a warp is 4 x 8 lanes of one z-slice, whatever n is.
+  bool RuntimeZ = false;
+  std::optional<BlockShape> S = literalShapeOf(Site.Block, &RuntimeZ);
+  if (S && RuntimeZ && (S->X * S->Y) % WarpSize != 0)
+    S = std::nullopt;
+  auto It = Shapes.find(Kernel);
+  if (!S ||
+      (It != Shapes.end() && (It->second.X != S->X || It->second.Y != S->Y ||
+                              It->second.Z != S->Z))) {
+    Shapes.erase(Kernel);
+    Unpinned.insert(Kernel);
+    return;
+  }
+  Shapes[Kernel] = *S;
+}
+
+} // namespace warplint
