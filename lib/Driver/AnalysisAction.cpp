@@ -1,0 +1,160 @@
+// The checks of each target a parse is judged for, run over its AST, and the
+// IR layer fed by the same parse (AnalysisAction.h).
+#include "Driver/AnalysisAction.h"
+#include "Driver/ParseRecovery.h"
+#include "checks/Registry.h"
+#include "clang/Frontend/MultiplexConsumer.h"
+#include "clang/Lex/Preprocessor.h"
+
+using namespace clang;
+
+namespace warplint {
+
+namespace {
+
+// The checks of one target over a parse.
+struct TargetChecks {
+  std::unique_ptr<CheckContext> Ctx;
+  std::unique_ptr<CheckRunner> Runner;
+};
+
+class AnalysisConsumer : public ASTConsumer {
+public:
+  AnalysisConsumer(CompilerInstance &CI, std::vector<TargetChecks> Targets,
+                   SharedParse *Shared, std::string *Dump, const FileTask &T,
+                   std::vector<BodySpan> *Bodies, FirstParseErrors *FirstErrors)
+      : CI(CI), Targets(std::move(Targets)), Shared(Shared), Dump(Dump), T(T),
+        Bodies(Bodies), FirstErrors(FirstErrors) {}
+
+  bool shouldSkipFunctionBody(Decl *D) override {
+    if (!T.SkipBody)
+      return false;
+    const SourceManager &SM = CI.getSourceManager();
+    SourceLocation Name = D->getLocation();
+    return Name.isFileID() && SM.isInMainFile(Name) &&
+           T.SkipBody(SM.getFileOffset(Name));
+  }
+
+  bool HandleTopLevelDecl(DeclGroupRef Group) override {
+    if (T.MainFileOnly) {
+      const SourceManager &SM = CI.getSourceManager();
+      for (Decl *D : Group)
+        if (SM.isInMainFile(SM.getExpansionLoc(D->getLocation())))
+          MainDecls.push_back(D);
+    }
+    // A newer edit waits: stop parsing.
+    return !cancelled();
+  }
+
+  void HandleTranslationUnit(ASTContext &AST) override {
+    if (cancelled())
+      return;
+    if (FirstErrors && CI.getDiagnostics().hasErrorOccurred()) {
+      if (FirstErrors->recovery() == FirstParseErrors::Recovery::None)
+        FirstErrors->Broken = brokenHostBodies(*FirstErrors, AST, T.File);
+      if (FirstErrors->recovery() != FirstParseErrors::Recovery::None)
+        return; // parsed again: nothing of this parse is kept
+    }
+    if (T.MainFileOnly)
+      AST.setTraversalScope(MainDecls);
+    if (Bodies)
+      *Bodies = mainFileBodies(MainDecls, AST);
+    if (Dump) {
+      CheckContext &Ctx = *Targets.front().Ctx;
+      Ctx.setASTContext(&AST);
+      llvm::raw_string_ostream OS(*Dump);
+      if (const ArchInfo *A = Ctx.arch())
+        OS << "target " << A->Name << "\n";
+      dumpAnalysis(AST, Ctx.affine(), Ctx.threadDependence(), OS);
+      return;
+    }
+    Targets.front().Runner->run(AST);
+    if (!Shared)
+      return;
+    Shared->OwnParsesBecause = whyOwnParses(AST);
+    if (!Shared->OwnParsesBecause.empty())
+      return;
+    for (size_t I = 1; I < Targets.size(); ++I) {
+      if (cancelled())
+        return;
+      Targets[I].Runner->run(AST);
+    }
+  }
+
+  // The contexts of the targets judged on this parse, for the IR layer.
+  std::vector<IRLayerTarget> judged(const DiagSink &Own) const {
+    std::vector<IRLayerTarget> Out = {{Targets.front().Ctx.get(), &Own}};
+    if (Shared && Shared->OwnParsesBecause.empty())
+      for (size_t I = 1; I < Targets.size(); ++I)
+        Out.push_back({Targets[I].Ctx.get(), Shared->Others[I - 1].Sink});
+    return Out;
+  }
+
+private:
+  bool cancelled() const { return T.Cancelled && T.Cancelled(); }
+
+  // Why this parse cannot stand for the others' (empty: it can).
+  std::string whyOwnParses(ASTContext &AST) const {
+    if (!Shared->Watched.Where.empty())
+      return "the code depends on the target: " + Shared->Watched.Where;
+    // An error may be this target's alone, and another target's parse may
+    // give errors this one does not.
+    if (CI.getDiagnostics().hasErrorOccurred())
+      return "the parse has errors";
+    std::string Declared = userDeclaresFeatureName(AST);
+    if (!Declared.empty())
+      return "a name the newer targets' headers declare: " + Declared;
+    return "";
+  }
+
+  CompilerInstance &CI;
+  std::vector<TargetChecks> Targets; // the parse's own target first
+  SharedParse *Shared;
+  std::string *Dump;
+  const FileTask &T;
+  std::vector<BodySpan> *Bodies;
+  FirstParseErrors *FirstErrors;
+  std::vector<Decl *> MainDecls;
+};
+
+} // namespace
+
+std::unique_ptr<ASTConsumer>
+AnalysisAction::CreateASTConsumer(CompilerInstance &CI, llvm::StringRef) {
+  std::vector<Judged> All = {Own};
+  if (Shared) {
+    All.insert(All.end(), Shared->Others.begin(), Shared->Others.end());
+    CI.getPreprocessor().addPPCallbacks(watchTargetMacros(
+        CI.getSourceManager(), CI.getLangOpts(), Shared->Watched));
+  }
+  std::vector<TargetChecks> Targets;
+  for (const Judged &J : All) {
+    auto Ctx = std::make_unique<CheckContext>(Tables, J.Arch, T.Options,
+                                              T.WarningsAsErrors, *J.Sink);
+    Ctx->setServices(&Services);
+    // The device parse sees host code too; a plain C++ parse has no
+    // device code.
+    auto Runner = std::make_unique<CheckRunner>(
+        allChecks(), T.Checks,
+        CI.getLangOpts().CUDAIsDevice ? CheckSide::Both : CheckSide::Host,
+        *Ctx);
+    Targets.push_back({std::move(Ctx), std::move(Runner)});
+  }
+  auto AST = std::make_unique<AnalysisConsumer>(CI, std::move(Targets), Shared,
+                                                Dump, T, Bodies, FirstErrors);
+  if (!wantsIRLayer(CI))
+    return AST;
+  // The same parse feeds the code generator, after the checks (or when
+  // a memory check first asks what the optimiser left of its accesses).
+  AnalysisConsumer &Checks = *AST;
+  std::unique_ptr<IRLayerConsumer> IR = createIRLayerConsumer(
+      CI, [&Checks, Sink = Own.Sink] { return Checks.judged(*Sink); },
+      Shared ? &Shared->IRAnalysed : nullptr, T.IRBarrierCheck);
+  Services.setIRLayer(IR.get());
+  std::vector<std::unique_ptr<ASTConsumer>> Both;
+  Both.push_back(std::move(AST));
+  Both.push_back(std::move(IR));
+  return std::make_unique<MultiplexConsumer>(std::move(Both));
+}
+
+} // namespace warplint

@@ -1,0 +1,113 @@
+// The frontend action of one parse (runFile, Runner.cpp): the checks of each
+// target it is judged for over its AST, and the IR layer on the same parse.
+// Internal to the driver.
+#pragma once
+#include "Arch/ArchTable.h"
+#include "Core/Services.h"
+#include "Driver/Focus.h"
+#include "Driver/IRLayer.h"
+#include "Driver/OneParse.h"
+#include "Driver/ResourceUsage.h"
+#include "Driver/Runner.h"
+#include "clang/Frontend/CompilerInstance.h"
+#include "clang/Frontend/FrontendAction.h"
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace warplint {
+
+struct FirstParseErrors;
+
+// A target a parse is judged for, and where its findings go.
+struct Judged {
+  const ArchInfo *Arch;
+  DiagSink *Sink;
+};
+
+// One parse judged for several targets: what decides whether it may be, and
+// whether it was.
+struct SharedParse {
+  std::vector<Judged> Others; // judged on the parse of another target
+  TargetDependence Watched;   // the preprocessor's answer
+  // Empty once the others were judged on the parse; else why they need
+  // parses of their own.
+  std::string OwnParsesBecause = "the parse did not finish";
+  bool IRAnalysed = false;
+};
+
+// What the checks get beyond the AST: ptxas's registers from nvcc running
+// beside the parse, and the IR layer's optimised view.
+class DriverServices : public RunServices {
+public:
+  DriverServices(ResourceUsageJob *Resources, const FileTask &T)
+      : Resources(Resources), T(T) {}
+  void setIRLayer(IRLayerConsumer *L) { IR = L; }
+
+  const ir::OptimisedAccesses *optimisedAccesses(const ArchInfo &A) override {
+    return IR ? IR->optimisedAccesses(A.Name) : nullptr;
+  }
+  std::optional<KernelResources> kernelResources(const ArchInfo &A,
+                                                 llvm::StringRef Mangled,
+                                                 std::string &Why) override {
+    if (!Resources) {
+      Why = T.NoPtxas.empty() ? "ptxas was not run" : T.NoPtxas;
+      return std::nullopt;
+    }
+    if (!Resources->covers(A.Name)) {
+      Why = "the installed nvcc does not compile for " + A.Name;
+      return std::nullopt;
+    }
+    return Resources->lookup(A.Name, Mangled, Why);
+  }
+  std::optional<unsigned> maxRegisterCount() const override {
+    return T.Flags.MaxRegCount;
+  }
+
+private:
+  ResourceUsageJob *Resources;
+  const FileTask &T;
+  IRLayerConsumer *IR = nullptr;
+};
+
+class AnalysisAction : public clang::ASTFrontendAction {
+public:
+  AnalysisAction(const FileTask &T, const ArchTable &Tables, Judged Own,
+                 SharedParse *Shared, std::string *Dump,
+                 ResourceUsageJob *Resources)
+      : T(T), Tables(Tables), Own(Own), Shared(Shared), Dump(Dump),
+        Services(Resources, T) {}
+
+  std::unique_ptr<clang::ASTConsumer>
+  CreateASTConsumer(clang::CompilerInstance &CI, llvm::StringRef) override;
+
+  // The main file's function definitions go to Out (the language server's
+  // full pass).
+  void collectBodies(std::vector<BodySpan> *Out) { Bodies = Out; }
+  // Whether the errors lie only in host bodies go to Out.
+  void collectFirstParseErrors(FirstParseErrors *Out) { FirstErrors = Out; }
+
+protected:
+  bool BeginInvocation(clang::CompilerInstance &CI) override {
+    // The focused pass: the parser asks the consumer which bodies to skip.
+    if (T.SkipBody)
+      CI.getFrontendOpts().SkipFunctionBodies = true;
+    return true;
+  }
+
+private:
+  bool wantsIRLayer(const clang::CompilerInstance &CI) const {
+    return Own.Arch && !Dump && T.IRLayer && CI.getLangOpts().CUDAIsDevice;
+  }
+
+  const FileTask &T;
+  const ArchTable &Tables;
+  Judged Own;
+  SharedParse *Shared;
+  std::string *Dump;
+  DriverServices Services;
+  std::vector<BodySpan> *Bodies = nullptr;
+  FirstParseErrors *FirstErrors = nullptr;
+};
+
+} // namespace warplint

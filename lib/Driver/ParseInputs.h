@@ -1,0 +1,43 @@
+// What a parse reads besides its arguments (buildParseArgs, Runner.h): the
+// file system, with files in memory over the disk, and afterwards the list
+// of files it read. Internal to the driver.
+#pragma once
+#include "Driver/Runner.h"
+#include "clang/Basic/FileManager.h"
+#include "llvm/ADT/IntrusiveRefCntPtr.h"
+#include "llvm/Support/VirtualFileSystem.h"
+#include <map>
+#include <string>
+#include <vector>
+
+namespace warplint {
+
+// clang's CUDA wrapper header includes "cuda.h" for CUDA_VERSION, and a
+// quoted include looks first in the includer's directory, then on the -I
+// path: a project's own cuda.h there (Rodinia's util/cuda/cuda.h, next to
+// the file and on -I) is taken for the toolkit's, and the parse fails with
+// "cuda.h did not define CUDA_VERSION". nvcc never includes a cuda.h by
+// itself. A cuda.h beside the wrapper, in memory, that includes the
+// toolkit's by its path is what the wrapper finds first; the project's
+// `#include "cuda.h"` still finds its own. The path, or empty where there
+// is no toolkit or clang has a cuda.h of its own there.
+std::string wrapperCudaHeader(const RunEnvironment &Env,
+                              llvm::vfs::FileSystem &FS);
+
+// FS with Files (path: contents) in memory over it. A relative path is
+// FS's working directory's.
+llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem>
+withFilesInMemory(llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> FS,
+                  const std::map<std::string, std::string> &Files);
+
+// FS with wrapperCudaHeader's file at Path, which includes Toolkit's cuda.h.
+llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem>
+withWrapperCudaHeader(llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> FS,
+                      llvm::StringRef Path, const CudaToolkit &Toolkit);
+
+// Every file a parse read (absolute paths, symlinks and '..' resolved), but
+// Skip (a file only in memory).
+std::vector<std::string> filesRead(clang::FileManager &Files,
+                                   llvm::StringRef Skip);
+
+} // namespace warplint
