@@ -2,6 +2,7 @@
 // file's analysis finds its own), combined with the command line's globs.
 #include "EffectiveConfig.h"
 #include "Core/Check.h"
+#include "Driver/DumpConfig.h"
 #include "Options.h"
 #include "checks/Registry.h"
 #include "tools/common/FrontendOptions.h"
@@ -48,6 +49,22 @@ Error listChecks(const std::optional<Config> &ExplicitConfig) {
     if (Enabled.contains(C.Id))
       outs() << "    " << C.Id << "\n";
   outs() << "\n";
+  return Error::success();
+}
+
+Error dumpConfig(const std::optional<Config> &ExplicitConfig,
+                 const ArchTable &Tables) {
+  Expected<std::optional<Config>> Cfg = configHere(ExplicitConfig);
+  if (!Cfg)
+    return Cfg.takeError();
+  EffectiveSettings Settings =
+      combineSettings(*Cfg ? &**Cfg : nullptr, ChecksOpt, WarningsAsErrorsOpt);
+  std::vector<std::string> Archs(ArchOpt.begin(), ArchOpt.end());
+  if (Archs.empty())
+    Archs = Settings.ConfigArchs;
+  if (Archs.empty())
+    Archs = {"sm_80"};
+  outs() << warplint::dumpConfig(Settings, Archs, Tables);
   return Error::success();
 }
 

@@ -74,6 +74,12 @@ cl::opt<std::string> ConfigFileOpt(
 cl::opt<bool> ListChecks("list-checks",
                          cl::desc("List the enabled checks and exit"),
                          cl::cat(Category));
+cl::opt<bool> DumpConfigOpt(
+    "dump-config",
+    cl::desc("Print the configuration in effect (--config-file or the nearest "
+             ".warplint.yaml, with --checks, --warnings-as-errors and --arch) "
+             "as YAML, every enabled check's options included, and exit"),
+    cl::cat(Category));
 cl::opt<bool> FixOpt("fix", cl::desc("Apply the suggested fixes in place"),
                      cl::cat(Category));
 cl::opt<std::string> ExportFixes(

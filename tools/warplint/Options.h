@@ -26,6 +26,7 @@ extern llvm::cl::opt<std::string> SarifCategoryOpt;
 extern llvm::cl::opt<std::string> WarningsAsErrorsOpt;
 extern llvm::cl::opt<std::string> ConfigFileOpt;
 extern llvm::cl::opt<bool> ListChecks;
+extern llvm::cl::opt<bool> DumpConfigOpt;
 extern llvm::cl::opt<bool> FixOpt;
 extern llvm::cl::opt<std::string> ExportFixes;
 extern llvm::cl::opt<bool> Quiet;

@@ -1,9 +1,10 @@
 // warplint: the command-line front end (LibTooling), with clang-tidy's
 // conventions: warplint [options] <files...> [-- <compiler flags>].
 // Main is the run's table of contents; each step lives in this directory:
-// Options (the command line), EffectiveConfig (--list-checks), Inputs (the
-// files and their tasks), Schedule and Workers (the analyses, -j and
-// --timeout), Merge (one report from many files) and Report (the output).
+// Options (the command line), EffectiveConfig (--list-checks and
+// --dump-config), Inputs (the files and their tasks), Schedule and Workers
+// (the analyses, -j and --timeout), Merge (one report from many files) and
+// Report (the output).
 #include "Arch/ArchTable.h"
 #include "EffectiveConfig.h"
 #include "Inputs.h"
@@ -51,6 +52,8 @@ int Main(int Argc, const char **Argv) {
     return fail(Run.takeError());
   if (ListChecks)
     return exitCode(listChecks(Run->ExplicitConfig));
+  if (DumpConfigOpt)
+    return exitCode(dumpConfig(Run->ExplicitConfig, *Tables));
 
   Expected<InputFiles> Inputs = findInputFiles();
   if (!Inputs)
