@@ -90,19 +90,6 @@ std::string wrapperCudaHeader(const RunEnvironment &Env,
 }
 
 llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem>
-withFilesInMemory(llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> FS,
-                  const std::map<std::string, std::string> &Files) {
-  auto Memory = llvm::makeIntrusiveRefCnt<llvm::vfs::InMemoryFileSystem>();
-  if (auto Cwd = FS->getCurrentWorkingDirectory())
-    Memory->setCurrentWorkingDirectory(*Cwd);
-  for (const auto &[Path, Text] : Files)
-    Memory->addFile(Path, 0, llvm::MemoryBuffer::getMemBufferCopy(Text, Path));
-  auto Overlay = llvm::makeIntrusiveRefCnt<llvm::vfs::OverlayFileSystem>(FS);
-  Overlay->pushOverlay(Memory);
-  return Overlay;
-}
-
-llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem>
 withWrapperCudaHeader(llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> FS,
                       llvm::StringRef Path, const CudaToolkit &Toolkit) {
   llvm::SmallString<256> Real(Toolkit.Path);

@@ -2,6 +2,7 @@
 // file system, with files in memory over the disk, and afterwards the list
 // of files it read. Internal to the driver.
 #pragma once
+#include "Driver/Overlay.h"
 #include "Driver/Runner.h"
 #include "clang/Basic/FileManager.h"
 #include "llvm/ADT/IntrusiveRefCntPtr.h"
@@ -23,12 +24,6 @@ namespace warplint {
 // is no toolkit or clang has a cuda.h of its own there.
 std::string wrapperCudaHeader(const RunEnvironment &Env,
                               llvm::vfs::FileSystem &FS);
-
-// FS with Files (path: contents) in memory over it. A relative path is
-// FS's working directory's.
-llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem>
-withFilesInMemory(llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> FS,
-                  const std::map<std::string, std::string> &Files);
 
 // FS with wrapperCudaHeader's file at Path, which includes Toolkit's cuda.h.
 llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem>
