@@ -18,8 +18,9 @@ static void translate(const CompileCommand &C) {
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
   std::string Err;
-  std::unique_ptr<CompilationDatabase> DB = JSONCompilationDatabase::loadFromBuffer(
-      fuzz::textOf(Data, Size), Err, JSONCommandLineSyntax::AutoDetect);
+  std::unique_ptr<CompilationDatabase> DB =
+      JSONCompilationDatabase::loadFromBuffer(
+          fuzz::textOf(Data, Size), Err, JSONCommandLineSyntax::AutoDetect);
   if (!DB)
     return 0;
   std::vector<std::string> Files = DB->getAllFiles();

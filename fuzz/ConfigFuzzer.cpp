@@ -1,8 +1,8 @@
 // libFuzzer target: .warplint.yaml (Core/Config.h), parsed as the CLI reads
 // it, then combined with a command line and turned into check globs.
 #include "Core/Config.h"
-#include "Support/Glob.h"
 #include "FuzzInput.h"
+#include "Support/Glob.h"
 
 using namespace warplint;
 

@@ -110,7 +110,8 @@ SourceLocation callLocation(const CallLink &Link) {
 }
 
 std::string functionName(const FunctionDecl *F) {
-  if (const auto *M = dyn_cast<CXXMethodDecl>(F); M && M->getParent()->isLambda())
+  if (const auto *M = dyn_cast<CXXMethodDecl>(F);
+      M && M->getParent()->isLambda())
     return "lambda";
   return F->getQualifiedNameAsString();
 }

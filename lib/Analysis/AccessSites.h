@@ -44,8 +44,8 @@ std::string functionName(const clang::FunctionDecl *F);
 
 // "'get' called from 'k' with col = threadIdx.x": one call of a chain, the
 // arguments that carry the thread index written as the user wrote them.
-std::string describeCall(
-    const CallLink &Link,
-    llvm::function_ref<std::string(const clang::Stmt *)> SourceText);
+std::string
+describeCall(const CallLink &Link,
+             llvm::function_ref<std::string(const clang::Stmt *)> SourceText);
 
 } // namespace warplint

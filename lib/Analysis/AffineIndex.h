@@ -130,8 +130,7 @@ struct CallLink {
   const clang::CallExpr *Call = nullptr;
   const clang::FunctionDecl *Caller = nullptr;
   const clang::FunctionDecl *Callee = nullptr;
-  std::vector<std::pair<const clang::ParmVarDecl *, const clang::Expr *>>
-      Shown;
+  std::vector<std::pair<const clang::ParmVarDecl *, const clang::Expr *>> Shown;
 };
 
 // An access of a function a kernel calls, evaluated in that call's context.
@@ -177,8 +176,8 @@ public:
   // or through other calls, each evaluated with the callee's parameters
   // bound to the arguments of its call chain; only those whose address is
   // known there. Cached per kernel.
-  const std::vector<ReachedAccess> &reachedAccesses(
-      const clang::FunctionDecl *Kernel);
+  const std::vector<ReachedAccess> &
+  reachedAccesses(const clang::FunctionDecl *Kernel);
 
   // The reached accesses (of every kernel of the TU) that lie in F, each
   // with the chain that reaches it; kernels in the TU's order.
@@ -257,9 +256,9 @@ private:
   // capture) is evaluated, or null.
   static const Env *ownerEnv(const clang::VarDecl *V, const Env &En);
   // The accesses reached through the calls in En.F's body.
-  void reachThroughCalls(const Env &En, std::vector<ReachedAccess> &Out,
-                         llvm::SmallVectorImpl<const clang::FunctionDecl *>
-                             &Stack);
+  void
+  reachThroughCalls(const Env &En, std::vector<ReachedAccess> &Out,
+                    llvm::SmallVectorImpl<const clang::FunctionDecl *> &Stack);
   // Key of a call context: the callee's bound parameters.
   std::string contextKey(
       const clang::FunctionDecl *Def, const clang::FunctionDecl *Kernel,
@@ -293,11 +292,11 @@ private:
   AffineForm inlineCall(const clang::CallExpr *Call, const Env &En);
   // The callee's parameters bound to the forms and addresses of Call's
   // arguments, evaluated in En.
-  void bindArguments(
-      const clang::CallExpr *Call, const clang::FunctionDecl *Def,
-      const Env &En,
-      llvm::DenseMap<const clang::ParmVarDecl *, AffineForm> &Params,
-      llvm::DenseMap<const clang::ParmVarDecl *, Address> &PtrParams);
+  void
+  bindArguments(const clang::CallExpr *Call, const clang::FunctionDecl *Def,
+                const Env &En,
+                llvm::DenseMap<const clang::ParmVarDecl *, AffineForm> &Params,
+                llvm::DenseMap<const clang::ParmVarDecl *, Address> &PtrParams);
   Address pointerIn(const clang::Expr *E, const Env &En);
   Address lvalueIn(const clang::Expr *E, const Env &En);
   Address pointerVariable(const clang::VarDecl *V, const Env &En);
@@ -338,8 +337,8 @@ private:
            std::vector<ReachedAccess>>
       Summaries;
   llvm::DenseMap<const clang::FunctionDecl *, unsigned> SummaryCount;
-  std::optional<llvm::DenseMap<const clang::FunctionDecl *,
-                               std::vector<ReachedAccess>>>
+  std::optional<
+      llvm::DenseMap<const clang::FunctionDecl *, std::vector<ReachedAccess>>>
       ReachedByOwner;
 };
 

@@ -219,8 +219,7 @@ std::optional<int64_t> LaneEvaluator::evalIn(const Expr *E, const ThreadId &T,
     auto C = evalIn(CO->getCond(), T, B, Depth + 1);
     if (!C)
       return std::nullopt;
-    return evalIn(*C ? CO->getTrueExpr() : CO->getFalseExpr(), T, B,
-                  Depth + 1);
+    return evalIn(*C ? CO->getTrueExpr() : CO->getFalseExpr(), T, B, Depth + 1);
   }
   if (const auto *BO = dyn_cast<BinaryOperator>(E)) {
     BinaryOperatorKind Op = BO->getOpcode();
@@ -236,8 +235,9 @@ std::optional<int64_t> LaneEvaluator::evalIn(const Expr *E, const ThreadId &T,
       return std::nullopt;
     // Comparisons and arithmetic happen in the operands' common type.
     QualType OpT = BO->getLHS()->getType();
-    bool Unsigned = OpT->isUnsignedIntegerOrEnumerationType() ||
-                    BO->getRHS()->getType()->isUnsignedIntegerOrEnumerationType();
+    bool Unsigned =
+        OpT->isUnsignedIntegerOrEnumerationType() ||
+        BO->getRHS()->getType()->isUnsignedIntegerOrEnumerationType();
     int64_t A = *L, C = *R;
     if (Unsigned && Ctx.getIntWidth(OpT) <= 32 && BO->isComparisonOp()) {
       A = int64_t(uint32_t(A));
@@ -245,9 +245,15 @@ std::optional<int64_t> LaneEvaluator::evalIn(const Expr *E, const ThreadId &T,
     }
     std::optional<int64_t> Out;
     switch (Op) {
-    case BO_Add: Out = A + C; break;
-    case BO_Sub: Out = A - C; break;
-    case BO_Mul: Out = A * C; break;
+    case BO_Add:
+      Out = A + C;
+      break;
+    case BO_Sub:
+      Out = A - C;
+      break;
+    case BO_Mul:
+      Out = A * C;
+      break;
     case BO_Div:
       if (C == 0)
         return std::nullopt;
@@ -258,9 +264,15 @@ std::optional<int64_t> LaneEvaluator::evalIn(const Expr *E, const ThreadId &T,
         return std::nullopt;
       Out = A % C;
       break;
-    case BO_And: Out = A & C; break;
-    case BO_Or: Out = A | C; break;
-    case BO_Xor: Out = A ^ C; break;
+    case BO_And:
+      Out = A & C;
+      break;
+    case BO_Or:
+      Out = A | C;
+      break;
+    case BO_Xor:
+      Out = A ^ C;
+      break;
     case BO_Shl:
       if (C < 0 || C > 62)
         return std::nullopt;
@@ -271,15 +283,24 @@ std::optional<int64_t> LaneEvaluator::evalIn(const Expr *E, const ThreadId &T,
         return std::nullopt;
       Out = A >> C;
       break;
-    case BO_LT: return A < C;
-    case BO_GT: return A > C;
-    case BO_LE: return A <= C;
-    case BO_GE: return A >= C;
-    case BO_EQ: return A == C;
-    case BO_NE: return A != C;
-    case BO_LAnd: return C != 0;
-    case BO_LOr: return C != 0;
-    case BO_Comma: return C;
+    case BO_LT:
+      return A < C;
+    case BO_GT:
+      return A > C;
+    case BO_LE:
+      return A <= C;
+    case BO_GE:
+      return A >= C;
+    case BO_EQ:
+      return A == C;
+    case BO_NE:
+      return A != C;
+    case BO_LAnd:
+      return C != 0;
+    case BO_LOr:
+      return C != 0;
+    case BO_Comma:
+      return C;
     default:
       return std::nullopt;
     }
@@ -313,8 +334,7 @@ std::optional<int64_t> LaneEvaluator::evalCall(const CallExpr *Call,
     if (RD && Callee->getDeclName().isIdentifier() &&
         Callee->getName() == "thread_rank") {
       int64_t Linear =
-          Shape.pinned() ? T.X + int64_t(Shape.X) * (T.Y + Shape.Y * T.Z)
-                         : T.X;
+          Shape.pinned() ? T.X + int64_t(Shape.X) * (T.Y + Shape.Y * T.Z) : T.X;
       if (RD->getName() == "thread_block")
         return Linear;
       if (unsigned N = tileSizeOf(OT))

@@ -2,7 +2,8 @@
 // each warp of a block, computed concretely, so that a branch can be judged by
 // the lanes it actually separates ("threadIdx.x > 2" splits warp 0 into 3 and
 // 29 lanes; "threadIdx.x / warpSize > 2" splits no warp: the Pascal deep dive's
-// "branch granularity" slides, and the Optimizing for CUDA slides' "Divergence").
+// "branch granularity" slides, and the Optimizing for CUDA slides'
+// "Divergence").
 //
 // Thread t of a block of shape (X, Y, Z) belongs to warp t / warpSize with
 // t = x + X * (y + Y * z). With the shape known (the kernel's launches in the

@@ -59,10 +59,8 @@ const Expr *configField(const VarDecl *Config, StringRef Field) {
   if (!Record)
     return nullptr;
   const Expr *FromInit = nullptr;
-  if (const auto *Init =
-          dyn_cast_or_null<InitListExpr>(Config->getInit()
-                                             ? Config->getInit()->IgnoreImplicit()
-                                             : nullptr)) {
+  if (const auto *Init = dyn_cast_or_null<InitListExpr>(
+          Config->getInit() ? Config->getInit()->IgnoreImplicit() : nullptr)) {
     unsigned Index = 0;
     for (const FieldDecl *FD : Record->fields()) {
       if (FD->getName() == Field && Index < Init->getNumInits() &&
@@ -91,8 +89,8 @@ const Expr *configField(const VarDecl *Config, StringRef Field) {
         if (Base && Base->getDecl() == Config &&
             M->getMemberDecl()->getName() == Field) {
           ++Writes;
-          Assigned = Whole && Op->getOpcode() == BO_Assign ? Op->getRHS()
-                                                           : nullptr;
+          Assigned =
+              Whole && Op->getOpcode() == BO_Assign ? Op->getRHS() : nullptr;
           break;
         }
         L = M->getBase()->IgnoreParenImpCasts();

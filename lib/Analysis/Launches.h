@@ -4,8 +4,8 @@
 // shape is the fields of a local cudaLaunchConfig_t set once in the function.
 #pragma once
 #include "clang/AST/Expr.h"
-#include <optional>
 #include "clang/ASTMatchers/ASTMatchers.h"
+#include <optional>
 
 namespace warplint {
 

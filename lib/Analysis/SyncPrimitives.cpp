@@ -56,9 +56,9 @@ SyncSite classifySync(const Stmt *S) {
       return {SyncKind::WarpBarrier, "bar.warp.sync", -1};
     // bar.sync a; / barrier.sync a; (no thread count): the whole block.
     // bar.sync a, b; names a subset. bar.warp.sync is __syncwarp.
-    for (llvm::StringRef Op : {"bar.sync", "barrier.sync", "bar.red",
-                               "barrier.red", "barrier.cta.sync",
-                               "bar.cta.sync", "barrier.cta.red"}) {
+    for (llvm::StringRef Op :
+         {"bar.sync", "barrier.sync", "bar.red", "barrier.red",
+          "barrier.cta.sync", "bar.cta.sync", "barrier.cta.red"}) {
       size_t At = Text.find(Op);
       if (At == llvm::StringRef::npos)
         continue;
@@ -127,9 +127,8 @@ SyncSite classifySync(const Stmt *S) {
   if (Name.ends_with("_sync") &&
       (Name.starts_with("__shfl") || Name.starts_with("__match") ||
        Name.starts_with("__reduce_") ||
-       llvm::is_contained({"__any_sync", "__all_sync", "__ballot_sync",
-                           "__uni_sync"},
-                          Name)))
+       llvm::is_contained(
+           {"__any_sync", "__all_sync", "__ballot_sync", "__uni_sync"}, Name)))
     return {SyncKind::WarpCollective, Name.str(), 0};
   return {};
 }
@@ -162,7 +161,7 @@ const FunctionDecl *userCallee(const Stmt *S) {
     return nullptr;
   const SourceManager &SM = F->getASTContext().getSourceManager();
   return SM.isInSystemHeader(SM.getExpansionLoc(F->getLocation())) ? nullptr
-                                                                    : F;
+                                                                   : F;
 }
 
 const Stmt *BarrierSummary::barrierIn(const FunctionDecl *F) {

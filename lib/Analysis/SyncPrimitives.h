@@ -24,8 +24,8 @@ enum class SyncKind {
 
 struct SyncSite {
   SyncKind Kind = SyncKind::None;
-  std::string Name;     // as the user calls it: "__syncthreads", "block.sync"
-  int MaskArg = -1;     // the argument holding the lane mask, if any
+  std::string Name; // as the user calls it: "__syncthreads", "block.sync"
+  int MaskArg = -1; // the argument holding the lane mask, if any
 };
 
 // What S is, if it is itself a synchronisation primitive.

@@ -120,8 +120,7 @@ const VarDecl *localAggregate(const Expr *E, const FunctionDecl *F,
         return nullptr;
       Indices.push_back(AS->getIdx());
       E = Base;
-    } else if (const auto *ME = dyn_cast<MemberExpr>(E);
-               ME && !ME->isArrow()) {
+    } else if (const auto *ME = dyn_cast<MemberExpr>(E); ME && !ME->isArrow()) {
       E = ME->getBase()->IgnoreParenImpCasts();
     } else {
       break;
@@ -217,8 +216,7 @@ void FunctionDependence::collect(const Stmt *S, const Stmt *P) {
     if (UO->isIncrementDecrementOp()) {
       if (const VarDecl *V = localVar(UO->getSubExpr(), F))
         Defs[V].push_back({UO->getSubExpr(), S});
-      else if (const VarDecl *V =
-                   localAggregate(UO->getSubExpr(), F, Indices))
+      else if (const VarDecl *V = localAggregate(UO->getSubExpr(), F, Indices))
         for (const Expr *I : Indices)
           Defs[V].push_back({I, S});
     } else if (UO->getOpcode() == UO_AddrOf) {
@@ -351,7 +349,7 @@ Dependence FunctionDependence::varDependence(const VarDecl *V) {
 }
 
 const ForStmt *FunctionDependence::resettingLoop(const VarDecl *V,
-                                                const Stmt *Use) const {
+                                                 const Stmt *Use) const {
   if (MayJumpIntoLoops || Escaped.count(V))
     return nullptr;
   const Stmt *Child = Use;

@@ -93,7 +93,7 @@ public:
   struct GuardSite {
     GuardKind Kind;
     Dependence D;
-    const clang::Stmt *Where; // the branch, the loop or the exit
+    const clang::Stmt *Where;          // the branch, the loop or the exit
     const clang::Stmt *Exit = nullptr; // Loop: the break/continue/return, if
                                        // that is what varies
   };

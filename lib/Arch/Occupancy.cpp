@@ -13,8 +13,8 @@ unsigned roundUp(unsigned X, unsigned Y) { return Y * divideRoundUp(X, Y); }
 // its capacity (the largest carveout), as cudaOccSMemPerMultiprocessor.
 unsigned sharedPerSM(const ArchInfo &A) { return A.shared_memory_per_sm; }
 
-unsigned registerLimit(const ArchInfo &A, unsigned WarpsPerBlock,
-                       unsigned Regs, unsigned &PerBlock) {
+unsigned registerLimit(const ArchInfo &A, unsigned WarpsPerBlock, unsigned Regs,
+                       unsigned &PerBlock) {
   // Registers go to whole warps in allocation units; each sub-partition of
   // the SM holds the warps its share of the register file can take
   // (cudaOccMaxBlocksPerSMRegsLimit).
@@ -23,7 +23,8 @@ unsigned registerLimit(const ArchInfo &A, unsigned WarpsPerBlock,
   unsigned Partitions = std::max(1u, A.register_file_partitions);
   // The hardware checks the block as if its warps filled every partition.
   unsigned Assumed = PerWarp * roundUp(WarpsPerBlock, Partitions);
-  if (Regs > A.max_registers_per_thread || A.max_registers_per_block < Assumed ||
+  if (Regs > A.max_registers_per_thread ||
+      A.max_registers_per_block < Assumed ||
       A.max_registers_per_block < PerBlock)
     return 0;
   if (PerWarp == 0)
@@ -39,8 +40,8 @@ unsigned sharedLimit(const ArchInfo &A, const LaunchResources &R,
   // the opt-in maximum when the kernel asked for more than the default);
   // since Ampere the reserved part comes on top of either limit.
   unsigned Static = R.StaticSharedBytes + A.reserved_shared_memory_per_block;
-  PerBlock = roundUp(Static + R.DynamicSharedBytes,
-                     A.shared_memory_allocation_unit);
+  PerBlock =
+      roundUp(Static + R.DynamicSharedBytes, A.shared_memory_allocation_unit);
   unsigned Limit = A.max_shared_memory_per_block;
   if (R.MaxDynamicSharedOptIn) {
     if (R.DynamicSharedBytes > *R.MaxDynamicSharedOptIn)
@@ -79,11 +80,10 @@ Occupancy computeOccupancy(const ArchInfo &A, const LaunchResources &R) {
   O.WarpsPerBlock = divideRoundUp(R.ThreadsPerBlock, A.warp_size);
   O.ByBlocks = A.max_blocks_per_sm;
   O.ByWarps = O.MaxWarps / O.WarpsPerBlock;
-  O.ByRegisters =
-      R.RegistersPerThread
-          ? registerLimit(A, O.WarpsPerBlock, *R.RegistersPerThread,
-                          O.RegistersPerBlock)
-          : UINT_MAX;
+  O.ByRegisters = R.RegistersPerThread
+                      ? registerLimit(A, O.WarpsPerBlock, *R.RegistersPerThread,
+                                      O.RegistersPerBlock)
+                      : UINT_MAX;
   O.BySharedMemory = sharedLimit(A, R, O.SharedBytesPerBlock);
   // The first resource to reach the minimum is named, in the calculator's
   // order: blocks, warps, registers, shared memory.

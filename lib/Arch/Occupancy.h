@@ -35,8 +35,8 @@ struct Occupancy {
   // The limit each resource alone sets (UINT_MAX: no limit).
   unsigned ByBlocks = 0, ByWarps = 0, ByRegisters = 0, BySharedMemory = 0;
   OccupancyLimiter Limiter = OccupancyLimiter::Blocks;
-  unsigned RegistersPerBlock = 0;    // allocated, whole warps, rounded
-  unsigned SharedBytesPerBlock = 0;  // allocated, reserved part included
+  unsigned RegistersPerBlock = 0;   // allocated, whole warps, rounded
+  unsigned SharedBytesPerBlock = 0; // allocated, reserved part included
   double fraction() const {
     return MaxWarps ? double(ActiveWarps) / MaxWarps : 0.0;
   }

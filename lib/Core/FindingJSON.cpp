@@ -120,8 +120,8 @@ public:
     return true;
   }
 
-  bool read(const json &O, const char *Key, const std::string &Where,
-            bool &Out, bool Required = true) {
+  bool read(const json &O, const char *Key, const std::string &Where, bool &Out,
+            bool Required = true) {
     const json *V = field(O, Key, Where, Required);
     if (!V)
       return !Required && Problem.empty();

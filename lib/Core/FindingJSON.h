@@ -22,8 +22,8 @@ enum class FindingJSONForm {
   Complete,
 };
 
-nlohmann::ordered_json findingToJson(const Finding &F,
-                                     FindingJSONForm Form = FindingJSONForm::Report);
+nlohmann::ordered_json
+findingToJson(const Finding &F, FindingJSONForm Form = FindingJSONForm::Report);
 
 // A finding of either form (what the Report form leaves out: empty, the
 // severity as its level); an error naming the first field that is missing

@@ -18,8 +18,7 @@ struct DumpedConfig {
 namespace llvm::yaml {
 
 template <> struct CustomMappingTraits<std::map<std::string, std::string>> {
-  static void inputOne(IO &, StringRef, std::map<std::string, std::string> &) {
-  }
+  static void inputOne(IO &, StringRef, std::map<std::string, std::string> &) {}
   static void output(IO &Out, std::map<std::string, std::string> &M) {
     for (auto &[Key, Value] : M)
       Out.mapRequired(Key.c_str(), Value);

@@ -132,8 +132,9 @@ std::vector<BodySpan> mainFileBodies(llvm::ArrayRef<Decl *> Decls,
   BodyCollector C(Ctx.getSourceManager());
   for (Decl *D : Decls)
     C.TraverseDecl(D);
-  llvm::sort(C.Bodies,
-             [](const BodySpan &A, const BodySpan &B) { return A.Name < B.Name; });
+  llvm::sort(C.Bodies, [](const BodySpan &A, const BodySpan &B) {
+    return A.Name < B.Name;
+  });
   return std::move(C.Bodies);
 }
 

@@ -1,13 +1,13 @@
 #include "Driver/IRLayer.h"
 #include "Analysis/SyncPrimitives.h"
 #include "Core/Check.h"
-#include "clang/ASTMatchers/ASTMatchers.h"
 #include "IR/BarrierDivergence.h"
 #include "IR/OptimisedAccesses.h"
 #include "IR/Pieces.h"
 #include "IR/Report.h"
 #include "clang/AST/ASTConsumer.h"
 #include "clang/AST/Attr.h"
+#include "clang/ASTMatchers/ASTMatchers.h"
 #include "clang/Basic/SourceManager.h"
 #include "clang/CodeGen/ModuleBuilder.h"
 #include "clang/Frontend/CompilerInstance.h"
@@ -147,8 +147,8 @@ private:
     if (Ctx.arch())
       Arch = {Ctx.arch()->Name};
     for (const Finding &F : Sink.findings())
-      if (F.Check == CheckId && F.Loc.File == File &&
-          F.Loc.Line == Line && F.Archs == Arch)
+      if (F.Check == CheckId && F.Loc.File == File && F.Loc.Line == Line &&
+          F.Archs == Arch)
         return true;
     return false;
   }
@@ -233,8 +233,7 @@ public:
       abandon();
   }
 
-  const ir::OptimisedAccesses *
-  optimisedAccesses(llvm::StringRef CPU) override {
+  const ir::OptimisedAccesses *optimisedAccesses(llvm::StringRef CPU) override {
     auto [It, New] = Optimised.try_emplace(CPU);
     if (!New)
       return It->second.get();

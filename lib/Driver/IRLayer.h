@@ -13,8 +13,8 @@
 #include "clang/AST/ASTConsumer.h"
 #include "llvm/ADT/StringRef.h"
 #include <functional>
-#include <string>
 #include <memory>
+#include <string>
 #include <vector>
 
 namespace clang {
@@ -45,15 +45,16 @@ struct IRLayerTarget {
 // check that declared needs::IRBarriers), its barrier verdicts are reported
 // under that check's id for each of Targets() (asked after the checks ran:
 // one parse may be judged for several targets); findings at a line where
-// the AST layer already reported that check for that target are dropped. Any failure of the IR layer means no IR
-// findings, never an error; Analysed (if given) is set once the IR was
-// generated and analysed.
+// the AST layer already reported that check for that target are dropped. Any
+// failure of the IR layer means no IR findings, never an error; Analysed (if
+// given) is set once the IR was generated and analysed.
 class IRLayerConsumer : public clang::ASTConsumer {
 public:
   // What -O3 leaves of the accesses of the device code, optimised for CPU
   // (an sm_XX name), computed on first use; null when code generation or
   // the pipeline failed (the checks keep their AST verdicts).
-  virtual const ir::OptimisedAccesses *optimisedAccesses(llvm::StringRef CPU) = 0;
+  virtual const ir::OptimisedAccesses *
+  optimisedAccesses(llvm::StringRef CPU) = 0;
 };
 
 std::unique_ptr<IRLayerConsumer>

@@ -16,7 +16,7 @@ namespace scan = clang::dependency_directives_scan;
 // Whether Source, a file in Dir, has a quoted #include of Target (a real
 // path).
 bool hasQuotedInclude(llvm::StringRef Source, llvm::StringRef Dir,
-              llvm::StringRef Target) {
+                      llvm::StringRef Target) {
   auto Buf = llvm::MemoryBuffer::getFile(Source, /*IsText=*/true);
   if (!Buf)
     return false;
@@ -32,10 +32,11 @@ bool hasQuotedInclude(llvm::StringRef Source, llvm::StringRef Dir,
     if (D.Kind != scan::pp_include && D.Kind != scan::pp_import)
       continue;
     // '#' 'include' "name"
-    const scan::Token *Quoted = llvm::find_if(D.Tokens, [](const scan::Token &T) {
-      return T.Kind == clang::tok::string_literal ||
-             T.Kind == clang::tok::header_name;
-    });
+    const scan::Token *Quoted =
+        llvm::find_if(D.Tokens, [](const scan::Token &T) {
+          return T.Kind == clang::tok::string_literal ||
+                 T.Kind == clang::tok::header_name;
+        });
     if (Quoted == D.Tokens.end())
       continue;
     llvm::StringRef Name = Text.substr(Quoted->Offset, Quoted->Length);

@@ -31,8 +31,8 @@ enum class Action {
   NoExceptions,  // --no-exceptions
   TemplateDepth, // --ftemplate-depth / --ftemplate-backtrace-limit
   Forward,       // -forward-unknown-to-host-compiler / -forward-unknown-opts
-  Drop,          // known, the build's mechanics (outputs, linking, tools): silent
-  Untranslated,  // changes the device code, no clang counterpart: one warning
+  Drop, // known, the build's mechanics (outputs, linking, tools): silent
+  Untranslated, // changes the device code, no clang counterpart: one warning
 };
 
 struct NvccOption {
@@ -71,8 +71,7 @@ const NvccOption Options[] = {
      Action::TemplateDepth},
     {"-forward-unknown-to-host-compiler", "--forward-unknown-to-host-compiler",
      false, Action::Forward},
-    {"-forward-unknown-opts", "--forward-unknown-opts", false,
-     Action::Forward},
+    {"-forward-unknown-opts", "--forward-unknown-opts", false, Action::Forward},
     {"-g", "--debug", false, Action::Keep, "-g"},
     {"-w", "--disable-warnings", false, Action::Keep, "-w"},
     // Known and irrelevant to a syntax-level analysis.
@@ -171,15 +170,13 @@ const NvccOption Options[] = {
     {"-lto", "--lto", false, Action::Drop},
     {"-gen-opt-lto", "--gen-opt-lto", false, Action::Drop},
     {"-shared", "--shared", false, Action::Drop},
-    {"-nohdinitlist", "--no-host-device-initializer-list", false,
-     Action::Drop},
+    {"-nohdinitlist", "--no-host-device-initializer-list", false, Action::Drop},
     {"-nohdmoveforward", "--no-host-device-move-forward", false, Action::Drop},
     {"-m64", "--m64", false, Action::Drop},
     {"-device-entity-has-hidden-visibility",
      "--device-entity-has-hidden-visibility", true, Action::Drop},
     {"-noprof", "--dont-use-profile", false, Action::Drop},
-    {"-split-compile-extended", "--split-compile-extended", true,
-     Action::Drop},
+    {"-split-compile-extended", "--split-compile-extended", true, Action::Drop},
     {"-fdevice-syntax-only", "--fdevice-syntax-only", false, Action::Drop},
     {"-fdevice-time-trace", "--fdevice-time-trace", true, Action::Drop},
     {"-save-temps", "--save-temps", false, Action::Drop},
@@ -193,8 +190,7 @@ const NvccOption Options[] = {
     {"-e", "--entries", true, Action::Drop},
     {"-extra-device-vectorization", "--extra-device-vectorization", false,
      Action::Untranslated},
-    {"-keep-device-functions", "--keep-device-functions", false,
-     Action::Drop},
+    {"-keep-device-functions", "--keep-device-functions", false, Action::Drop},
     {"-ewp", "--extensible-whole-program", false, Action::Drop},
     {"-no-compress", "--no-compress", false, Action::Drop},
     {"-qpp-config", "--qpp-config", true, Action::Drop},
@@ -206,8 +202,7 @@ const NvccOption Options[] = {
     {"-r", "--relocatable-link", false, Action::Drop},
     {"-brief-diag", "--brief-diagnostics", true, Action::Drop},
     {"-reloc-ptx", "--relocatable-ptx", false, Action::Drop},
-    {"-device-stack-protector", "--device-stack-protector", true,
-     Action::Drop},
+    {"-device-stack-protector", "--device-stack-protector", true, Action::Drop},
     {"-compress-mode", "--compress-mode", true, Action::Drop},
     {"-frandom-seed", "--frandom-seed", true, Action::Drop},
     {"-sanitize", "--sanitize", true, Action::Drop},
@@ -543,9 +538,8 @@ CompileFlags translateCommand(ArrayRef<std::string> Command, StringRef File,
   // After "--" only inputs: an interpolated command (a header, a file not
   // in the database) ends in "-- <file>".
   auto DashDash = llvm::find(Command, "--");
-  std::vector<std::string> Inputs(DashDash == Command.end() ? DashDash
-                                                            : DashDash + 1,
-                                  Command.end());
+  std::vector<std::string> Inputs(
+      DashDash == Command.end() ? DashDash : DashDash + 1, Command.end());
   Command = Command.take_front(DashDash - Command.begin());
   CompileFlags F = translateFlags(Command, File, Directory);
   for (const std::string &Input : Inputs)

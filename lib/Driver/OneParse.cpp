@@ -88,8 +88,9 @@ public:
   }
   void Endif(SourceLocation, SourceLocation IfLoc) override {
     // A conditional opened in a skipped block was never reported open.
-    auto It = llvm::find_if(llvm::reverse(Open),
-                            [&](const Conditional &C) { return C.If == IfLoc; });
+    auto It = llvm::find_if(llvm::reverse(Open), [&](const Conditional &C) {
+      return C.If == IfLoc;
+    });
     if (It == Open.rend())
       return;
     Closed = *It;
@@ -103,8 +104,8 @@ public:
     // The skip ended at the #endif of its conditional (reported during the
     // skip, which reports nothing else), or at an #elif or #else of the one
     // still open.
-    bool TestsTarget = Closed ? Closed->TestsTarget
-                              : !Open.empty() && Open.back().TestsTarget;
+    bool TestsTarget =
+        Closed ? Closed->TestsTarget : !Open.empty() && Open.back().TestsTarget;
     Closed.reset();
     if (!Out.Where.empty() || !TestsTarget)
       return;
@@ -210,14 +211,16 @@ private:
   }
 
   bool underTargetTest() const {
-    return llvm::any_of(Open, [](const Conditional &C) { return C.TestsTarget; });
+    return llvm::any_of(Open,
+                        [](const Conditional &C) { return C.TestsTarget; });
   }
 
   // The names of the #define and #undef directives in a skipped block, by
   // clang's raw lexer.
   std::vector<llvm::StringRef> macrosDefinedIn(SourceRange Range) const {
     std::vector<llvm::StringRef> Names;
-    auto [FID, Begin] = SM.getDecomposedLoc(SM.getExpansionLoc(Range.getBegin()));
+    auto [FID, Begin] =
+        SM.getDecomposedLoc(SM.getExpansionLoc(Range.getBegin()));
     unsigned End = SM.getFileOffset(SM.getExpansionLoc(Range.getEnd()));
     llvm::StringRef Buffer = SM.getBufferData(FID);
     if (End > Buffer.size() || Begin > End)

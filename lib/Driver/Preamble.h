@@ -23,9 +23,10 @@ public:
   // Runs Action on the parse Args describe (driver arguments, one input),
   // reading through FS, with the preamble built for the same arguments when
   // it still fits the file (same includes, headers unchanged), else a new
-  // one once the #include region is the same as at the previous parse. Diags gets the diagnostics of the main file's parse; the errors of
-  // the preamble's own build go to Sink, each time it is used. False when
-  // no compiler invocation could be made of Args.
+  // one once the #include region is the same as at the previous parse. Diags
+  // gets the diagnostics of the main file's parse; the errors of the preamble's
+  // own build go to Sink, each time it is used. False when no compiler
+  // invocation could be made of Args.
   bool parse(const std::vector<std::string> &Args,
              std::unique_ptr<clang::FrontendAction> Action,
              llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> FS,

@@ -1,7 +1,7 @@
 #include "Driver/ResourceUsage.h"
 #include "Driver/CacheEntry.h"
-#include "Support/Hashing.h"
 #include "Driver/Runner.h"
+#include "Support/Hashing.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallString.h"
 #include "llvm/Support/FileSystem.h"
@@ -50,7 +50,8 @@ ResourceTable parsePtxasOutput(StringRef Text) {
   // ptxas info    : Function properties for _Z1kPf
   //     0 bytes stack frame, 8 bytes spill stores, 8 bytes spill loads
   // ptxas info    : Used 12 registers, used 1 barriers, 160 bytes smem, ...
-  static const Regex Entry("Compiling entry function '([^']+)' for '(sm_[0-9a-z]+)'");
+  static const Regex Entry(
+      "Compiling entry function '([^']+)' for '(sm_[0-9a-z]+)'");
   static const Regex Used("Used ([0-9]+) registers");
   static const Regex Smem("([0-9]+) bytes smem");
   static const Regex Spill("([0-9]+) bytes spill stores");
@@ -103,15 +104,19 @@ const std::vector<std::string> &nvccTargets(const std::string &NvccPath) {
   return It->second;
 }
 
-std::vector<std::string> nvccResourceArgs(const FileTask &T,
-                                          const std::string &NvccPath,
-                                          const std::vector<std::string> &Targets,
-                                          StringRef Output) {
-  std::vector<std::string> Args = {NvccPath,       "-fatbin",
-                                   "-o",           Output.str(),
-                                   "-Xptxas",      "-v",
+std::vector<std::string>
+nvccResourceArgs(const FileTask &T, const std::string &NvccPath,
+                 const std::vector<std::string> &Targets, StringRef Output) {
+  std::vector<std::string> Args = {NvccPath,
+                                   "-fatbin",
+                                   "-o",
+                                   Output.str(),
+                                   "-Xptxas",
+                                   "-v",
                                    "--expt-relaxed-constexpr",
-                                   "--extended-lambda", "-x", "cu"};
+                                   "--extended-lambda",
+                                   "-x",
+                                   "cu"};
   for (const std::string &Target : Targets) {
     StringRef Number = StringRef(Target).drop_front(3);
     Args.push_back("-gencode");

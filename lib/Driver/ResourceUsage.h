@@ -22,7 +22,8 @@ namespace warplint {
 struct FileTask;
 
 // Target -> mangled kernel name -> resources.
-using ResourceTable = std::map<std::string, std::map<std::string, KernelResources>>;
+using ResourceTable =
+    std::map<std::string, std::map<std::string, KernelResources>>;
 
 // Reads `ptxas -v` output (as nvcc relays it on stderr).
 ResourceTable parsePtxasOutput(llvm::StringRef Text);
@@ -34,10 +35,10 @@ const std::vector<std::string> &nvccTargets(const std::string &NvccPath);
 // The nvcc arguments (program first, file last) that report resource usage
 // for Targets, from the task's compile flags; Output is where the fat binary
 // goes.
-std::vector<std::string> nvccResourceArgs(const FileTask &T,
-                                          const std::string &NvccPath,
-                                          const std::vector<std::string> &Targets,
-                                          llvm::StringRef Output);
+std::vector<std::string>
+nvccResourceArgs(const FileTask &T, const std::string &NvccPath,
+                 const std::vector<std::string> &Targets,
+                 llvm::StringRef Output);
 
 // One file's resource usage, running or done.
 class ResourceUsageJob {
@@ -52,9 +53,8 @@ public:
   bool covers(llvm::StringRef Target) const;
   // Waits for nvcc; then the resources of a kernel, or why they are not
   // known (empty when the kernel is not in this file's device code).
-  std::optional<KernelResources> lookup(llvm::StringRef Target,
-                                        llvm::StringRef Mangled,
-                                        std::string &Why);
+  std::optional<KernelResources>
+  lookup(llvm::StringRef Target, llvm::StringRef Mangled, std::string &Why);
   // Whether finish() would write a cache entry: nvcc ran (or, deferred,
   // was asked and then ran).
   bool wantsDependencies() const { return Ran && !CacheDir.empty(); }
@@ -76,7 +76,7 @@ private:
   llvm::sys::ProcessInfo Process;
   bool Ran = false, Done = false, Asked = false;
   bool Deferred = false; // started only when a check asks
-  std::string Failure; // nvcc failed: its first error line
+  std::string Failure;   // nvcc failed: its first error line
   ResourceTable Table;
   std::mutex Lock;
 };

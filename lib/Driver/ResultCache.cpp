@@ -1,6 +1,6 @@
 #include "Driver/ResultCache.h"
-#include "Driver/CacheEntry.h"
 #include "Core/FindingJSON.h"
+#include "Driver/CacheEntry.h"
 #include "Support/Hashing.h"
 #include "checks/Registry.h"
 #include "llvm/ADT/StringExtras.h"
@@ -23,9 +23,7 @@ namespace {
 // Core/FindingJSON.h writes them.
 constexpr int Format = 5;
 
-json locationJson(const Location &L) {
-  return {L.File, L.Line, L.Column};
-}
+json locationJson(const Location &L) { return {L.File, L.Line, L.Column}; }
 Location locationOf(const json &J) {
   return {J.at(0).get<std::string>(), J.at(1).get<unsigned>(),
           J.at(2).get<unsigned>()};
@@ -96,8 +94,7 @@ ResultCache::open(llvm::StringRef Dir, std::string Identity) {
   llvm::sys::path::append(Probe, "probe-%%%%%%%%");
   int FD;
   llvm::SmallString<256> Made;
-  if (std::error_code EC =
-          llvm::sys::fs::createUniqueFile(Probe, FD, Made))
+  if (std::error_code EC = llvm::sys::fs::createUniqueFile(Probe, FD, Made))
     return llvm::createStringError(EC, "cannot write in the cache directory '" +
                                            Dir + "': " + EC.message());
   llvm::sys::Process::SafelyCloseFileDescriptor(FD);
@@ -123,7 +120,8 @@ std::string ResultCache::keyOf(const FileTask &T, const RunEnvironment &Env) {
   Hasher H;
   H.add(Identity).add(std::to_string(Format));
   for (const CheckInfo &C : allChecks())
-    H.add(C.Id).add(T.Checks.contains(C.Id) ? "on" : "off")
+    H.add(C.Id)
+        .add(T.Checks.contains(C.Id) ? "on" : "off")
         .add(T.WarningsAsErrors.contains(C.Id) ? "error" : "");
   for (const auto &[Name, Value] : T.Options)
     H.add(Name).add(Value);
@@ -148,8 +146,9 @@ std::string ResultCache::pathOf(const std::string &Key) const {
 }
 
 std::optional<FileResult> ResultCache::lookup(const std::string &Key) {
-  std::optional<json> Entry = readCacheEntry(
-      pathOf(Key), Format, [&](const std::string &P) { return contentHash(P); });
+  std::optional<json> Entry =
+      readCacheEntry(pathOf(Key), Format,
+                     [&](const std::string &P) { return contentHash(P); });
   if (!Entry)
     return std::nullopt;
   try {

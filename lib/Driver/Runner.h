@@ -4,12 +4,12 @@
 // parse for a non-CUDA file.
 #pragma once
 #include "Arch/ArchTable.h"
-#include "Driver/Focus.h"
 #include "Core/Check.h"
 #include "Core/DiagSink.h"
+#include "Driver/Focus.h"
+#include "Driver/IRLayer.h"
 #include "Driver/NvccFlags.h"
 #include "Driver/Toolkit.h"
-#include "Driver/IRLayer.h"
 #include "llvm/Support/VirtualFileSystem.h"
 #include <functional>
 

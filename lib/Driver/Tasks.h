@@ -4,8 +4,8 @@
 // a file gets the same checks, flags and targets in both.
 #pragma once
 #include "Core/Config.h"
-#include "Driver/Runner.h"
 #include "Driver/IRLayer.h"
+#include "Driver/Runner.h"
 #include "clang/Tooling/CompilationDatabase.h"
 #include "llvm/ADT/StringMap.h"
 #include <memory>
@@ -19,8 +19,8 @@ struct TaskSettings {
   // Flags given after "--" (program name first): they win over any database.
   std::optional<std::vector<std::string>> FixedCommand;
   std::vector<std::string> ExtraArgsBefore, ExtraArgs;
-  std::string Checks, WarningsAsErrors; // globs, applied after the config's
-  std::vector<std::string> Archs;       // --arch: wins over everything
+  std::string Checks, WarningsAsErrors;   // globs, applied after the config's
+  std::vector<std::string> Archs;         // --arch: wins over everything
   const Config *ExplicitConfig = nullptr; // --config-file
   IRLayerMode IRLayer = IRLayerMode::On;
   bool DumpAnalysis = false;

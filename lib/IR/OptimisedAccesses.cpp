@@ -211,8 +211,7 @@ bool isTailGuard(const Value *Cond, LaneLinear &LL, ScalarEvolution &SE,
   if (LL.dependsOnThread(R))
     std::swap(L, R);
   int64_t Coef[4] = {0, 0, 0, 0};
-  return !LL.dependsOnThread(R) && !isa<SCEVConstant>(R) &&
-         LL.add(L, 1, Coef);
+  return !LL.dependsOnThread(R) && !isa<SCEVConstant>(R) && LL.add(L, 1, Coef);
 }
 
 // Where a pointer points: a kernel parameter or a __device__ variable
@@ -255,8 +254,8 @@ void laneLinearAccesses(Function &Kernel, FunctionAnalysisManager &FAM,
   const DISubprogram *SP = Kernel.getSubprogram();
   if (!SP)
     return;
-  std::string KernelKey = pathOf(SP->getFile()) + ":" +
-                          std::to_string(SP->getLine());
+  std::string KernelKey =
+      pathOf(SP->getFile()) + ":" + std::to_string(SP->getLine());
   // The blocks under a thread-dependent branch that is not a tail guard.
   SmallPtrSet<const BasicBlock *, 16> Branches;
   for (BasicBlock &BB : Kernel)
@@ -313,8 +312,8 @@ std::string OptimisedAccesses::key(const SourcePos &Pos, bool IsStore) {
          std::to_string(Pos.Column) + (IsStore ? ":st" : ":ld");
 }
 
-std::unique_ptr<OptimisedAccesses>
-OptimisedAccesses::analyse(const Module &Src, StringRef CPU) {
+std::unique_ptr<OptimisedAccesses> OptimisedAccesses::analyse(const Module &Src,
+                                                              StringRef CPU) {
   std::unique_ptr<TargetMachine> TM = nvptxMachine(Src, CPU);
   if (!TM)
     return nullptr;
@@ -323,8 +322,7 @@ OptimisedAccesses::analyse(const Module &Src, StringRef CPU) {
   return Out;
 }
 
-void OptimisedAccesses::optimise(Module &M, TargetMachine &TM,
-                                 StringRef CPU) {
+void OptimisedAccesses::optimise(Module &M, TargetMachine &TM, StringRef CPU) {
   // A __shared__ array the code reads but never writes (a test's, or one
   // filled by inline assembly) is not the undefined value the optimiser
   // would fold its loads to: the accesses stay to be judged.
@@ -445,10 +443,10 @@ void OptimisedAccesses::optimise(Module &M, TargetMachine &TM,
             D->getAPInt().getZExtValue() + O.Bytes > Bytes)
           continue;
         std::optional<SourcePos> At = positionOf(*V);
-        R.Survivors.push_back(
-            {true, Bytes, unsigned(D->getAPInt().getZExtValue()),
-             (At ? key(*At, O.IsStore) : std::string("?")) + "/" +
-                 std::to_string(Bytes)});
+        R.Survivors.push_back({true, Bytes,
+                               unsigned(D->getAPInt().getZExtValue()),
+                               (At ? key(*At, O.IsStore) : std::string("?")) +
+                                   "/" + std::to_string(Bytes)});
         break;
       }
     }
@@ -461,7 +459,7 @@ void OptimisedAccesses::optimise(Module &M, TargetMachine &TM,
         const DILocation *L = I.getDebugLoc().get();
         if (L && L->getLine() && !L->getColumn())
           LinesWithoutColumn[pathOf(L->getFile()) + ":" +
-                                  std::to_string(L->getLine())] = true;
+                             std::to_string(L->getLine())] = true;
         // Hoisted out of a loop (LICM drops the position): it may be any
         // access of its kind and width.
         if (!L || !L->getLine())
@@ -519,4 +517,3 @@ AccessFate OptimisedAccesses::fate(const SourcePos &Pos, bool IsStore) const {
 }
 
 } // namespace warplint::ir
-

@@ -32,8 +32,8 @@
 #include "llvm/ADT/StringRef.h"
 #include <memory>
 #include <set>
-#include <tuple>
 #include <string>
+#include <tuple>
 #include <vector>
 
 namespace llvm {
@@ -89,12 +89,11 @@ public:
 
   // The lane-linear accesses of the kernel defined at File:Line.
   std::vector<const LaneLinearAccess *> laneLinear(llvm::StringRef File,
-                                                    unsigned Line) const;
+                                                   unsigned Line) const;
 
 private:
   // Optimises M, one piece of the module, in place and records it.
-  void optimise(llvm::Module &M, llvm::TargetMachine &TM,
-                llvm::StringRef CPU);
+  void optimise(llvm::Module &M, llvm::TargetMachine &TM, llvm::StringRef CPU);
 
   struct Instance {
     bool Merged = false;
@@ -102,7 +101,7 @@ private:
     std::string Group;
   };
   struct Record {
-    bool Generated = false;          // before optimisation
+    bool Generated = false; // before optimisation
     unsigned Bytes = 0;
     std::set<unsigned> Functions;    // generated in, by functionId()
     std::vector<Instance> Survivors; // after

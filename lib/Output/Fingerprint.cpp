@@ -45,9 +45,9 @@ std::vector<std::string> fingerprints(llvm::ArrayRef<Finding> Findings,
 llvm::Expected<Baseline> loadBaseline(llvm::StringRef Path) {
   auto Buffer = llvm::MemoryBuffer::getFile(Path, /*IsText=*/true);
   if (!Buffer)
-    return llvm::createStringError(llvm::inconvertibleErrorCode(),
-                                   Path + ": cannot read the baseline: " +
-                                       Buffer.getError().message());
+    return llvm::createStringError(
+        llvm::inconvertibleErrorCode(),
+        Path + ": cannot read the baseline: " + Buffer.getError().message());
   return parseBaseline((*Buffer)->getBuffer(), Path);
 }
 
@@ -82,7 +82,8 @@ llvm::Expected<Baseline> parseBaseline(llvm::StringRef Text,
   return B;
 }
 
-llvm::Error writeBaseline(llvm::StringRef Path, llvm::ArrayRef<Finding> Findings,
+llvm::Error writeBaseline(llvm::StringRef Path,
+                          llvm::ArrayRef<Finding> Findings,
                           llvm::ArrayRef<std::string> Fingerprints,
                           llvm::StringRef Root) {
   json List = json::array();

@@ -32,7 +32,8 @@ llvm::Expected<Baseline> loadBaseline(llvm::StringRef Path);
 llvm::Expected<Baseline> parseBaseline(llvm::StringRef Text,
                                        llvm::StringRef Path);
 // Written whole or not at all (a temporary file renamed into place).
-llvm::Error writeBaseline(llvm::StringRef Path, llvm::ArrayRef<Finding> Findings,
+llvm::Error writeBaseline(llvm::StringRef Path,
+                          llvm::ArrayRef<Finding> Findings,
                           llvm::ArrayRef<std::string> Fingerprints,
                           llvm::StringRef Root);
 

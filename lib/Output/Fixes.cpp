@@ -63,12 +63,11 @@ std::map<std::string, FilePlan> planFixes(llvm::ArrayRef<Finding> Findings) {
       if (!P.Conflict.empty())
         continue;
       P.Conflict = "the fix of " + where(F) + " overlaps ";
-      auto Other = llvm::find_if(P.Made, [&](const auto &M) {
-        return overlaps(M.first, E);
-      });
-      P.Conflict += Other == P.Made.end() ? std::string("another fix")
-                                          : "the fix of " +
-                                                where(*Other->second);
+      auto Other = llvm::find_if(
+          P.Made, [&](const auto &M) { return overlaps(M.first, E); });
+      P.Conflict += Other == P.Made.end()
+                        ? std::string("another fix")
+                        : "the fix of " + where(*Other->second);
     }
   }
   return Plans;
@@ -183,8 +182,8 @@ llvm::Error exportFixes(llvm::ArrayRef<Finding> Findings,
       Msg.FileOffset = 0;
       for (const auto &[E, From] : Plan.Made)
         if (From == F)
-          llvm::cantFail(Msg.Fix[File].add(tooling::Replacement(
-              File, E.Offset, E.Length, E.Replacement)));
+          llvm::cantFail(Msg.Fix[File].add(
+              tooling::Replacement(File, E.Offset, E.Length, E.Replacement)));
       if (Msg.Fix.empty())
         continue;
       TUD.Diagnostics.push_back(tooling::Diagnostic(

@@ -130,7 +130,7 @@ unsigned utf16Column(llvm::StringRef Line, unsigned ByteColumn) {
   for (unsigned I = 0; I + 1 < ByteColumn && I < Line.size(); ++I) {
     unsigned char C = Line[I];
     if ((C & 0xC0) == 0x80)
-      continue; // a continuation byte
+      continue;                 // a continuation byte
     Units += C >= 0xF0 ? 2 : 1; // four-byte sequences are surrogate pairs
   }
   return Units;
@@ -145,10 +145,9 @@ json sarifLocation(const Location &L, ReportContext &C) {
     Artifact = {{"uri", fileUri(absolutePath(L.File))}};
   json Phys = {{"artifactLocation", Artifact}};
   if (L.Line)
-    Phys["region"] = {
-        {"startLine", L.Line},
-        {"startColumn",
-         utf16Column(C.Src.line(L.File, L.Line), std::max(1u, L.Column))}};
+    Phys["region"] = {{"startLine", L.Line},
+                      {"startColumn", utf16Column(C.Src.line(L.File, L.Line),
+                                                  std::max(1u, L.Column))}};
   return {{"physicalLocation", Phys}};
 }
 
@@ -218,8 +217,8 @@ void writeSarif(const Report &R, llvm::raw_ostream &OS) {
       for (auto &[File, Reps] : PerFile)
         Changes.push_back(
             {{"artifactLocation",
-              sarifLocation({File, 0, 0}, C)["physicalLocation"]
-                           ["artifactLocation"]},
+              sarifLocation({File, 0, 0},
+                            C)["physicalLocation"]["artifactLocation"]},
              {"replacements", Reps}});
       J["fixes"] =
           json::array({{{"description", {{"text", "apply the suggested fix"}}},
@@ -352,7 +351,8 @@ static void githubLine(llvm::raw_ostream &OS, llvm::StringRef Command,
 void writeGithub(const Report &R, llvm::raw_ostream &OS) {
   for (const ToolError &E : R.Errors)
     githubLine(OS, "error", E.Loc,
-               E.FromCompiler ? "clang-diagnostic-error" : "warplint", E.Message);
+               E.FromCompiler ? "clang-diagnostic-error" : "warplint",
+               E.Message);
   for (const Finding &F : R.Findings) {
     std::string Msg = F.Message + " [" + F.Check + "]";
     for (const FindingNote &N : F.Notes)

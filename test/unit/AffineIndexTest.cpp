@@ -364,8 +364,8 @@ TEST(LoopValues, PatternPerValue) {
   EXPECT_EQ(LP->second[1].LaneStride, 16);
   EXPECT_EQ(LP->second[2].LaneStride, 32);
   // Outside the binding the variable is an opaque uniform again.
-  EXPECT_TRUE(F.AA->pattern(Load.Addr.Offset, F.AA->blockShape(K))
-                  .SymbolicStride);
+  EXPECT_TRUE(
+      F.AA->pattern(Load.Addr.Offset, F.AA->blockShape(K)).SymbolicStride);
 }
 
 TEST(LoopValues, SpacingIndependentOfTheValueIsNotALoopPattern) {
@@ -532,10 +532,10 @@ TEST(MayReach, GuardsReturnsAndCallersGuards) {
             "  if (threadIdx.x < 16) h(s, threadIdx.x % 32, 4); }");
   auto L = lanesReaching(F, "k");
   ASSERT_EQ(L.size(), 4u);
-  EXPECT_EQ(L[0], 0xFFFFull);      // if (threadIdx.x < 16)
-  EXPECT_EQ(L[1], 0xFFFFFFFFull);  // an unknown bound keeps every lane
-  EXPECT_EQ(L[2], 0x00FFFFFFull);  // lanes 24-31 returned
-  EXPECT_EQ(L[3], 0xFull);         // the caller's 16, the helper's lane < 4
+  EXPECT_EQ(L[0], 0xFFFFull);     // if (threadIdx.x < 16)
+  EXPECT_EQ(L[1], 0xFFFFFFFFull); // an unknown bound keeps every lane
+  EXPECT_EQ(L[2], 0x00FFFFFFull); // lanes 24-31 returned
+  EXPECT_EQ(L[3], 0xFull);        // the caller's 16, the helper's lane < 4
 }
 
 TEST(MayReach, GuardOnACountedLoopsCounter) {

@@ -1,7 +1,7 @@
 // Every check listed in Checks.def has its lit test and its doc, and its id
 // follows <category>-<what-goes-wrong>.
-#include "checks/Registry.h"
 #include "Core/Check.h"
+#include "checks/Registry.h"
 #include "llvm/Support/FileSystem.h"
 #include <gtest/gtest.h>
 

@@ -1,7 +1,7 @@
 // --fix's safety: overlapping fixes refuse their file, a file changed since
 // the analysis is left alone, the same edit from two findings is made once.
-#include "Support/Hashing.h"
 #include "Output/Fixes.h"
+#include "Support/Hashing.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/raw_ostream.h"

@@ -1,7 +1,7 @@
 // The language server's focused pass: which bodies an edit lets it skip, and
 // how the last full analysis's findings move with the edit.
-#include "CudaAst.h"
 #include "Driver/Focus.h"
+#include "CudaAst.h"
 #include "clang/AST/ASTContext.h"
 #include <gtest/gtest.h>
 
@@ -9,7 +9,8 @@ using namespace warplint;
 
 namespace {
 
-const char *const Source = R"cu(__device__ float twice(float v) { return 2 * v; }
+const char *const Source =
+    R"cu(__device__ float twice(float v) { return 2 * v; }
 __global__ void scale(float *a) {
   a[threadIdx.x] = twice(a[threadIdx.x]);
 }
@@ -95,8 +96,8 @@ TEST(Focus, AnEditInAKernelParsesItsHelpersAndLaunchers) {
 TEST(Focus, NoFocusOutsideABody) {
   Parsed P = parse(Source);
   // Between two functions: a new declaration may change anything.
-  std::string New = edited(P.Last.Text, "}\n__global__ void other",
-                           "\nint added;");
+  std::string New =
+      edited(P.Last.Text, "}\n__global__ void other", "\nint added;");
   EXPECT_FALSE(Focus::plan(P.Last, New));
   // Across two bodies.
   New = P.Last.Text;

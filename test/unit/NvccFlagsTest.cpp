@@ -78,15 +78,15 @@ TEST(NvccFlags, ClangCommandKeepsFlagsDropsTargetsAndOutputs) {
 // A command Clang's tooling interpolated for a file not in the database (a
 // header, a new file) ends in "-- <file>": nothing after "--" is a flag.
 TEST(NvccFlags, InterpolatedCommandEndsInDashDash) {
-  auto F = translateCommand({"clang++", "-I", "inc", "-x", "cuda", "--",
-                             "/s/k.cuh"},
-                            "/s/k.cuh", "/b");
+  auto F =
+      translateCommand({"clang++", "-I", "inc", "-x", "cuda", "--", "/s/k.cuh"},
+                       "/s/k.cuh", "/b");
   EXPECT_EQ(F.Args, (std::vector<std::string>{"-I", "inc"}));
   EXPECT_TRUE(F.IsCuda);
   EXPECT_TRUE(F.Dropped.empty());
-  auto N = translateCommand({"/usr/local/cuda/bin/nvcc", "-arch=sm_60", "--",
-                             "/s/k.cuh"},
-                            "/s/k.cuh", "/b");
+  auto N = translateCommand(
+      {"/usr/local/cuda/bin/nvcc", "-arch=sm_60", "--", "/s/k.cuh"}, "/s/k.cuh",
+      "/b");
   EXPECT_EQ(N.Archs, std::vector<std::string>{"sm_60"});
   EXPECT_FALSE(has(N.Args, "--"));
 }
@@ -129,9 +129,9 @@ TEST(NvccFlags, ForwardUnknownToHostCompiler) {
   EXPECT_FALSE(has(G.Args, "-Wall"));
 
   // A forwarded flag clang's driver does not know is still dropped there.
-  auto H = translateCommand({"nvcc", "--forward-unknown-opts",
-                             "-fno-such-flag-anywhere", "k.cu"},
-                            "k.cu", "/b");
+  auto H = translateCommand(
+      {"nvcc", "--forward-unknown-opts", "-fno-such-flag-anywhere", "k.cu"},
+      "k.cu", "/b");
   dropUnknownDriverFlags(H);
   EXPECT_TRUE(has(H.Dropped, "-fno-such-flag-anywhere"));
 }
@@ -163,9 +163,9 @@ TEST(NvccFlags, OptionsFile) {
   D.write("includes_CUDA.rsp",
           "-I\"/src/my include\" -isystem /sys -optf more.rsp\n");
   D.write("more.rsp", "-DFROM_FILE=1 -arch=sm_75 -Xcompiler=-fPIC\n");
-  auto F = translateCommand({"nvcc", "--options-file", "includes_CUDA.rsp",
-                             "-c", "k.cu"},
-                            "k.cu", D.Path);
+  auto F = translateCommand(
+      {"nvcc", "--options-file", "includes_CUDA.rsp", "-c", "k.cu"}, "k.cu",
+      D.Path);
   EXPECT_TRUE(has(F.Args, "-I/src/my include"));
   EXPECT_TRUE(has(F.Args, "-isystem"));
   EXPECT_TRUE(has(F.Args, "/sys"));
@@ -175,8 +175,7 @@ TEST(NvccFlags, OptionsFile) {
   EXPECT_TRUE(F.Dropped.empty());
 
   // A missing file is reported, not fatal.
-  auto G = translateCommand({"nvcc", "-optf=gone.rsp", "k.cu"}, "k.cu",
-                            D.Path);
+  auto G = translateCommand({"nvcc", "-optf=gone.rsp", "k.cu"}, "k.cu", D.Path);
   EXPECT_TRUE(has(G.Dropped, "-optf=gone.rsp gone.rsp"));
 }
 
@@ -189,7 +188,8 @@ TEST(NvccFlags, ClangResponseFile) {
   auto F = translateCommand({"clang++", "@includes_CUDA.rsp", "-x", "cuda",
                              "-c", "k.cu", "-o", "k.o"},
                             "k.cu", D.Path);
-  EXPECT_EQ(F.Args, (std::vector<std::string>{"-I/src/my include", "-DNESTED"}));
+  EXPECT_EQ(F.Args,
+            (std::vector<std::string>{"-I/src/my include", "-DNESTED"}));
   EXPECT_EQ(F.Archs, std::vector<std::string>{"sm_86"});
   EXPECT_TRUE(F.Dropped.empty());
 

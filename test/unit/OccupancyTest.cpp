@@ -85,8 +85,7 @@ TEST(Occupancy, Ampere) {
   EXPECT_EQ(occ("sm_80", 256, std::nullopt, 0, 49153).BlocksPerSM, 0u);
   // With opt-in to 100000: 1024 + 100000 = 101024 -> 101120 (790 * 128),
   // within 163 KB + 1 KB; 167936/101120 = 1.66 -> 1 block.
-  EXPECT_EQ(occ("sm_80", 256, std::nullopt, 0, 100000, 100000).BlocksPerSM,
-            1u);
+  EXPECT_EQ(occ("sm_80", 256, std::nullopt, 0, 100000, 100000).BlocksPerSM, 1u);
   // Dynamic beyond what the attribute allows: cannot launch.
   EXPECT_EQ(occ("sm_80", 256, std::nullopt, 0, 60000, 50000).BlocksPerSM, 0u);
   // Too many threads: cannot launch.
@@ -171,7 +170,6 @@ TEST(Occupancy, NextBlock) {
   EXPECT_EQ(computeOccupancy(A80, R).BlocksPerSM, 4u);
 }
 
-
 // The H100's own answers (bench/gpu/occupancy-h100-sm90.csv, recorded by
 // bench/gpu/run_occupancy.sh): the runtime's blocks per SM and Nsight
 // Compute's per-resource limits and theoretical occupancy, for the registers
@@ -236,10 +234,10 @@ TEST(Occupancy, AgreesWithCudaOccupancyHeader) {
     P.sharedMemPerBlockOptin = A.max_shared_memory_per_block_optin;
     P.reservedSharedMemPerBlock = A.reserved_shared_memory_per_block;
     cudaOccDeviceState State;
-    for (unsigned Threads : {32u, 64u, 96u, 128u, 192u, 256u, 384u, 512u,
-                             640u, 768u, 1024u})
-      for (int Regs : {-1, 16, 32, 40, 41, 42, 43, 48, 64, 72, 96, 128, 168,
-                       255})
+    for (unsigned Threads :
+         {32u, 64u, 96u, 128u, 192u, 256u, 384u, 512u, 640u, 768u, 1024u})
+      for (int Regs :
+           {-1, 16, 32, 40, 41, 42, 43, 48, 64, 72, 96, 128, 168, 255})
         for (unsigned Static : {0u, 1000u, 4096u, 12288u, 20000u, 48000u})
           for (unsigned Dynamic : {0u, 8192u, 40000u}) {
             cudaOccFuncAttributes F;

@@ -1,8 +1,8 @@
 #include "Core/DiagSink.h"
 #include "Core/FindingJSON.h"
 #include "Output/Writers.h"
-#include <gtest/gtest.h>
 #include <functional>
+#include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
 using namespace warplint;
@@ -107,11 +107,11 @@ TEST(DiagSink, MergesTargetsWithTheSameVerdict) {
   S.mergeTargets();
   ASSERT_EQ(S.findings().size(), 2u);
   const Finding &Merged = S.findings()[0];
-  EXPECT_EQ(Merged.Archs, (std::vector<std::string>{"sm_70", "sm_80", "sm_90"}));
+  EXPECT_EQ(Merged.Archs,
+            (std::vector<std::string>{"sm_70", "sm_80", "sm_90"}));
   EXPECT_EQ(Merged.Message,
             "removed on sm_70 and later (target sm_70, sm_80 and sm_90)");
-  EXPECT_EQ(Merged.Notes.front().Message,
-            "judged for sm_70, sm_80 and sm_90");
+  EXPECT_EQ(Merged.Notes.front().Message, "judged for sm_70, sm_80 and sm_90");
   EXPECT_EQ(S.findings()[1].Message, "deprecated (target sm_60)");
   EXPECT_EQ(S.findings()[1].Archs, std::vector<std::string>{"sm_60"});
 }

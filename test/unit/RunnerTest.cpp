@@ -50,7 +50,8 @@ TEST(Runner, DeclaresWhatNvccGivesHostCode) {
   ASSERT_TRUE(bool(T)) << llvm::toString(T.takeError());
   for (llvm::StringRef Arch : {"sm_61", "sm_90"}) {
     std::vector<std::string> Args = argsFor(*T, Arch);
-    auto Header = llvm::find(Args, "/share/include/compat/warplint_nvcc_compat.h");
+    auto Header =
+        llvm::find(Args, "/share/include/compat/warplint_nvcc_compat.h");
     ASSERT_NE(Header, Args.end()) << Arch.str();
     EXPECT_EQ(*std::prev(Header), "-include");
     // No -fopenmp: OpenMP host code parses without changing the analysis.

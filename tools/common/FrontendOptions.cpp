@@ -62,8 +62,7 @@ RunEnvironment runEnvironment(const ArchTable &Tables, StringRef Share) {
   Env.FallbackDir = Share.str() + "/include/fallback";
   Env.FeatureHeader =
       Share.str() + "/include/features/warplint_missing_features.h";
-  Env.CompatHeader =
-      Share.str() + "/include/compat/warplint_nvcc_compat.h";
+  Env.CompatHeader = Share.str() + "/include/compat/warplint_nvcc_compat.h";
   Env.ResourceDir = WARPLINT_CLANG_RESOURCE_DIR;
   return Env;
 }

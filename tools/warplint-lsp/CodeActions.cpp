@@ -48,8 +48,7 @@ Expected<json> Server::codeAction(const json &Params) {
   const json *Start = Range ? member(*Range, "start") : nullptr;
   const json *End = Range ? member(*Range, "end") : nullptr;
   Position From, To;
-  if (!Uri || !Start || !End || !fromJSON(*Start, From) ||
-      !fromJSON(*End, To))
+  if (!Uri || !Start || !End || !fromJSON(*Start, From) || !fromJSON(*End, To))
     return createStringError("codeAction needs textDocument.uri and range");
 
   std::string Text, Path;
@@ -92,8 +91,8 @@ Expected<json> Server::codeAction(const json &Params) {
             {{"range",
               json::object(
                   {{"start", toJSON(positionOf(*FileText, E.Offset, Enc))},
-                   {"end", toJSON(positionOf(*FileText, E.Offset + E.Length,
-                                             Enc))}})},
+                   {"end",
+                    toJSON(positionOf(*FileText, E.Offset + E.Length, Enc))}})},
              {"newText", E.Replacement}}));
       }
       std::string Title;
@@ -102,12 +101,12 @@ Expected<json> Server::codeAction(const json &Params) {
         std::string Old =
             E.File.empty() || absolutePath(E.File) != Path
                 ? ""
-                : Text.substr(std::min<size_t>(E.Offset, Text.size()), E.Length);
+                : Text.substr(std::min<size_t>(E.Offset, Text.size()),
+                              E.Length);
         Title = E.Length == 0 ? "insert '" + shorten(E.Replacement) + "'"
-                : E.Replacement.empty()
-                    ? "remove '" + shorten(Old) + "'"
-                    : "change '" + shorten(Old) + "' to '" +
-                          shorten(E.Replacement) + "'";
+                : E.Replacement.empty() ? "remove '" + shorten(Old) + "'"
+                                        : "change '" + shorten(Old) + "' to '" +
+                                              shorten(E.Replacement) + "'";
       } else {
         Title = "apply the fix of [" + F.Check + "]";
       }
@@ -129,14 +128,17 @@ Expected<json> Server::codeAction(const json &Params) {
       size_t Indent = Text.find_first_not_of(" \t", LineStart);
       std::string Break = Text.compare(LineEnd, 2, "\r\n") == 0 ? "\r\n" : "\n";
       Edit = json::object(
-          {{"range", json::object({{"start", toJSON(positionOf(Text, LineStart, Enc))},
-                                   {"end", toJSON(positionOf(Text, LineStart, Enc))}})},
-           {"newText", Text.substr(LineStart, std::min(Indent, LineEnd) - LineStart) +
-                           "// NOLINTNEXTLINE(" + F.Check + ")" + Break}});
+          {{"range",
+            json::object({{"start", toJSON(positionOf(Text, LineStart, Enc))},
+                          {"end", toJSON(positionOf(Text, LineStart, Enc))}})},
+           {"newText",
+            Text.substr(LineStart, std::min(Indent, LineEnd) - LineStart) +
+                "// NOLINTNEXTLINE(" + F.Check + ")" + Break}});
     } else {
       Edit = json::object(
-          {{"range", json::object({{"start", toJSON(positionOf(Text, LineEnd, Enc))},
-                                   {"end", toJSON(positionOf(Text, LineEnd, Enc))}})},
+          {{"range",
+            json::object({{"start", toJSON(positionOf(Text, LineEnd, Enc))},
+                          {"end", toJSON(positionOf(Text, LineEnd, Enc))}})},
            {"newText", "  // NOLINT(" + F.Check + ")"}});
     }
     std::map<std::string, std::vector<json>> Edits;

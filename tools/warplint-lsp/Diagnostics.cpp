@@ -91,8 +91,8 @@ void Server::publish(const std::string &Uri, Document &D,
                 std::to_string(E.Loc.Line) + ":" +
                 std::to_string(E.Loc.Column) + ": " + Message;
     Diags.push_back(json::object({
-        {"range", Here ? rangeAt(Text, E.Loc.Line, E.Loc.Column)
-                       : rangeAt(Text, 1, 1)},
+        {"range",
+         Here ? rangeAt(Text, E.Loc.Line, E.Loc.Column) : rangeAt(Text, 1, 1)},
         {"severity", 1},
         {"code", E.FromCompiler ? "clang-diagnostic-error" : "warplint-error"},
         {"source", "warplint"},
@@ -100,7 +100,8 @@ void Server::publish(const std::string &Uri, Document &D,
     }));
   }
   std::string Serialized = serialize(Diags);
-  bool Same = D.PublishedVersion == Version && D.PublishedDiagnostics == Serialized;
+  bool Same =
+      D.PublishedVersion == Version && D.PublishedDiagnostics == Serialized;
   D.PublishedText = Text;
   D.PublishedVersion = Version;
   D.PublishedDiagnostics = std::move(Serialized);

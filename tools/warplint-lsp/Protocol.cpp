@@ -46,7 +46,8 @@ Expected<std::string> uriToPath(StringRef Uri) {
   for (size_t I = 0; I < Rest.size(); ++I) {
     if (Rest[I] == '%' && I + 2 < Rest.size() && isHexDigit(Rest[I + 1]) &&
         isHexDigit(Rest[I + 2])) {
-      Path.push_back(static_cast<char>(hexFromNibbles(Rest[I + 1], Rest[I + 2])));
+      Path.push_back(
+          static_cast<char>(hexFromNibbles(Rest[I + 1], Rest[I + 2])));
       I += 2;
       continue;
     }
@@ -133,7 +134,8 @@ Position positionOf(StringRef Text, size_t Offset, Encoding E) {
   P.Line = Before.count('\n');
   size_t LineStart = Before.rfind('\n');
   LineStart = LineStart == StringRef::npos ? 0 : LineStart + 1;
-  P.Character = unitsOfBytes(Text.slice(LineStart, Offset), Offset - LineStart, E);
+  P.Character =
+      unitsOfBytes(Text.slice(LineStart, Offset), Offset - LineStart, E);
   return P;
 }
 

@@ -51,8 +51,7 @@ size_t offsetOf(llvm::StringRef Text, Position P, Encoding E);
 // The position of a byte offset.
 Position positionOf(llvm::StringRef Text, size_t Offset, Encoding E);
 // The byte offset of clang's 1-based line and byte column.
-size_t offsetOfLineColumn(llvm::StringRef Text, unsigned Line,
-                          unsigned Column);
+size_t offsetOfLineColumn(llvm::StringRef Text, unsigned Line, unsigned Column);
 
 // Messages are nlohmann::json, not ordered_json: its objects write their
 // keys sorted, as llvm::json (which the server used before) did, so every

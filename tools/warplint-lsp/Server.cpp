@@ -1,7 +1,7 @@
 #include "Server.h"
 #include "Driver/Overlay.h"
-#include "Support/Paths.h"
 #include "SourceText.h"
+#include "Support/Paths.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -130,7 +130,8 @@ void Server::onNotification(StringRef Method, const json *Params) {
     return;
   }
   if (Phase != State::Running) {
-    Log.info("notification " + Method + " before initialize or after "
+    Log.info("notification " + Method +
+             " before initialize or after "
              "shutdown; dropped");
     return;
   }
@@ -201,7 +202,6 @@ json Server::initialize(const json *Params) {
   });
 }
 
-
 void Server::didOpen(const json &Params) {
   const json *Doc = objectMember(Params, "textDocument");
   std::optional<std::string> Uri = uriOf(Params);
@@ -260,7 +260,8 @@ void Server::didChange(const json &Params) {
         return;
       }
     }
-    const json *Version = member(*objectMember(Params, "textDocument"), "version");
+    const json *Version =
+        member(*objectMember(Params, "textDocument"), "version");
     if (auto V = Version ? asInteger(*Version) : std::nullopt)
       D.Version = *V;
     ++D.Generation;
@@ -396,31 +397,30 @@ void Server::analyse(const std::string &Uri) {
         return Focused->skipsBodyNamedAt(Offset);
       };
     for (const std::string &W : Task->Flags.IgnoredNvcc)
-      Log.info(Path + ": nvcc option '" + W + "' has no clang counterpart; "
+      Log.info(Path + ": nvcc option '" + W +
+               "' has no clang counterpart; "
                "ignored");
-    auto Overlay = withFilesInMemory(
-        IntrusiveRefCntPtr<vfs::FileSystem>(
-            vfs::createPhysicalFileSystem().release()),
-        Open);
+    auto Overlay =
+        withFilesInMemory(IntrusiveRefCntPtr<vfs::FileSystem>(
+                              vfs::createPhysicalFileSystem().release()),
+                          Open);
     auto Start = std::chrono::steady_clock::now();
-    R = runFile(*Task, Opts.Env, Overlay,
-                Opts.Preamble ? &Preambles : nullptr);
+    R = runFile(*Task, Opts.Env, Overlay, Opts.Preamble ? &Preambles : nullptr);
     static const char *const PreambleUse[] = {
         "no preamble", "preamble deferred", "preamble built",
         "preamble reused"};
-    Log.info(formatv("analysed {0} version {1} for {2} in {3} ms ({4}, {5})",
-                     Path, Version,
-                     Task->Archs.empty() ? "c++" : Task->Archs[0]->Name,
-                     std::chrono::duration_cast<std::chrono::milliseconds>(
-                         std::chrono::steady_clock::now() - Start)
-                         .count(),
-                     Opts.Preamble
-                         ? PreambleUse[static_cast<int>(Preambles.lastUse())]
-                         : "preamble off",
-                     Focused ? formatv("focused: {0} bodies skipped",
-                                       Focused->skippedBodies())
-                                   .str()
-                             : std::string("full")));
+    Log.info(formatv(
+        "analysed {0} version {1} for {2} in {3} ms ({4}, {5})", Path, Version,
+        Task->Archs.empty() ? "c++" : Task->Archs[0]->Name,
+        std::chrono::duration_cast<std::chrono::milliseconds>(
+            std::chrono::steady_clock::now() - Start)
+            .count(),
+        Opts.Preamble ? PreambleUse[static_cast<int>(Preambles.lastUse())]
+                      : "preamble off",
+        Focused
+            ? formatv("focused: {0} bodies skipped", Focused->skippedBodies())
+                  .str()
+            : std::string("full")));
     for (const std::string &W : R.Warnings)
       Log.info(W);
   }

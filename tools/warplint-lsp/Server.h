@@ -3,12 +3,12 @@
 // buffer per target), findings published as diagnostics, their fix-its and a
 // NOLINT comment offered as code actions.
 #pragma once
+#include "Core/Finding.h"
+#include "Driver/Preamble.h"
+#include "Driver/Runner.h"
+#include "Driver/Tasks.h"
 #include "Protocol.h"
 #include "Transport.h"
-#include "Core/Finding.h"
-#include "Driver/Runner.h"
-#include "Driver/Preamble.h"
-#include "Driver/Tasks.h"
 #include <chrono>
 #include <condition_variable>
 #include <map>
@@ -110,8 +110,11 @@ private:
   bool RelatedInformation = false;
   bool DocumentChanges = false;
 
-  enum class State { Uninitialized, Running, ShutDown } Phase =
-      State::Uninitialized;
+  enum class State {
+    Uninitialized,
+    Running,
+    ShutDown
+  } Phase = State::Uninitialized;
   bool Exited = false;
   std::atomic<bool> Crashed{false};
 

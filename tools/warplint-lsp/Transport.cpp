@@ -81,8 +81,8 @@ std::optional<std::string> Transport::read() {
 void Transport::send(const nlohmann::json &Message) {
   std::string Body = serialize(Message);
   std::lock_guard<std::mutex> Hold(WriteLock);
-  std::string Header = "Content-Length: " + std::to_string(Body.size()) +
-                       "\r\n\r\n";
+  std::string Header =
+      "Content-Length: " + std::to_string(Body.size()) + "\r\n\r\n";
   std::fwrite(Header.data(), 1, Header.size(), Out);
   std::fwrite(Body.data(), 1, Body.size(), Out);
   std::fflush(Out);

@@ -4,9 +4,9 @@
 #pragma once
 #include "llvm/ADT/StringRef.h"
 #include "llvm/ADT/Twine.h"
-#include <nlohmann/json.hpp>
 #include <cstdio>
 #include <mutex>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 

@@ -1,10 +1,10 @@
 // warplint-lsp: warplint as a language server (LSP 3.17 over stdio), for
 // editors. Findings of the unsaved buffer as diagnostics, fix-its and NOLINT
 // as code actions. See docs/integration/editors.md.
-#include "Server.h"
-#include "tools/common/FrontendOptions.h"
 #include "Arch/ArchTable.h"
 #include "Driver/Toolkit.h"
+#include "Server.h"
+#include "tools/common/FrontendOptions.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/CrashRecoveryContext.h"
 #include "llvm/Support/FileSystem.h"
@@ -54,14 +54,14 @@ cl::opt<bool> PreambleOpt(
     cl::desc("Keep each buffer's #include region precompiled between edits "
              "(--preamble=false: parse it all every time)"),
     cl::init(true), cl::cat(Category));
-cl::opt<lsp::LogLevel> LogOpt(
-    "log", cl::desc("What the log on stderr says"),
-    cl::init(lsp::LogLevel::Info),
-    cl::values(clEnumValN(lsp::LogLevel::Error, "error", "errors only"),
-               clEnumValN(lsp::LogLevel::Info, "info", "each analysis"),
-               clEnumValN(lsp::LogLevel::Verbose, "verbose",
-                          "every message too")),
-    cl::cat(Category));
+cl::opt<lsp::LogLevel>
+    LogOpt("log", cl::desc("What the log on stderr says"),
+           cl::init(lsp::LogLevel::Info),
+           cl::values(clEnumValN(lsp::LogLevel::Error, "error", "errors only"),
+                      clEnumValN(lsp::LogLevel::Info, "info", "each analysis"),
+                      clEnumValN(lsp::LogLevel::Verbose, "verbose",
+                                 "every message too")),
+           cl::cat(Category));
 
 int Main(int Argc, const char **Argv) {
   cl::HideUnrelatedOptions(Category);
