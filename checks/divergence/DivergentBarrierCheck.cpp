@@ -1,6 +1,5 @@
 #include "checks/divergence/DivergentBarrierCheck.h"
 #include "clang/AST/ExprCXX.h"
-#include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Basic/SourceManager.h"
 #include <functional>
 
@@ -29,56 +28,6 @@ std::string barrierName(const Stmt *Site) {
 }
 
 } // namespace
-
-namespace {
-
-// Every call in user code with the function it is in, found by walking the
-// user's function bodies: a matcher with forFunction() would build the whole
-// TU's parent map (every CUDA header's), which costs more than the check.
-class CallIndexer : public RecursiveASTVisitor<CallIndexer> {
-public:
-  CallIndexer(const SourceManager &SM,
-              llvm::function_ref<void(const CallExpr *, const FunctionDecl *)>
-                  Add)
-      : SM(SM), Add(Add) {}
-  bool shouldVisitTemplateInstantiations() const { return true; }
-  bool shouldVisitLambdaBodies() const { return true; }
-  bool TraverseDecl(Decl *D) {
-    if (D && !isa<TranslationUnitDecl>(D) && D->getLocation().isValid() &&
-        SM.isInSystemHeader(SM.getFileLoc(D->getLocation())))
-      return true;
-    // Calls inside a function (or method, constructor...) belong to it.
-    const FunctionDecl *Outer = Current;
-    if (const auto *F = dyn_cast_or_null<FunctionDecl>(D))
-      Current = F;
-    bool Result = RecursiveASTVisitor::TraverseDecl(D);
-    Current = Outer;
-    return Result;
-  }
-  bool VisitCallExpr(CallExpr *Call) {
-    if (Current)
-      Add(Call, Current);
-    return true;
-  }
-
-private:
-  const SourceManager &SM;
-  llvm::function_ref<void(const CallExpr *, const FunctionDecl *)> Add;
-  const FunctionDecl *Current = nullptr;
-};
-
-} // namespace
-
-void DivergentBarrierCheck::indexCalls() {
-  CallsIndexed = true;
-  ASTContext &Ctx = context().astContext();
-  CallIndexer(Ctx.getSourceManager(),
-              [&](const CallExpr *Call, const FunctionDecl *Caller) {
-                if (const FunctionDecl *Callee = Call->getDirectCallee())
-                  Callers[Callee->getCanonicalDecl()].push_back({Call, Caller});
-              })
-      .TraverseAST(Ctx);
-}
 
 // A statement that runs nothing: `;`, `{}`, `return;`.
 static bool isEmptyOrReturn(const Stmt *S) {
@@ -163,13 +112,13 @@ bool DivergentBarrierCheck::onlyEndsKernels(const FunctionDecl *F,
                                             unsigned Depth) {
   if (Depth > MaxCallDepth)
     return false;
-  if (!CallsIndexed)
-    indexCalls();
-  auto It = Callers.find(F->getCanonicalDecl());
-  if (It == Callers.end() || It->second.empty())
+  llvm::ArrayRef<CallSite> Calls = context().callGraph().callers(F);
+  if (Calls.empty())
     return false; // not called here: a caller elsewhere may go on
-  for (const auto &[Call, Caller] : It->second) {
-    if (!endsFunction(Call, context().threadDependence().forFunction(Caller)))
+  for (const CallSite &Site : Calls) {
+    const FunctionDecl *Caller = Site.Caller;
+    if (!endsFunction(Site.Call,
+                      context().threadDependence().forFunction(Caller)))
       return false;
     if (!Caller->hasAttr<CUDAGlobalAttr>() && !onlyEndsKernels(Caller, Depth + 1))
       return false;

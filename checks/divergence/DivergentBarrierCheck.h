@@ -36,16 +36,8 @@ private:
   // their exit.
   bool takesThreadsToExit(const FunctionDependence::GuardSite &G,
                           const clang::Stmt *Site, FunctionDependence &FD);
-  void indexCalls();
 
   BarrierSummary Barriers;
-  // Every call in the TU's user code, by callee, with its caller.
-  llvm::DenseMap<const clang::FunctionDecl *,
-                 llvm::SmallVector<std::pair<const clang::CallExpr *,
-                                             const clang::FunctionDecl *>,
-                                   2>>
-      Callers;
-  bool CallsIndexed = false;
   llvm::DenseSet<const clang::Stmt *> Reported;
 };
 

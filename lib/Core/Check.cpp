@@ -150,6 +150,12 @@ AffineAnalysis &CheckContext::affine() {
   return *Affine;
 }
 
+const CallGraphView &CheckContext::callGraph() {
+  if (!Calls)
+    Calls = std::make_unique<CallGraphView>(*AST);
+  return *Calls;
+}
+
 std::string CheckContext::sourceText(const Stmt *S, size_t MaxLen) const {
   return messageText(S, *AST, MaxLen);
 }

@@ -3,6 +3,7 @@
 // through diag(). It never prints, reads files or knows the output format.
 #pragma once
 #include "Analysis/AffineIndex.h"
+#include "Analysis/CallGraph.h"
 #include "Analysis/ThreadDependence.h"
 #include "Arch/ArchTable.h"
 #include "Core/DiagSink.h"
@@ -122,9 +123,12 @@ public:
   // it needs; the rest answers "not available").
   void setServices(RunServices *S) { Services = S ? S : &NoServices; }
   RunServices &services() const { return *Services; }
-  // Shared analyses, computed on first use and cached for the TU.
+  // Shared analyses, computed on first use and cached for the TU. The call
+  // graph is built at the first query, when the checks run at the end of
+  // the TU.
   ThreadDependenceAnalysis &threadDependence();
   AffineAnalysis &affine();
+  const CallGraphView &callGraph();
   // What the -O3 pipeline leaves of the device code's loads and stores for
   // this target (IR/OptimisedAccesses.h); null without the IR layer.
   const ir::OptimisedAccesses *optimisedAccesses() const {
@@ -160,6 +164,7 @@ private:
   clang::ASTContext *AST = nullptr;
   std::unique_ptr<ThreadDependenceAnalysis> ThreadDeps;
   std::unique_ptr<AffineAnalysis> Affine;
+  std::unique_ptr<CallGraphView> Calls;
   RunServices NoServices;
   RunServices *Services = &NoServices;
   llvm::DenseMap<clang::FileID, std::unique_ptr<NoLintIndex>> NoLint;
