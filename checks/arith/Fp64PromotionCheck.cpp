@@ -194,7 +194,7 @@ public:
 
   void build(const Expr *E, DoubleExpr &Out, unsigned Depth = 0) {
     E = E->IgnoreParens();
-    if (Depth > 8) {
+    if (Depth > MaxExprDepth) {
       Out.Leaves.push_back({Leaf::Data, E});
       return;
     }
@@ -278,7 +278,7 @@ public:
   // The double operand E as the compiler's narrowing sees it.
   Operand operand(const Expr *E, unsigned Depth = 0) const {
     E = E->IgnoreParens();
-    if (Depth > 8)
+    if (Depth > MaxExprDepth)
       return Operand::Other;
     if (!isDouble(E->getType()))
       return isNarrowFloat(E->getType())                   ? Operand::Float
@@ -315,7 +315,7 @@ public:
 
   // The expression a transparent local stands for.
   const Expr *throughLocals(const Expr *E) const {
-    for (unsigned Depth = 0; Depth < 8; ++Depth) {
+    for (unsigned Depth = 0; Depth < MaxExprDepth; ++Depth) {
       E = E->IgnoreParens();
       if (const auto *Cast = dyn_cast<ImplicitCastExpr>(E);
           Cast && (Cast->getCastKind() == CK_LValueToRValue ||

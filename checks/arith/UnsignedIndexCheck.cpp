@@ -132,7 +132,7 @@ void collectLeaves(const Expr *E, const LocalWrites &Writes,
                    llvm::function_ref<bool(const VarDecl *)> Follow,
                    llvm::SmallVectorImpl<IndexLeaf> &Out, unsigned Depth = 0) {
   E = E->IgnoreParens();
-  if (Depth > 8) {
+  if (Depth > MaxExprDepth) {
     Out.push_back({IndexLeaf::Other, E});
     return;
   }
@@ -242,7 +242,7 @@ public:
 
   Bounds operator()(const Expr *E, unsigned Depth = 0) const {
     E = E->IgnoreParens();
-    if (Depth > 8)
+    if (Depth > MaxExprDepth)
       return {};
     if (std::optional<int64_t> C = constantOf(E, Ctx))
       return *C >= 0 ? Bounds{uint64_t(*C), uint64_t(*C), 0} : Bounds{};
@@ -506,7 +506,7 @@ bool isGuarded(llvm::ArrayRef<const Stmt *> Path, const Stmt *Access,
 const BinaryOperator *subtractionIn(const Expr *E, const LocalWrites &Writes,
                                     const ASTContext &Ctx, unsigned Depth = 0) {
   E = E->IgnoreParens();
-  if (Depth > 8 || !isUnsigned32(E->getType(), Ctx))
+  if (Depth > MaxExprDepth || !isUnsigned32(E->getType(), Ctx))
     return nullptr;
   if (const auto *Cast = dyn_cast<ImplicitCastExpr>(E))
     return subtractionIn(Cast->getSubExpr(), Writes, Ctx, Depth + 1);

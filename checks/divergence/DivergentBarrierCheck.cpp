@@ -9,8 +9,6 @@ namespace warplint::divergence {
 
 namespace {
 
-constexpr unsigned MaxCallDepth = 6;
-
 // A block-level divergence is one that some threads of the block do not
 // share: thread-dependent, or different between warps (a warp id, a vote).
 bool splitsBlock(Dependence D) {
@@ -110,7 +108,7 @@ bool DivergentBarrierCheck::takesThreadsToExit(
 
 bool DivergentBarrierCheck::onlyEndsKernels(const FunctionDecl *F,
                                             unsigned Depth) {
-  if (Depth > MaxCallDepth)
+  if (Depth > MaxDeviceCallDepth)
     return false;
   llvm::ArrayRef<CallSite> Calls = context().callGraph().callers(F);
   if (Calls.empty())
@@ -185,7 +183,7 @@ void DivergentBarrierCheck::judge(const Stmt *Site, FunctionDependence &FD,
     const FunctionDecl *Caller = FD.function();
     while (const FunctionDecl *H = userCallee(Barrier)) {
       const Stmt *Inner = Barriers.barrierIn(H);
-      if (!Inner || Chain.size() > Depth + MaxCallDepth)
+      if (!Inner || Chain.size() > Depth + MaxDeviceCallDepth)
         break;
       Chain.push_back({cast<CallExpr>(Barrier), Caller, false});
       Caller = H;
@@ -197,7 +195,7 @@ void DivergentBarrierCheck::judge(const Stmt *Site, FunctionDependence &FD,
   }
   // Reached by the whole block here; a helper may still synchronise under
   // conditions on the arguments this call gives it.
-  if (!Callee || Chain.size() >= MaxCallDepth)
+  if (!Callee || Chain.size() >= MaxDeviceCallDepth)
     return;
   const auto *Call = cast<CallExpr>(Site);
   llvm::SmallVector<Dependence, 4> Args;

@@ -20,9 +20,6 @@ namespace warplint::host {
 
 namespace {
 
-// How many calls deep a loop's helpers are looked through.
-constexpr unsigned MaxCallDepth = 3;
-
 enum class OpKind { Copy, Sync, Alloc, Free, SetDevice };
 
 // A runtime call the check knows: which arguments hold a copy's source
@@ -502,7 +499,7 @@ TransferInLoopCheck::Summary TransferInLoopCheck::analyse(const FunctionDecl *F,
                                                           unsigned Depth,
                                                           bool Report) {
   Walker W(F, context().astContext(), [&](const FunctionDecl *Callee) {
-    return Depth < MaxCallDepth ? summary(Callee, Depth + 1) : Summary();
+    return Depth < MaxHostCallDepth ? summary(Callee, Depth + 1) : Summary();
   });
   W.visit(F->getBody());
 

@@ -31,7 +31,7 @@ bool MaskDivergentCheck::fullMask(const CallExpr *Call, unsigned &TileSize) {
 
 const CallExpr *MaskDivergentCheck::collectiveIn(const FunctionDecl *F,
                                                  unsigned Depth) {
-  if (Depth > 6)
+  if (Depth > MaxDeviceCallDepth)
     return nullptr;
   auto It = Memo.find(F);
   if (It != Memo.end())
@@ -112,7 +112,7 @@ void MaskDivergentCheck::judge(const CallExpr *Site, const FunctionDecl *Fn,
   while (!fullMask(Target, Tile)) {
     const FunctionDecl *H = userCallee(Target);
     const CallExpr *Inner = H ? collectiveIn(H, 0) : nullptr;
-    if (!Inner || Chain.size() > 6)
+    if (!Inner || Chain.size() > MaxDeviceCallDepth)
       return;
     Chain.push_back(Target);
     // Inside a helper, the collective must be reached by every lane that

@@ -21,6 +21,39 @@ constexpr unsigned AnalysisStackSize = 256u << 20;
 // Definitions one function's thread-dependence fixed point evaluates.
 constexpr unsigned MaxFixedPointWork = 1u << 20;
 
+// How many calls deep the checks follow helpers. Past the limit they stop
+// following and judge with what they have: warp-mask-divergent and
+// host-transfer-in-loop see nothing there, divergence-barrier reports the
+// deepest call it followed. Each level costs an analysis of the callee (for
+// the device checks, in the context of the call) and, in a finding, one
+// more "reached through this call" note. test/unit/CallDepthTest.cpp pins
+// how each check counts.
+
+// Device helpers followed down from a kernel to the barrier or warp
+// collective they reach, the helper the kernel calls at depth 0 (so up to
+// MaxDeviceCallDepth + 1 helpers deep), and callers followed up from a
+// helper to the kernels that call it (warp-mask-divergent,
+// divergence-barrier). Device code nests a few levels (a kernel, a
+// block-wide routine, a warp-wide one, a lane helper); six leaves room for
+// wrappers around each.
+constexpr unsigned MaxDeviceCallDepth = 6;
+
+// Host functions of the file followed down from a loop to the launches and
+// blocking runtime calls they make (host-transfer-in-loop, whose
+// documentation promises three), the loop's own function at depth 0. Each
+// function is summarised once per depth, and a host chain soon leaves the
+// file's own code for a framework's (whose calls are not followed); three
+// covers a loop calling a step() that calls the wrapper which copies or
+// launches.
+constexpr unsigned MaxHostCallDepth = 3;
+
+// Not calls but operators: how many casts, operators and locals'
+// initialisers the arithmetic checks follow into one index or one
+// floating-point expression (arith-unsigned-index, arith-fp64-promotion)
+// before they treat what is below as an opaque value. Index and
+// floating-point expressions are short; a deeper one is generated code.
+constexpr unsigned MaxExprDepth = 8;
+
 // Counts a recursive query in Depth while it runs; exhausted() when the
 // budget was spent before it (the query must then answer "unknown").
 class NestingScope {

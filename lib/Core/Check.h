@@ -3,6 +3,7 @@
 // through diag(). It never prints, reads files or knows the output format.
 #pragma once
 #include "Analysis/AffineIndex.h"
+#include "Analysis/Budget.h"
 #include "Analysis/CallGraph.h"
 #include "Analysis/ThreadDependence.h"
 #include "Arch/ArchTable.h"
