@@ -3,7 +3,6 @@
 #include "clang/AST/ExprCXX.h"
 #include "clang/Lex/Lexer.h"
 #include "llvm/ADT/STLExtras.h"
-#include <functional>
 
 using namespace clang;
 
@@ -167,33 +166,33 @@ void UnsupportedFeatureCheck::checkFunction(const FunctionDecl *F) {
     report(Written, ("'" + Spelling + "'").str(), featureOf(Mark));
   }
 
-  // Lambdas are functions of their own: their bodies are checked there. The
-  // branch an if constexpr discards is not built, but its names must still
-  // be declared: only what the headers leave out is reported there.
-  std::function<void(const Stmt *, const IfStmt *)> Walk =
-      [&](const Stmt *S, const IfStmt *DiscardedBy) {
-        if (!S || isa<LambdaExpr>(S))
-          return;
-        if (const auto *If = dyn_cast<IfStmt>(S); If && If->isConstexpr()) {
-          if (std::optional<const Stmt *> Taken =
-                  If->getNondiscardedCase(context().astContext())) {
-            Walk(If->getInit(), DiscardedBy);
-            Walk(If->getConditionVariableDeclStmt(), DiscardedBy);
-            Walk(If->getCond(), DiscardedBy);
-            Walk(*Taken, DiscardedBy);
-            Walk(*Taken == If->getThen() ? If->getElse() : If->getThen(),
-                 DiscardedBy ? DiscardedBy : If);
-            return;
-          }
-        }
-        if (const auto *Call = dyn_cast<CallExpr>(S))
-          checkCall(Call, DiscardedBy);
-        else if (const auto *Asm = dyn_cast<GCCAsmStmt>(S); Asm && !DiscardedBy)
-          checkAsm(Asm);
-        for (const Stmt *Child : S->children())
-          Walk(Child, DiscardedBy);
-      };
-  Walk(F->getBody(), nullptr);
+  walk(F->getBody(), nullptr);
+}
+
+// Lambdas are functions of their own: their bodies are checked there. The
+// branch an if constexpr discards is not built, but its names must still be
+// declared: only what the headers leave out is reported there.
+void UnsupportedFeatureCheck::walk(const Stmt *Root,
+                                   const IfStmt *DiscardedBy) {
+  forEachStmt(Root, [&](const Stmt *S) {
+    if (const auto *If = dyn_cast<IfStmt>(S); If && If->isConstexpr()) {
+      if (std::optional<const Stmt *> Taken =
+              If->getNondiscardedCase(context().astContext())) {
+        walk(If->getInit(), DiscardedBy);
+        walk(If->getConditionVariableDeclStmt(), DiscardedBy);
+        walk(If->getCond(), DiscardedBy);
+        walk(*Taken, DiscardedBy);
+        walk(*Taken == If->getThen() ? If->getElse() : If->getThen(),
+             DiscardedBy ? DiscardedBy : If);
+        return WalkStep::SkipChildren;
+      }
+    }
+    if (const auto *Call = dyn_cast<CallExpr>(S))
+      checkCall(Call, DiscardedBy);
+    else if (const auto *Asm = dyn_cast<GCCAsmStmt>(S); Asm && !DiscardedBy)
+      checkAsm(Asm);
+    return WalkStep::Continue;
+  });
 }
 
 void UnsupportedFeatureCheck::checkCall(const CallExpr *Call,

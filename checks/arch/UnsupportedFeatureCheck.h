@@ -27,7 +27,8 @@ private:
   void checkFunction(const clang::FunctionDecl *F) override;
   bool wantsInstantiations() const override { return true; }
 
-  // DiscardedBy: the if constexpr whose discarded branch holds the call.
+  // DiscardedBy: the if constexpr whose discarded branch holds the code.
+  void walk(const clang::Stmt *Root, const clang::IfStmt *DiscardedBy);
   void checkCall(const clang::CallExpr *Call, const clang::IfStmt *DiscardedBy);
   void checkAsm(const clang::GCCAsmStmt *Asm);
   // What names the use ("'__nanosleep'"); Feature is its Feature field.

@@ -6,7 +6,6 @@
 #include "llvm/ADT/APFloat.h"
 #include "llvm/ADT/STLExtras.h"
 #include <cmath>
-#include <functional>
 
 using namespace clang;
 
@@ -127,15 +126,15 @@ public:
   bool WorksInDouble = false;
 
 private:
-  void walk(const Stmt *S) {
-    if (!S)
-      return;
-    if (const auto *E = dyn_cast<Expr>(S); E && !E->isValueDependent() &&
-                                           holdsDouble(E->getType()) &&
-                                           isChosenDouble(E))
-      WorksInDouble = true;
-    for (const Stmt *Child : S->children())
-      walk(Child);
+  // Everything written in the body counts, lambdas and unevaluated operands
+  // included.
+  void walk(const Stmt *Body) {
+    WorksInDouble |=
+        bool(findStmt(Body, WalkOptions().enterLambdas(), [&](const Stmt *S) {
+          const auto *E = dyn_cast<Expr>(S);
+          return E && !E->isValueDependent() && holdsDouble(E->getType()) &&
+                 isChosenDouble(E);
+        }));
   }
 
   bool isChosenDouble(const Expr *E) const {
@@ -500,11 +499,12 @@ void Fp64PromotionCheck::checkFunction(const FunctionDecl *F) {
     report(S, F);
   };
 
-  std::function<void(const Stmt *)> Walk = [&](const Stmt *S) {
-    if (!S || isa<LambdaExpr, UnaryExprOrTypeTraitExpr, CXXTypeidExpr>(S))
-      return;
+  // Lambdas are functions of their own; sizeof's and typeid's operands
+  // compute nothing.
+  WalkOptions Code = WalkOptions().skipSizeof().skipTypeid();
+  forEachStmt(F->getBody(), Code, [&](const Stmt *S) {
     if (const auto *E = dyn_cast<Expr>(S); E && E->isValueDependent())
-      return;
+      return WalkStep::SkipChildren;
     if (const auto *Cast = dyn_cast<CastExpr>(S)) {
       const Expr *Sub = Cast->getSubExpr();
       CastKind K = Cast->getCastKind();
@@ -528,10 +528,8 @@ void Fp64PromotionCheck::checkFunction(const FunctionDecl *F) {
     } else if (const auto *Call = dyn_cast<CallExpr>(S)) {
       reportPowFloatInt(Call, F);
     }
-    for (const Stmt *Child : S->children())
-      Walk(Child);
-  };
-  Walk(F->getBody());
+    return WalkStep::Continue;
+  });
 }
 
 void Fp64PromotionCheck::emit(const Expr *Shown, const Cause &C) {

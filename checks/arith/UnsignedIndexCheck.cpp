@@ -5,7 +5,6 @@
 #include "Analysis/ThreadDependence.h"
 #include "clang/AST/ExprCXX.h"
 #include "llvm/ADT/STLExtras.h"
-#include <functional>
 #include <set>
 
 using namespace clang;
@@ -108,14 +107,12 @@ std::optional<UnsignedIndexCheck::Loop> loopOf(const ForStmt *FS,
   return L;
 }
 
+// Everything written in an expression, lambdas included.
+constexpr WalkOptions Everything = WalkOptions().enterLambdas();
+
 // Whether Target is S or lies inside it.
 bool contains(const Stmt *S, const Stmt *Target) {
-  if (!S)
-    return false;
-  if (S == Target)
-    return true;
-  return llvm::any_of(S->children(),
-                      [&](const Stmt *C) { return contains(C, Target); });
+  return containsStmt(S, Target, Everything);
 }
 
 // The leaves of an integer expression: the variables, built-ins, literals
@@ -387,12 +384,10 @@ public:
   }
 
   bool mentions(const Stmt *S) const {
-    if (!S)
-      return false;
-    if (const auto *E = dyn_cast<Expr>(S); E && isKey(E))
-      return true;
-    return llvm::any_of(S->children(),
-                        [&](const Stmt *C) { return mentions(C); });
+    return findStmt(S, Everything, [&](const Stmt *N) {
+      const auto *E = dyn_cast<Expr>(N);
+      return E && isKey(E);
+    });
   }
 
   // Whether Cond, when true, may keep the key above its minimum: anything
@@ -400,28 +395,29 @@ public:
   // silent on guards it does not understand.
   bool mayBoundBelow(const Expr *Cond) const {
     bool Found = false;
-    std::function<void(const Stmt *, const BinaryOperator *, bool)> Walk =
-        [&](const Stmt *S, const BinaryOperator *Cmp, bool Negated) {
-          if (!S || Found)
-            return;
-          const auto *E = dyn_cast<Expr>(S);
-          if (E && isKey(E)) {
-            Found = !Cmp || Negated || !isUpperBound(Cmp, E);
-            return;
-          }
-          if (const auto *U = dyn_cast<UnaryOperator>(S);
-              U && U->getOpcode() == UO_LNot)
-            Negated = true;
-          if (const auto *BO = dyn_cast<BinaryOperator>(S)) {
-            if (BO->getOpcode() == BO_LOr)
-              Negated = true;
-            if (BO->isComparisonOp())
-              Cmp = BO;
-          }
-          for (const Stmt *C : S->children())
-            Walk(C, Cmp, Negated);
-        };
-    Walk(Cond, nullptr, false);
+    forEachStmt(Cond, Everything,
+                [&](const Stmt *S, llvm::ArrayRef<const Stmt *> Up) {
+                  const auto *E = dyn_cast<Expr>(S);
+                  if (!E || !isKey(E))
+                    return WalkStep::Continue;
+                  // The comparison the key is under, and whether a ! or an
+                  // || above it turns a bound into its opposite.
+                  const BinaryOperator *Cmp = nullptr;
+                  bool Negated = false;
+                  for (const Stmt *P : Up) {
+                    if (const auto *U = dyn_cast<UnaryOperator>(P);
+                        U && U->getOpcode() == UO_LNot)
+                      Negated = true;
+                    if (const auto *BO = dyn_cast<BinaryOperator>(P)) {
+                      if (BO->getOpcode() == BO_LOr)
+                        Negated = true;
+                      if (BO->isComparisonOp())
+                        Cmp = BO;
+                    }
+                  }
+                  Found = !Cmp || Negated || !isUpperBound(Cmp, E);
+                  return Found ? WalkStep::Stop : WalkStep::SkipChildren;
+                });
     return Found;
   }
 
@@ -446,11 +442,9 @@ private:
 };
 
 bool containsJump(const Stmt *S) {
-  if (!S)
-    return false;
-  if (isa<ReturnStmt, ContinueStmt, BreakStmt, GotoStmt>(S))
-    return true;
-  return llvm::any_of(S->children(), containsJump);
+  return findStmt(S, Everything, [](const Stmt *N) {
+    return isa<ReturnStmt, ContinueStmt, BreakStmt, GotoStmt>(N);
+  });
 }
 
 // Whether some condition on the way to the access, or an early exit before
@@ -548,42 +542,36 @@ void UnsignedIndexCheck::checkFunction(const FunctionDecl *F) {
     return;
   LocalWrites Writes(F->getBody());
   const ASTContext &Ctx = F->getASTContext();
-  std::vector<Loop> Loops; // enclosing loops, outermost first
-  std::vector<const Stmt *> Path;
-  std::function<void(const Stmt *)> Walk = [&](const Stmt *S) {
-    if (!S || isa<LambdaExpr, UnaryExprOrTypeTraitExpr>(S))
-      return;
-    if (const auto *E = dyn_cast<Expr>(S); E && E->isValueDependent())
-      return;
-    std::optional<Access> A;
-    if (const auto *ASE = dyn_cast<ArraySubscriptExpr>(S))
-      A = Access{ASE, ASE->getBase(), ASE->getIdx()};
-    else if (const auto *BO = dyn_cast<BinaryOperator>(S);
-             BO && BO->getOpcode() == BO_Add) {
-      if (BO->getLHS()->getType()->isPointerType() &&
-          BO->getRHS()->getType()->isIntegerType())
-        A = Access{BO, BO->getLHS(), BO->getRHS()};
-      else if (BO->getRHS()->getType()->isPointerType() &&
-               BO->getLHS()->getType()->isIntegerType())
-        A = Access{BO, BO->getRHS(), BO->getLHS()};
-    }
-    if (A && isUnsigned32(A->Index->IgnoreParens()->getType(), Ctx)) {
-      checkStrengthReduction(*A, Loops, Writes, F);
-      checkWrap(*A, Loops, Path, Writes);
-    }
-    std::optional<Loop> L;
-    if (const auto *FS = dyn_cast<ForStmt>(S))
-      L = loopOf(FS, Ctx);
-    if (L)
-      Loops.push_back(*L);
-    Path.push_back(S);
-    for (const Stmt *Child : S->children())
-      Walk(Child);
-    Path.pop_back();
-    if (L)
-      Loops.pop_back();
-  };
-  Walk(F->getBody());
+  // Lambdas are functions of their own; sizeof's operand is not indexed.
+  WalkOptions Code = WalkOptions().skipSizeof();
+  forEachStmt(
+      F->getBody(), Code,
+      [&](const Stmt *S, llvm::ArrayRef<const Stmt *> Path) {
+        if (const auto *E = dyn_cast<Expr>(S); E && E->isValueDependent())
+          return WalkStep::SkipChildren;
+        std::optional<Access> A;
+        if (const auto *ASE = dyn_cast<ArraySubscriptExpr>(S))
+          A = Access{ASE, ASE->getBase(), ASE->getIdx()};
+        else if (const auto *BO = dyn_cast<BinaryOperator>(S);
+                 BO && BO->getOpcode() == BO_Add) {
+          if (BO->getLHS()->getType()->isPointerType() &&
+              BO->getRHS()->getType()->isIntegerType())
+            A = Access{BO, BO->getLHS(), BO->getRHS()};
+          else if (BO->getRHS()->getType()->isPointerType() &&
+                   BO->getLHS()->getType()->isIntegerType())
+            A = Access{BO, BO->getRHS(), BO->getLHS()};
+        }
+        if (!A || !isUnsigned32(A->Index->IgnoreParens()->getType(), Ctx))
+          return WalkStep::Continue;
+        std::vector<Loop> Loops; // the counted loops around, outermost first
+        for (const Stmt *P : Path)
+          if (const auto *FS = dyn_cast<ForStmt>(P))
+            if (std::optional<Loop> L = loopOf(FS, Ctx))
+              Loops.push_back(*L);
+        checkStrengthReduction(*A, Loops, Writes, F);
+        checkWrap(*A, Loops, Path, Writes);
+        return WalkStep::Continue;
+      });
 }
 
 void UnsignedIndexCheck::checkStrengthReduction(const Access &A,
@@ -609,7 +597,7 @@ void UnsignedIndexCheck::checkStrengthReduction(const Access &A,
     return;
   // Locals computed from the counter are part of the index arithmetic; the
   // others are loop-invariant values whose own type is what counts.
-  std::function<bool(const VarDecl *)> FollowsCounter = [&](const VarDecl *V) {
+  auto FollowsCounter = [&](const VarDecl *V) {
     llvm::SmallVector<IndexLeaf, 8> Inner;
     collectAllLeaves(V->getInit(), Writes, Inner);
     return llvm::any_of(Inner,

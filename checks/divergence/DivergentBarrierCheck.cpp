@@ -1,7 +1,6 @@
 #include "checks/divergence/DivergentBarrierCheck.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/Basic/SourceManager.h"
-#include <functional>
 
 using namespace clang;
 
@@ -131,25 +130,21 @@ void DivergentBarrierCheck::checkFunction(const FunctionDecl *Fn) {
 
 void DivergentBarrierCheck::visit(FunctionDependence &FD,
                                   llvm::SmallVectorImpl<Frame> &Chain) {
-  std::function<void(const Stmt *)> Walk = [&](const Stmt *S) {
-    if (!S || isa<LambdaExpr>(S))
-      return;
+  forEachStmt(FD.function()->getBody(), [&](const Stmt *S) {
     SyncSite Site = classifySync(S);
     if (Site.Kind == SyncKind::BlockBarrier ||
         Site.Kind == SyncKind::GridBarrier) {
       judge(S, FD, Chain);
-      return;
+      return WalkStep::SkipChildren;
     }
     if (Site.Kind != SyncKind::None)
-      return; // a tile's or a warp's sync: not a block barrier
+      return WalkStep::SkipChildren; // a tile's or a warp's sync
     if (const auto *Call = dyn_cast<CallExpr>(S))
       if (const FunctionDecl *Callee = Call->getDirectCallee())
         if (Barriers.barrierIn(Callee))
           judge(S, FD, Chain);
-    for (const Stmt *C : S->children())
-      Walk(C);
-  };
-  Walk(FD.function()->getBody());
+    return WalkStep::Continue;
+  });
 }
 
 void DivergentBarrierCheck::judge(const Stmt *Site, FunctionDependence &FD,

@@ -2,7 +2,6 @@
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/StmtCXX.h"
 #include "llvm/ADT/bit.h"
-#include <functional>
 
 using namespace clang;
 
@@ -31,20 +30,19 @@ unsigned sizeOf(const Stmt *S) {
 // Whether evaluating E may have an effect worth a branch: a call or an
 // assignment (otherwise ?: and && are selects and predicated instructions).
 bool hasEffects(const Stmt *S) {
-  // threadIdx.x and friends are property reads, calls only underneath.
-  if (!S || isa<PseudoObjectExpr>(S))
-    return false;
-  if (isa<CallExpr>(S) && !isa<CXXOperatorCallExpr>(S))
-    return true;
-  if (const auto *BO = dyn_cast<BinaryOperator>(S); BO && BO->isAssignmentOp())
-    return true;
-  if (const auto *UO = dyn_cast<UnaryOperator>(S);
-      UO && UO->isIncrementDecrementOp())
-    return true;
-  for (const Stmt *C : S->children())
-    if (hasEffects(C))
-      return true;
-  return false;
+  bool Found = false;
+  forEachStmt(S, WalkOptions().enterLambdas(), [&](const Stmt *N) {
+    // threadIdx.x and friends are property reads, calls only underneath.
+    if (isa<PseudoObjectExpr>(N))
+      return WalkStep::SkipChildren;
+    const auto *BO = dyn_cast<BinaryOperator>(N);
+    const auto *UO = dyn_cast<UnaryOperator>(N);
+    Found = (isa<CallExpr>(N) && !isa<CXXOperatorCallExpr>(N)) ||
+            (BO && BO->isAssignmentOp()) ||
+            (UO && UO->isIncrementDecrementOp());
+    return Found ? WalkStep::Stop : WalkStep::Continue;
+  });
+  return Found;
 }
 
 // One lane out of each equal group of lanes, the first or the last of each
@@ -86,19 +84,12 @@ bool isReductionStep(const IfStmt *If) {
     const auto *LB = dyn_cast<IntegerLiteral>(B);
     return LA && LB && LA->getValue() == LB->getValue();
   };
-  std::function<bool(const Stmt *)> ReadsPartner = [&](const Stmt *S) {
-    if (!S)
-      return false;
-    if (const auto *Add = dyn_cast<BinaryOperator>(S);
-        Add && Add->getOpcode() == BO_Add &&
-        (Same(Add->getRHS(), Bound) || Same(Add->getLHS(), Bound)))
-      return true;
-    for (const Stmt *C : S->children())
-      if (ReadsPartner(C))
-        return true;
-    return false;
-  };
-  return ReadsPartner(If->getThen());
+  return findStmt(
+      If->getThen(), WalkOptions().enterLambdas(), [&](const Stmt *S) {
+        const auto *Add = dyn_cast<BinaryOperator>(S);
+        return Add && Add->getOpcode() == BO_Add &&
+               (Same(Add->getRHS(), Bound) || Same(Add->getLHS(), Bound));
+      });
 }
 
 const VarDecl *asVar(const Expr *E) {
@@ -124,10 +115,21 @@ void SubwarpBranchCheck::checkFunction(const FunctionDecl *Fn) {
   if (Fn->hasAttr<CUDAGlobalAttr>())
     Shape = context().affine().blockShape(Fn);
   LaneEvaluator LE(Fn, Shape, arch().warp_size);
-  std::function<void(const Stmt *, bool)> Walk = [&](const Stmt *S,
-                                                     bool InCond) {
-    if (!S || isa<LambdaExpr>(S))
-      return;
+  // Whether S lies in the condition of a statement or expression above it,
+  // through expressions only (a && inside an if's condition is part of the
+  // condition, not a branch of its own).
+  auto InCondition = [](const Stmt *S, llvm::ArrayRef<const Stmt *> Up) {
+    for (const Stmt *P : llvm::reverse(Up)) {
+      if (S == FunctionDependence::conditionOf(P))
+        return true;
+      if (!isa<Expr>(P))
+        return false;
+      S = P;
+    }
+    return false;
+  };
+  forEachStmt(Fn->getBody(), [&](const Stmt *S,
+                                 llvm::ArrayRef<const Stmt *> Up) {
     const Expr *Cond = FunctionDependence::conditionOf(S);
     if (const auto *If = dyn_cast<IfStmt>(S)) {
       if (!If->isConsteval())
@@ -141,13 +143,10 @@ void SubwarpBranchCheck::checkFunction(const FunctionDecl *Fn) {
       if (hasEffects(CO->getTrueExpr()) || hasEffects(CO->getFalseExpr()))
         judge(S, Cond, FD, LE);
     } else if (const auto *BO = dyn_cast<BinaryOperator>(S)) {
-      if (BO->isLogicalOp() && !InCond && hasEffects(BO->getRHS()))
+      if (BO->isLogicalOp() && !InCondition(S, Up) && hasEffects(BO->getRHS()))
         judge(S, Cond, FD, LE);
     }
-    for (const Stmt *C : S->children())
-      Walk(C, C && C == Cond ? true : InCond && isa<Expr>(S));
-  };
-  Walk(Fn->getBody(), false);
+  });
 }
 
 void SubwarpBranchCheck::judge(const Stmt *Branch, const Expr *Cond,

@@ -4,7 +4,6 @@
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Attr.h"
 #include "clang/AST/Mangle.h"
-#include <functional>
 
 using namespace clang;
 
@@ -19,23 +18,20 @@ void OccupancyCheck::storeOptions(CheckOptionMap &Opts) const {
 }
 
 void OccupancyCheck::checkFunction(const FunctionDecl *F) {
-  std::function<void(const Stmt *)> Walk = [&](const Stmt *S) {
-    if (!S)
+  // A launch written in a lambda is one this function makes.
+  forEachStmt(F->getBody(), WalkOptions().enterLambdas(), [&](const Stmt *S) {
+    const auto *Call = dyn_cast<CallExpr>(S);
+    if (!Call)
       return;
-    if (const auto *Call = dyn_cast<CallExpr>(S)) {
-      if (isLaunch(Call)) {
-        LaunchSite L = launchSite(Call);
-        if (L.Kernel && L.Block)
-          Launches.push_back({Call, L.Kernel, L.Grid, L.Block, L.SharedBytes});
-      }
-      if (std::optional<SharedOptIn> O = sharedOptIn(Call))
-        if (auto Bytes = context().affine().literalValueOf(O->Bytes))
-          OptIns[O->Kernel] = std::max<uint64_t>(OptIns[O->Kernel], *Bytes);
+    if (isLaunch(Call)) {
+      LaunchSite L = launchSite(Call);
+      if (L.Kernel && L.Block)
+        Launches.push_back({Call, L.Kernel, L.Grid, L.Block, L.SharedBytes});
     }
-    for (const Stmt *C : S->children())
-      Walk(C);
-  };
-  Walk(F->getBody());
+    if (std::optional<SharedOptIn> O = sharedOptIn(Call))
+      if (auto Bytes = context().affine().literalValueOf(O->Bytes))
+        OptIns[O->Kernel] = std::max<uint64_t>(OptIns[O->Kernel], *Bytes);
+  });
 }
 
 void OccupancyCheck::finishTranslationUnit() {

@@ -6,27 +6,23 @@
 #include "clang/AST/Attr.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/Basic/SourceManager.h"
-#include <functional>
 
 using namespace clang;
 
 namespace warplint::memory {
 
 void DynamicSharedOptinCheck::checkFunction(const FunctionDecl *F) {
-  std::function<void(const Stmt *)> Walk = [&](const Stmt *S) {
-    if (!S)
+  // A launch written in a lambda is one this function makes.
+  forEachStmt(F->getBody(), WalkOptions().enterLambdas(), [&](const Stmt *S) {
+    const auto *Call = dyn_cast<CallExpr>(S);
+    if (!Call)
       return;
-    if (const auto *Call = dyn_cast<CallExpr>(S)) {
-      LaunchSite L = launchSite(Call);
-      if (isLaunch(Call) && L.Kernel && L.SharedBytes)
-        Launches.push_back({L.Kernel, L.SharedBytes, F});
-      if (std::optional<SharedOptIn> O = sharedOptIn(Call))
-        OptIns[O->Kernel].push_back({Call, F});
-    }
-    for (const Stmt *C : S->children())
-      Walk(C);
-  };
-  Walk(F->getBody());
+    LaunchSite L = launchSite(Call);
+    if (isLaunch(Call) && L.Kernel && L.SharedBytes)
+      Launches.push_back({L.Kernel, L.SharedBytes, F});
+    if (std::optional<SharedOptIn> O = sharedOptIn(Call))
+      OptIns[O->Kernel].push_back({Call, F});
+  });
 }
 
 void DynamicSharedOptinCheck::finishTranslationUnit() {

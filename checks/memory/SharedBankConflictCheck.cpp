@@ -1,11 +1,10 @@
 #include "checks/memory/SharedBankConflictCheck.h"
-#include "checks/memory/OptimisedView.h"
 #include "Analysis/AccessSites.h"
+#include "checks/memory/OptimisedView.h"
 #include "clang/AST/Attr.h"
 #include "clang/AST/TypeLoc.h"
 #include "clang/Lex/Lexer.h"
 #include "llvm/ADT/STLExtras.h"
-#include <functional>
 #include <map>
 #include <numeric>
 #include <set>
@@ -70,33 +69,28 @@ twoDimIndex(const Expr *E, const VarDecl *V) {
 // indexing, sizeof, pointers into it or row pointers).
 bool onlyElementAccesses(const Stmt *Body, const VarDecl *V) {
   bool Ok = true;
-  std::vector<const Stmt *> Stack; // ancestors of the node being visited
-  std::function<void(const Stmt *)> Walk = [&](const Stmt *S) {
-    if (!S || !Ok)
-      return;
-    if (const auto *DRE = dyn_cast<DeclRefExpr>(S);
-        DRE && DRE->getDecl() == V) {
-      auto Up = [&](size_t K) -> const Stmt * {
-        return K < Stack.size() ? Stack[Stack.size() - 1 - K] : nullptr;
-      };
-      const auto *Decay1 = dyn_cast_or_null<ImplicitCastExpr>(Up(0));
-      const auto *Inner = dyn_cast_or_null<ArraySubscriptExpr>(Up(1));
-      const auto *Decay2 = dyn_cast_or_null<ImplicitCastExpr>(Up(2));
-      const auto *Outer = dyn_cast_or_null<ArraySubscriptExpr>(Up(3));
-      const auto *Use = dyn_cast_or_null<UnaryOperator>(Up(4));
-      Ok = Decay1 && Decay1->getCastKind() == CK_ArrayToPointerDecay && Inner &&
-           Inner->getBase() == Decay1 && Decay2 &&
-           Decay2->getCastKind() == CK_ArrayToPointerDecay && Outer &&
-           Outer->getBase() == Decay2 &&
-           !(Use && Use->getOpcode() == UO_AddrOf);
-      return;
-    }
-    Stack.push_back(S);
-    for (const Stmt *C : S->children())
-      Walk(C);
-    Stack.pop_back();
-  };
-  Walk(Body);
+  // Every use: in lambdas and unevaluated operands too.
+  WalkOptions Uses = WalkOptions().enterLambdas();
+  forEachStmt(
+      Body, Uses, [&](const Stmt *S, llvm::ArrayRef<const Stmt *> Stack) {
+        const auto *DRE = dyn_cast<DeclRefExpr>(S);
+        if (!DRE || DRE->getDecl() != V)
+          return WalkStep::Continue;
+        auto Up = [&](size_t K) -> const Stmt * {
+          return K < Stack.size() ? Stack[Stack.size() - 1 - K] : nullptr;
+        };
+        const auto *Decay1 = dyn_cast_or_null<ImplicitCastExpr>(Up(0));
+        const auto *Inner = dyn_cast_or_null<ArraySubscriptExpr>(Up(1));
+        const auto *Decay2 = dyn_cast_or_null<ImplicitCastExpr>(Up(2));
+        const auto *Outer = dyn_cast_or_null<ArraySubscriptExpr>(Up(3));
+        const auto *Use = dyn_cast_or_null<UnaryOperator>(Up(4));
+        Ok = Decay1 && Decay1->getCastKind() == CK_ArrayToPointerDecay &&
+             Inner && Inner->getBase() == Decay1 && Decay2 &&
+             Decay2->getCastKind() == CK_ArrayToPointerDecay && Outer &&
+             Outer->getBase() == Decay2 &&
+             !(Use && Use->getOpcode() == UO_AddrOf);
+        return Ok ? WalkStep::SkipChildren : WalkStep::Stop;
+      });
   return Ok;
 }
 

@@ -3,7 +3,6 @@
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/StmtCXX.h"
 #include "llvm/ADT/bit.h"
-#include <functional>
 
 using namespace clang;
 
@@ -74,9 +73,7 @@ ImplicitSyncCheck::collect(const FunctionDecl *Fn, FunctionDependence &FD) {
   // Number the statements in the order they run (pre-order).
   llvm::DenseMap<const Stmt *, unsigned> Order;
   std::vector<Event> Events;
-  std::function<void(const Stmt *)> Walk = [&](const Stmt *S) {
-    if (!S || isa<LambdaExpr>(S))
-      return;
+  forEachStmt(Fn->getBody(), [&](const Stmt *S) {
     Order.try_emplace(S, Order.size());
     SyncSite Sync = classifySync(S);
     if (Sync.Kind != SyncKind::None && Sync.Kind != SyncKind::WarpCollective) {
@@ -99,17 +96,14 @@ ImplicitSyncCheck::collect(const FunctionDecl *Fn, FunctionDependence &FD) {
       } else if (Def && !isa<CXXMethodDecl>(Def)) {
         FunctionDependence &Inner =
             context().threadDependence().forFunction(Def);
-        bool HasBarrier = false;
-        std::function<void(const Stmt *)> Find = [&](const Stmt *X) {
-          if (!X)
-            return;
-          SyncSite K = classifySync(X);
-          if (K.Kind != SyncKind::None && K.Kind != SyncKind::WarpCollective)
-            HasBarrier = true;
-          for (const Stmt *C : X->children())
-            Find(C);
-        };
-        Find(Def->getBody());
+        // A lambda written in the helper counts as its code.
+        WalkOptions WithLambdas = WalkOptions().enterLambdas();
+        bool HasBarrier =
+            findStmt(Def->getBody(), WithLambdas, [](const Stmt *X) {
+              SyncSite K = classifySync(X);
+              return K.Kind != SyncKind::None &&
+                     K.Kind != SyncKind::WarpCollective;
+            });
         if (HasBarrier) {
           Event E;
           E.IsBarrier = true;
@@ -117,14 +111,9 @@ ImplicitSyncCheck::collect(const FunctionDecl *Fn, FunctionDependence &FD) {
           Events.push_back(E);
         } else {
           llvm::DenseMap<const Stmt *, unsigned> InnerOrder;
-          std::function<void(const Stmt *)> Number = [&](const Stmt *X) {
-            if (!X)
-              return;
+          forEachStmt(Def->getBody(), WithLambdas, [&](const Stmt *X) {
             InnerOrder.try_emplace(X, InnerOrder.size());
-            for (const Stmt *C : X->children())
-              Number(C);
-          };
-          Number(Def->getBody());
+          });
           for (MemoryAccess &A : context().affine().accessesInCall(Call, Fn)) {
             if (A.Addr.Space != MemorySpace::Shared || inLoop(A.E, Inner))
               continue;
@@ -150,10 +139,7 @@ ImplicitSyncCheck::collect(const FunctionDecl *Fn, FunctionDependence &FD) {
         }
       }
     }
-    for (const Stmt *C : S->children())
-      Walk(C);
-  };
-  Walk(Fn->getBody());
+  });
   for (MemoryAccess &A : context().affine().accesses(Fn)) {
     if (A.Addr.Space != MemorySpace::Shared || inLoop(A.E, FD))
       continue;

@@ -2,7 +2,6 @@
 #include "clang/AST/ExprCXX.h"
 #include "clang/Lex/Lexer.h"
 #include "llvm/ADT/STLExtras.h"
-#include <functional>
 
 using namespace clang;
 
@@ -105,18 +104,11 @@ void LegacyIntrinsicCheck::checkFunction(const FunctionDecl *Fn) {
   // Templates are seen as written, so that one never instantiated is checked
   // too, and each call is reported once. Lambdas are functions of their own:
   // calls in their bodies are judged there.
-  std::function<void(const Stmt *)> Walk = [&](const Stmt *S) {
-    if (!S)
-      return;
-    if (isa<LambdaExpr>(S))
-      return;
+  forEachStmt(Fn->getBody(), [&](const Stmt *S) {
     if (const auto *Call = dyn_cast<CallExpr>(S))
       if (auto Callee = legacyCallee(Call))
         report(Call, Fn, Callee->first, Callee->second);
-    for (const Stmt *Child : S->children())
-      Walk(Child);
-  };
-  Walk(Fn->getBody());
+  });
 }
 
 void LegacyIntrinsicCheck::report(const CallExpr *Call, const FunctionDecl *Fn,

@@ -2,7 +2,6 @@
 #include "clang/AST/DeclTemplate.h"
 #include "clang/AST/ExprCXX.h"
 #include "llvm/ADT/bit.h"
-#include <functional>
 
 using namespace clang;
 
@@ -37,26 +36,17 @@ const CallExpr *MaskDivergentCheck::collectiveIn(const FunctionDecl *F,
   if (It != Memo.end())
     return It->second;
   Memo[F] = nullptr;
-  const CallExpr *Found = nullptr;
-  std::function<void(const Stmt *)> Walk = [&](const Stmt *S) {
-    if (!S || Found || isa<LambdaExpr>(S))
-      return;
-    if (const auto *Call = dyn_cast<CallExpr>(S)) {
-      unsigned Tile;
-      if (fullMask(Call, Tile)) {
-        Found = Call;
-        return;
-      }
-      if (const FunctionDecl *H = userCallee(Call))
-        if (collectiveIn(H, Depth + 1)) {
-          Found = Call;
-          return;
-        }
-    }
-    for (const Stmt *C : S->children())
-      Walk(C);
-  };
-  Walk(F->getBody());
+  const auto *Found = cast_or_null<CallExpr>(
+      findStmt(F->getBody(), WalkOptions(), [&](const Stmt *S) {
+        const auto *Call = dyn_cast<CallExpr>(S);
+        if (!Call)
+          return false;
+        unsigned Tile;
+        if (fullMask(Call, Tile))
+          return true;
+        const FunctionDecl *H = userCallee(Call);
+        return H && collectiveIn(H, Depth + 1);
+      }));
   Memo[F] = Found;
   return Found;
 }
@@ -68,19 +58,15 @@ void MaskDivergentCheck::checkFunction(const FunctionDecl *Fn) {
     return;
   FunctionDependence &FD = context().threadDependence().forFunction(Fn);
   LaneEvaluator LE(Fn, context().affine().blockShape(Fn), arch().warp_size);
-  std::function<void(const Stmt *)> Walk = [&](const Stmt *S) {
-    if (!S || isa<LambdaExpr>(S))
+  forEachStmt(Fn->getBody(), [&](const Stmt *S) {
+    const auto *Call = dyn_cast<CallExpr>(S);
+    if (!Call)
       return;
-    if (const auto *Call = dyn_cast<CallExpr>(S)) {
-      unsigned Tile;
-      const FunctionDecl *H = userCallee(Call);
-      if (fullMask(Call, Tile) || (H && collectiveIn(H, 0)))
-        judge(Call, Fn, FD, LE);
-    }
-    for (const Stmt *C : S->children())
-      Walk(C);
-  };
-  Walk(Fn->getBody());
+    unsigned Tile;
+    const FunctionDecl *H = userCallee(Call);
+    if (fullMask(Call, Tile) || (H && collectiveIn(H, 0)))
+      judge(Call, Fn, FD, LE);
+  });
 }
 
 const Stmt *MaskDivergentCheck::earlierReturn(const Stmt *Site,
@@ -88,19 +74,14 @@ const Stmt *MaskDivergentCheck::earlierReturn(const Stmt *Site,
                                               FunctionDependence &FD,
                                               LaneEvaluator &LE, unsigned W) {
   const SourceManager &SM = context().sourceManager();
-  const Stmt *Found = nullptr;
-  std::function<void(const Stmt *)> Walk = [&](const Stmt *S) {
-    if (!S || Found || isa<LambdaExpr>(S))
-      return;
-    if (const auto *R = dyn_cast<ReturnStmt>(S))
-      if (SM.isBeforeInTranslationUnit(R->getBeginLoc(), Site->getBeginLoc()))
-        if (auto Lanes = LE.activeLanes(R, FD, W); Lanes && *Lanes)
-          Found = R;
-    for (const Stmt *C : S->children())
-      Walk(C);
-  };
-  Walk(Fn->getBody());
-  return Found;
+  return findStmt(Fn->getBody(), WalkOptions(), [&](const Stmt *S) {
+    const auto *R = dyn_cast<ReturnStmt>(S);
+    if (!R ||
+        !SM.isBeforeInTranslationUnit(R->getBeginLoc(), Site->getBeginLoc()))
+      return false;
+    auto Lanes = LE.activeLanes(R, FD, W);
+    return Lanes && *Lanes;
+  });
 }
 
 void MaskDivergentCheck::judge(const CallExpr *Site, const FunctionDecl *Fn,

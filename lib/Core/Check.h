@@ -3,6 +3,7 @@
 // through diag(). It never prints, reads files or knows the output format.
 #pragma once
 #include "Analysis/AffineIndex.h"
+#include "Analysis/BodyWalk.h"
 #include "Analysis/Budget.h"
 #include "Analysis/CallGraph.h"
 #include "Analysis/ThreadDependence.h"
@@ -124,9 +125,9 @@ public:
   // it needs; the rest answers "not available").
   void setServices(RunServices *S) { Services = S ? S : &NoServices; }
   RunServices &services() const { return *Services; }
-  // Shared analyses, computed on first use and cached for the TU. The call
-  // graph is built at the first query, when the checks run at the end of
-  // the TU.
+  // Shared analyses, computed on first use and cached for the TU. A body is
+  // walked with forEachStmt (Analysis/BodyWalk.h); the call graph is built
+  // at the first query, when the checks run at the end of the TU.
   ThreadDependenceAnalysis &threadDependence();
   AffineAnalysis &affine();
   const CallGraphView &callGraph();
