@@ -141,13 +141,14 @@ void IgnoredConfigCheck::carveout(const CallExpr *Call) {
     return;
   const ArchInfo *Configurable = context().tables().firstWhere(
       [](const ArchInfo &T) { return !T.shared_memory_carveouts_kb.empty(); });
-  diag(Call->getBeginLoc(),
-       "'{0}' sets the preferred shared-memory carveout, which has no effect "
-       "on {1}: there is no carveout to choose, shared memory is a fixed {2} KB "
-       "per SM, apart from L1 (Volta Tuning Guide 1.4.3.2: the carveout comes "
-       "with the unified L1/shared data cache); the call matters only on {3} "
-       "and later",
-       Severity::Note)
+  diag(
+      Call->getBeginLoc(),
+      "'{0}' sets the preferred shared-memory carveout, which has no effect "
+      "on {1}: there is no carveout to choose, shared memory is a fixed {2} KB "
+      "per SM, apart from L1 (Volta Tuning Guide 1.4.3.2: the carveout comes "
+      "with the unified L1/shared data cache); the call matters only on {3} "
+      "and later",
+      Severity::Note)
       << Call->getDirectCallee()->getName() << A.Name
       << PerTarget{std::to_string(A.shared_memory_per_sm / 1024)}
       << (Configurable ? Configurable->Name : "no known target");

@@ -209,9 +209,9 @@ void UnsupportedFeatureCheck::checkCall(const CallExpr *Call,
         report(Call->getBeginLoc(), "'" + Name + "'", featureOf(Mark));
     if (B && DiscardedBy)
       B->note(DiscardedBy->getBeginLoc(),
-           "this 'if constexpr' does not hide it: the CUDA headers do not "
-           "declare '{0}' for the target, so the branch it discards still "
-           "fails to build; use #if")
+              "this 'if constexpr' does not hide it: the CUDA headers do not "
+              "declare '{0}' for the target, so the branch it discards still "
+              "fails to build; use #if")
           << Name;
     return;
   }
@@ -233,7 +233,7 @@ void UnsupportedFeatureCheck::checkAsm(const GCCAsmStmt *Asm) {
 
 std::optional<FindingBuilder>
 UnsupportedFeatureCheck::report(SourceLocation Loc, llvm::StringRef What,
-                                     llvm::StringRef Feature) {
+                                llvm::StringRef Feature) {
   std::optional<bool> Has = arch().hasFeature(Feature);
   const FeatureText *Text = llvm::find_if(
       Features, [&](const FeatureText &T) { return T.Field == Feature; });

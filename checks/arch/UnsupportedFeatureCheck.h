@@ -36,7 +36,7 @@ private:
   // the caller may add notes).
   std::optional<FindingBuilder> report(clang::SourceLocation Loc,
                                        llvm::StringRef What,
-              llvm::StringRef Feature);
+                                       llvm::StringRef Feature);
 };
 
 } // namespace warplint::arch

@@ -536,12 +536,12 @@ void Fp64PromotionCheck::emit(const Expr *Shown, const Cause &C) {
   if (!Reported.insert(C.Loc.getRawEncoding()).second)
     return;
   {
-    FindingBuilder B =
-        diag(C.Loc,
-             "'{0}' is computed in double precision: {1}; FP64 runs at {2} of the "
-             "FP32 rate on {3}; {4} (CUDA C++ Best Practices Guide, 'Other "
-             "Arithmetic Instructions')",
-             severity());
+    FindingBuilder B = diag(
+        C.Loc,
+        "'{0}' is computed in double precision: {1}; FP64 runs at {2} of the "
+        "FP32 rate on {3}; {4} (CUDA C++ Best Practices Guide, 'Other "
+        "Arithmetic Instructions')",
+        severity());
     B << context().sourceText(Shown) << C.Why << PerTarget{ratioText()}
       << arch().Name << C.Advice;
     B.metric("fp64_to_fp32_ratio", arch().fp64_to_fp32_ratio);

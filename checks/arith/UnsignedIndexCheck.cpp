@@ -169,8 +169,7 @@ void collectLeaves(const Expr *E, const LocalWrites &Writes,
 
 void collectAllLeaves(const Expr *E, const LocalWrites &Writes,
                       llvm::SmallVectorImpl<IndexLeaf> &Out) {
-  collectLeaves(
-      E, Writes, [](const VarDecl *) { return true; }, Out);
+  collectLeaves(E, Writes, [](const VarDecl *) { return true; }, Out);
 }
 
 // Index is the counter, or the counter plus or minus a constant: the loop

@@ -117,7 +117,8 @@ bool DivergentBarrierCheck::onlyEndsKernels(const FunctionDecl *F,
     if (!endsFunction(Site.Call,
                       context().threadDependence().forFunction(Caller)))
       return false;
-    if (!Caller->hasAttr<CUDAGlobalAttr>() && !onlyEndsKernels(Caller, Depth + 1))
+    if (!Caller->hasAttr<CUDAGlobalAttr>() &&
+        !onlyEndsKernels(Caller, Depth + 1))
       return false;
   }
   return true;
@@ -195,8 +196,8 @@ void DivergentBarrierCheck::judge(const Stmt *Site, FunctionDependence &FD,
   const auto *Call = cast<CallExpr>(Site);
   llvm::SmallVector<Dependence, 4> Args;
   bool AnySplit = false;
-  unsigned Skip = isa<CXXOperatorCallExpr>(Call) &&
-                          isa<CXXMethodDecl>(Callee) ? 1 : 0;
+  unsigned Skip =
+      isa<CXXOperatorCallExpr>(Call) && isa<CXXMethodDecl>(Callee) ? 1 : 0;
   for (unsigned I = Skip; I < Call->getNumArgs(); ++I) {
     Dependence D = FD.dependence(Call->getArg(I));
     AnySplit |= splitsBlock(D);
@@ -232,8 +233,10 @@ void DivergentBarrierCheck::report(const Stmt *Site,
   } else if (G.Kind == Kind::Loop && !G.Exit) {
     Why = "it is inside a loop whose trip count differs between threads (the "
           "condition " +
-          CondText + (Warps ? " differs between warps" : " depends on the "
-                                                         "thread") +
+          CondText +
+          (Warps ? " differs between warps"
+                 : " depends on the "
+                   "thread") +
           "), so threads arrive at it a different number of times";
     NoteText = "the loop condition that varies between threads";
   } else if (G.Kind == Kind::Loop) {
@@ -258,12 +261,12 @@ void DivergentBarrierCheck::report(const Stmt *Site,
                 " (independent thread scheduling)"
           : "on " + arch().Name +
                 " the block deadlocks or reads shared memory too early";
-  FindingBuilder B = diag(
-      Site->getBeginLoc(),
-      "'{0}' is reached by only part of the thread block: {1}; every "
-       "non-exited thread of the block must reach the same barrier (Volta "
-       "tuning guide 1.4.1.2): {2}",
-      Severity::Error);
+  FindingBuilder B =
+      diag(Site->getBeginLoc(),
+           "'{0}' is reached by only part of the thread block: {1}; every "
+           "non-exited thread of the block must reach the same barrier (Volta "
+           "tuning guide 1.4.1.2): {2}",
+           Severity::Error);
   B << barrierName(Site) << Why << Effect;
   B.note(NoteLoc, "{0}") << NoteText;
   // Innermost call first, as a backtrace reads.
@@ -272,9 +275,9 @@ void DivergentBarrierCheck::report(const Stmt *Site,
     std::string Name =
         Callee ? "'" + Callee->getQualifiedNameAsString() + "'" : "the helper";
     B.note(It->Call->getBeginLoc(),
-         It->ViaArguments ? Name + " is called here with a thread-dependent "
-                               "argument"
-                      : Name + " is called here");
+           It->ViaArguments ? Name + " is called here with a thread-dependent "
+                                     "argument"
+                            : Name + " is called here");
   }
 }
 

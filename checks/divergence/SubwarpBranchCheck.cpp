@@ -70,7 +70,8 @@ bool oneLanePerGroup(uint64_t Mask, uint64_t Lanes) {
 bool isReductionStep(const IfStmt *If) {
   if (If->getElse())
     return false;
-  const auto *Cmp = dyn_cast<BinaryOperator>(If->getCond()->IgnoreParenImpCasts());
+  const auto *Cmp =
+      dyn_cast<BinaryOperator>(If->getCond()->IgnoreParenImpCasts());
   if (!Cmp || (Cmp->getOpcode() != BO_LT && Cmp->getOpcode() != BO_GT))
     return false;
   const Expr *Bound = Cmp->getOpcode() == BO_LT ? Cmp->getRHS() : Cmp->getLHS();
@@ -100,8 +101,7 @@ const VarDecl *asVar(const Expr *E) {
 
 } // namespace
 
-SubwarpBranchCheck::SubwarpBranchCheck(llvm::StringRef Name,
-                                       CheckContext &Ctx)
+SubwarpBranchCheck::SubwarpBranchCheck(llvm::StringRef Name, CheckContext &Ctx)
     : FunctionCheck(Name, Ctx),
       ReportSingleLane(Options.get("ReportSingleLane", false)) {}
 
@@ -161,8 +161,8 @@ void SubwarpBranchCheck::judge(const Stmt *Branch, const Expr *Cond,
     // splits every warp then.
     for (const Stmt *P = FD.parent(Branch); P; P = FD.parent(P)) {
       const auto *For = dyn_cast<ForStmt>(P);
-      const auto *Init = For ? dyn_cast_or_null<DeclStmt>(For->getInit())
-                             : nullptr;
+      const auto *Init =
+          For ? dyn_cast_or_null<DeclStmt>(For->getInit()) : nullptr;
       if (!Init || !Init->isSingleDecl() || !For->getCond() ||
           !isWarpUniform(FD.dependence(For->getCond())))
         continue;
@@ -173,8 +173,8 @@ void SubwarpBranchCheck::judge(const Stmt *Branch, const Expr *Cond,
         continue;
       int64_t First = R.Val.getInt().getExtValue();
       LE.fix(V, First);
-      When += (When.empty() ? " when " : ", ") + V->getNameAsString() +
-              " = " + std::to_string(First);
+      When += (When.empty() ? " when " : ", ") + V->getNameAsString() + " = " +
+              std::to_string(First);
     }
     if (!When.empty()) {
       S = LE.split(Cond);
@@ -199,9 +199,9 @@ void SubwarpBranchCheck::judge(const Stmt *Branch, const Expr *Cond,
                    describeLanes(False, W) + " the other";
   std::string Warps;
   if (S.WarpsSplit == S.WarpsChecked && S.WarpsSplit > 1)
-    Warps = LE.shapeKnown() ? "all " + std::to_string(S.WarpsSplit) +
-                                  " warps of the block"
-                            : "every warp";
+    Warps = LE.shapeKnown()
+                ? "all " + std::to_string(S.WarpsSplit) + " warps of the block"
+                : "every warp";
   else if (S.WarpsSplit == 1 || !LE.shapeKnown())
     Warps = "warp " + std::to_string(S.FirstWarp);
   else
@@ -210,8 +210,8 @@ void SubwarpBranchCheck::judge(const Stmt *Branch, const Expr *Cond,
   FindingBuilder B = diag(
       Cond->getBeginLoc(),
       "branch splits the lanes of a warp: '{0}' {1} in {2}{3}; the warp runs "
-       "the paths one after the other (branch granularity below warpSize {4}; "
-       "Pascal deep dive, Control Flow)",
+      "the paths one after the other (branch granularity below warpSize {4}; "
+      "Pascal deep dive, Control Flow)",
       Severity::Warning);
   (B << context().sourceText(Cond) << Split << Warps << When << int64_t(W))
       .metric("lanes_taken", NTrue)
@@ -267,14 +267,15 @@ void SubwarpBranchCheck::judgeLoop(const Stmt *Loop, const Expr *Cond,
         Lo = std::min(Lo, *V);
         Hi = std::max(Hi, *V);
       }
-  (diag(Cond->getBeginLoc(),
+  (diag(
+       Cond->getBeginLoc(),
        "loop trip count differs between the lanes of a warp: its bound '{0}' "
        "ranges from {1} to {2} in warp {3}; the warp keeps iterating until its "
        "last lane is done, with the others idle (branch granularity below "
        "warpSize {4}; Pascal deep dive, Control Flow)",
        Severity::Warning)
-       << context().sourceText(Bound) << Lo << Hi << int64_t(S.FirstWarp)
-       << int64_t(LE.warpSize()))
+   << context().sourceText(Bound) << Lo << Hi << int64_t(S.FirstWarp)
+   << int64_t(LE.warpSize()))
       .metric("bound_min", double(Lo))
       .metric("bound_max", double(Hi))
       .metric("warps_split", S.WarpsSplit);

@@ -31,14 +31,15 @@ void BlockSizeCheck::judge(const Expr *Grid, const Expr *Block,
   if (S->Y != 1 || S->Z != 1)
     Shape += " (" + std::to_string(S->X) + "x" + std::to_string(S->Y) +
              (S->Z != 1 ? "x" + std::to_string(S->Z) : "") + ")";
-  std::string Name =
-      Kernel ? "'" + Kernel->getNameAsString() + "'" : std::string("the kernel");
+  std::string Name = Kernel ? "'" + Kernel->getNameAsString() + "'"
+                            : std::string("the kernel");
   SourceLocation Loc = Block->getBeginLoc();
   if (Threads > A.max_threads_per_block) {
-    diag(Loc,
-         "{0} is launched with blocks of {1}, more than the {2} threads a block "
-         "may have on {3}: the launch fails (cudaErrorInvalidConfiguration)",
-         Severity::Error)
+    diag(
+        Loc,
+        "{0} is launched with blocks of {1}, more than the {2} threads a block "
+        "may have on {3}: the launch fails (cudaErrorInvalidConfiguration)",
+        Severity::Error)
         << Name << Shape << A.max_threads_per_block << A.Name;
     return;
   }
@@ -51,10 +52,11 @@ void BlockSizeCheck::judge(const Expr *Grid, const Expr *Block,
   if (Threads % Warp != 0) {
     uint64_t Warps = (Threads + Warp - 1) / Warp;
     uint64_t Idle = Warps * Warp - Threads;
-    diag(Loc,
-         "{0} is launched with blocks of {1}, not a multiple of the warp size "
-         "({2}): the last warp of every block runs {3} of its {2} lanes, so {4} "
-         "of the {5} lanes the block occupies ({6}%) idle on {7}")
+    diag(
+        Loc,
+        "{0} is launched with blocks of {1}, not a multiple of the warp size "
+        "({2}): the last warp of every block runs {3} of its {2} lanes, so {4} "
+        "of the {5} lanes the block occupies ({6}%) idle on {7}")
         << Name << Shape << Warp << int64_t(Threads % Warp) << int64_t(Idle)
         << int64_t(Warps * Warp)
         << unsigned(100.0 * Idle / double(Warps * Warp) + 0.5) << A.Name;

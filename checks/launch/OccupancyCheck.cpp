@@ -115,8 +115,7 @@ OccupancyCheck::registersOf(const FunctionDecl *Kernel) {
     unsigned N = Bounds.MinBlocks.value_or(1);
     Caps.push_back(
         "__launch_bounds__(" + std::to_string(*Bounds.MaxThreads) +
-        (Bounds.MinBlocks ? ", " + std::to_string(N) : "") +
-        ") caps them at " +
+        (Bounds.MinBlocks ? ", " + std::to_string(N) : "") + ") caps them at " +
         std::to_string(boundsCap(A, *Bounds.MaxThreads, std::max(N, 1u))) +
         " per thread");
   }
@@ -162,12 +161,12 @@ void OccupancyCheck::judge(const Launch &L) {
   std::string Name = "'" + L.Kernel->getNameAsString() + "'";
   SourceLocation Loc = L.Block->getBeginLoc();
   std::string RegText =
-      Regs.PerThread ? std::to_string(*Regs.PerThread) + " registers per thread" +
-                           (Regs.Spilled ? " (ptxas, which also spills " +
-                                               std::to_string(Regs.Spilled) +
-                                               " bytes)"
-                                         : " (ptxas)")
-                     : std::string();
+      Regs.PerThread
+          ? std::to_string(*Regs.PerThread) + " registers per thread" +
+                (Regs.Spilled ? " (ptxas, which also spills " +
+                                    std::to_string(Regs.Spilled) + " bytes)"
+                              : " (ptxas)")
+          : std::string();
 
   if (O.BlocksPerSM == 0) {
     // Too much shared memory is the memory checks' verdict; too many
@@ -175,7 +174,8 @@ void OccupancyCheck::judge(const Launch &L) {
     if (O.BySharedMemory == 0 || !Regs.PerThread || O.ByRegisters != 0)
       return;
     diag(Loc,
-         "{0} cannot be launched with blocks of {1} threads on {2}: {3} need {4} "
+         "{0} cannot be launched with blocks of {1} threads on {2}: {3} need "
+         "{4} "
          "registers per block, more than the {5} an SM has for one block; the "
          "launch fails (cudaErrorLaunchOutOfResources). Cap them with "
          "__launch_bounds__({1}) or use smaller blocks",
@@ -204,17 +204,16 @@ void OccupancyCheck::judge(const Launch &L) {
       Next = "at " + std::to_string(*Fewer) +
              " registers per thread or fewer, " +
              std::to_string(O.BlocksPerSM + 1) +
-             " blocks would fit (__launch_bounds__(" +
-             std::to_string(Threads) + ", " +
-             std::to_string(O.BlocksPerSM + 1) + ") or -maxrregcount=" +
-             std::to_string(*Fewer) + ")";
+             " blocks would fit (__launch_bounds__(" + std::to_string(Threads) +
+             ", " + std::to_string(O.BlocksPerSM + 1) +
+             ") or -maxrregcount=" + std::to_string(*Fewer) + ")";
   } else {
     unsigned Static = R.StaticSharedBytes;
     std::string Parts;
     auto Add = [&](unsigned Bytes, const char *What) {
       if (Bytes)
-        Parts += (Parts.empty() ? "" : " + ") + std::to_string(Bytes) + " " +
-                 What;
+        Parts +=
+            (Parts.empty() ? "" : " + ") + std::to_string(Bytes) + " " + What;
     };
     Add(Static, "static");
     Add(R.DynamicSharedBytes, "dynamic");
@@ -228,15 +227,16 @@ void OccupancyCheck::judge(const Launch &L) {
     if (!Regs.PerThread)
       Cause += " (" + Regs.NotCounted + ")";
   }
-  FindingBuilder B =
-      diag(Loc, "{0} reaches {1}% occupancy on {2}: {3} block{4} of {5} threads ({6} "
-                "of the {7} warps an SM holds) fit at once, limited by {8}: {9}");
+  FindingBuilder B = diag(
+      Loc,
+      "{0} reaches {1}% occupancy on {2}: {3} block{4} of {5} threads ({6} "
+      "of the {7} warps an SM holds) fit at once, limited by {8}: {9}");
   B << Name << PerTarget{std::to_string(percent(O.fraction()))} << A.Name
-      << PerTarget{std::to_string(O.BlocksPerSM)}
-      << (O.BlocksPerSM == 1 ? "" : "s") << unsigned(Threads)
-      << PerTarget{std::to_string(O.ActiveWarps)}
-      << PerTarget{std::to_string(O.MaxWarps)} << limiterName(O.Limiter)
-      << Cause + (Next.empty() ? "" : "; " + Next);
+    << PerTarget{std::to_string(O.BlocksPerSM)}
+    << (O.BlocksPerSM == 1 ? "" : "s") << unsigned(Threads)
+    << PerTarget{std::to_string(O.ActiveWarps)}
+    << PerTarget{std::to_string(O.MaxWarps)} << limiterName(O.Limiter)
+    << Cause + (Next.empty() ? "" : "; " + Next);
   B.metric("blocks_per_sm", O.BlocksPerSM)
       .metric("occupancy", O.fraction())
       .metric("shared_bytes_per_block", O.SharedBytesPerBlock);

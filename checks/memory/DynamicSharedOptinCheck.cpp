@@ -64,13 +64,15 @@ void DynamicSharedOptinCheck::finishTranslationUnit() {
                                               L.Dynamic->getBeginLoc());
     if (Opted)
       continue;
-    diag(L.Dynamic->getBeginLoc(),
-         "{0} is launched with {1}: more than the {2} bytes a block gets on {3} "
-         "without opting in, so the launch fails; call "
-         "cudaFuncSetAttribute({4}, cudaFuncAttributeMaxDynamicSharedMemorySize, "
-         "{5}) before it (Volta tuning guide 1.4.3.2: an explicit opt-in is "
-         "required to enable dynamic allocations above 48 KB)",
-         Severity::Error)
+    diag(
+        L.Dynamic->getBeginLoc(),
+        "{0} is launched with {1}: more than the {2} bytes a block gets on {3} "
+        "without opting in, so the launch fails; call "
+        "cudaFuncSetAttribute({4}, "
+        "cudaFuncAttributeMaxDynamicSharedMemorySize, "
+        "{5}) before it (Volta tuning guide 1.4.3.2: an explicit opt-in is "
+        "required to enable dynamic allocations above 48 KB)",
+        Severity::Error)
         << Name << Parts << int64_t(A.max_shared_memory_per_block) << A.Name
         << L.Kernel->getNameAsString() << int64_t(*Dynamic);
   }

@@ -35,8 +35,8 @@ std::vector<ir::SourcePos> irPositions(CheckContext &Ctx, const MemoryAccess &A,
       A.E->getBeginLoc() != A.E->getExprLoc())
     Candidates.push_back(A.E->getBeginLoc());
   if (IsStore || A.AlsoLoads)
-    if (auto Next = Lexer::findNextToken(A.E->getEndLoc(),
-                                         Ctx.sourceManager(), Ctx.langOpts()))
+    if (auto Next = Lexer::findNextToken(A.E->getEndLoc(), Ctx.sourceManager(),
+                                         Ctx.langOpts()))
       Candidates.push_back(Next->getLocation());
   std::vector<ir::SourcePos> Out;
   for (SourceLocation Loc : Candidates)
@@ -107,8 +107,8 @@ private:
   bool IsStore;
 };
 
-SourceLocation locate(CheckContext &Ctx, const std::string &File,
-                      unsigned Line, unsigned Column) {
+SourceLocation locate(CheckContext &Ctx, const std::string &File, unsigned Line,
+                      unsigned Column) {
   SourceManager &SM = Ctx.sourceManager();
   auto Ref = SM.getFileManager().getOptionalFileRef(File);
   if (!Ref || !Line)
@@ -160,8 +160,7 @@ OptimisedView optimisedView(CheckContext &Ctx, const MemoryAccess &A) {
   case ir::AccessFate::Merged:
     if (F.Bytes <= A.Size)
       return {};
-    return {F.Offset ? OptimisedView::Covered : OptimisedView::Merged,
-            F.Bytes};
+    return {F.Offset ? OptimisedView::Covered : OptimisedView::Merged, F.Bytes};
   default:
     return {};
   }
@@ -198,10 +197,9 @@ inlinedAccesses(CheckContext &Ctx, AffineAnalysis &AA,
   for (const ir::LaneLinearAccess *IA :
        O->laneLinear(KernelPos->File, KernelPos->Line)) {
     const ir::Frame &At = IA->Frames.front();
-    std::string Key = ir::OptimisedAccesses::key(
-        {At.File, At.Line, At.Column}, IA->IsStore);
-    if (IA->Shared != Shared || Followed.count(Key) ||
-        !Seen.insert(Key).second)
+    std::string Key =
+        ir::OptimisedAccesses::key({At.File, At.Line, At.Column}, IA->IsStore);
+    if (IA->Shared != Shared || Followed.count(Key) || !Seen.insert(Key).second)
       continue;
     SourceLocation Loc = locate(Ctx, At.File, At.Line, At.Column);
     if (Loc.isInvalid() || SM.isInSystemHeader(Loc))
@@ -250,4 +248,3 @@ std::string mergedWords(const OptimisedView &V, const MemoryAccess &A) {
 }
 
 } // namespace warplint::memory
-

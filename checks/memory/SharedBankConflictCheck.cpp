@@ -123,10 +123,10 @@ void SharedBankConflictCheck::checkFunction(const FunctionDecl *F) {
     for (const AccessRun &R : Runs) {
       if (R.Pattern.Offsets.size() < 2)
         continue;
-      unsigned W = R.Pattern.SymbolicStride
-                       ? runtimeStrideWays(R.Access, R.Pattern, Target)
-                       : conflictWays(R.Pattern.Offsets, R.Access.Size, Banks,
-                                      Width);
+      unsigned W =
+          R.Pattern.SymbolicStride
+              ? runtimeStrideWays(R.Access, R.Pattern, Target)
+              : conflictWays(R.Pattern.Offsets, R.Access.Size, Banks, Width);
       if (W > Ways)
         Worst = &R, Ways = W;
     }
@@ -204,8 +204,10 @@ void SharedBankConflictCheck::checkFunction(const FunctionDecl *F) {
     {
       FindingBuilder B = diag(
           A.E->getExprLoc(),
-          "{0}-way bank conflict on '{1}' on {2}: a warp's {3} hits {0} different "
-          "{4}-byte words in one of the {5} banks ({6}{7}), so it takes {0} times "
+          "{0}-way bank conflict on '{1}' on {2}: a warp's {3} hits {0} "
+          "different "
+          "{4}-byte words in one of the {5} banks ({6}{7}), so it takes {0} "
+          "times "
           "the passes of a conflict-free access (slides, 'Shared memory bank "
           "conflicts')");
       B << Ways << context().sourceText(A.E) << Target.Name
@@ -231,18 +233,19 @@ void SharedBankConflictCheck::checkFunction(const FunctionDecl *F) {
         B.metric("lane_stride_bytes", double(P.LaneStride));
       if (Pad)
         B << *Pad;
-    B.noteMacroOrigin(A.E);
-    noteCallChain(B, *Worst);
-    if (Pad)
-      B.note(V->getLocation(),
-           "padding each row of '{0}' by one element ([{1} + 1]) puts "
-           "consecutive rows in different banks")
-          << V->getName() << PadText;
-    else if (V)
-      B.note(V->getLocation(),
-           "pad the rows of '{0}' or permute (swizzle) its index so that the "
-           "lanes of a warp fall in different banks")
-          << V->getName();
+      B.noteMacroOrigin(A.E);
+      noteCallChain(B, *Worst);
+      if (Pad)
+        B.note(V->getLocation(),
+               "padding each row of '{0}' by one element ([{1} + 1]) puts "
+               "consecutive rows in different banks")
+            << V->getName() << PadText;
+      else if (V)
+        B.note(
+            V->getLocation(),
+            "pad the rows of '{0}' or permute (swizzle) its index so that the "
+            "lanes of a warp fall in different banks")
+            << V->getName();
     }
   }
 }
@@ -269,18 +272,18 @@ void SharedBankConflictCheck::finishTranslationUnit() {
           "memory bank conflicts')");
       B << Ways << context().sourceText(A.E) << Target.Name
         << (A.IsStore ? "store" : "load") << Width << Banks
-        << (P.Regular ? "consecutive lanes are " +
-                            std::to_string(std::llabs(P.LaneStride)) +
-                            " bytes apart"
-                      : std::string("its lanes' addresses are not evenly "
-                                    "spaced"))
+        << (P.Regular
+                ? "consecutive lanes are " +
+                      std::to_string(std::llabs(P.LaneStride)) + " bytes apart"
+                : std::string("its lanes' addresses are not evenly "
+                              "spaced"))
         << functionName(K);
       B.metric("bank_conflict_ways", Ways).metric("ir_only", 1);
       if (P.Regular)
         B.metric("lane_stride_bytes", double(P.LaneStride));
-    B.noteMacroOrigin(A.E);
-    for (const auto &[CallLoc, Caller] : A.Calls)
-      B.note(CallLoc, "inlined into '{0}' here") << Caller;
+      B.noteMacroOrigin(A.E);
+      for (const auto &[CallLoc, Caller] : A.Calls)
+        B.note(CallLoc, "inlined into '{0}' here") << Caller;
     }
   }
 }
@@ -326,8 +329,8 @@ void SharedBankConflictCheck::reportRuntimeStride(const AccessRun &R,
       << (R.AllLanes ? std::string()
                      : " " + activeLanesText(R, Target.warp_size));
     B.metric("bank_conflict_ways", Ways);
-  B.noteMacroOrigin(A.E);
-  noteCallChain(B, R);
+    B.noteMacroOrigin(A.E);
+    noteCallChain(B, R);
   }
 }
 
@@ -335,10 +338,8 @@ void SharedBankConflictCheck::reportRuntimeStride(const AccessRun &R,
 void SharedBankConflictCheck::noteCallChain(FindingBuilder &B,
                                             const AccessRun &R) {
   for (const CallLink &Link : llvm::reverse(R.Chain))
-    B.note(callLocation(Link), "{0}")
-        << describeCall(Link, [&](const Stmt *S) {
-             return context().sourceText(S);
-           });
+    B.note(callLocation(Link), "{0}") << describeCall(
+        Link, [&](const Stmt *S) { return context().sourceText(S); });
 }
 
 // The values a loop gives its multiplied local, for messages: "offset = 1,
@@ -399,8 +400,10 @@ void SharedBankConflictCheck::reportOverLoop(
   {
     FindingBuilder B = diag(
         A.E->getExprLoc(),
-        "{0}-way bank conflict on '{1}' on {2} at worst, {3} to {0}-way over the "
-        "loop ({4}): a warp's {5} hits up to {0} different {6}-byte words in one "
+        "{0}-way bank conflict on '{1}' on {2} at worst, {3} to {0}-way over "
+        "the "
+        "loop ({4}): a warp's {5} hits up to {0} different {6}-byte words in "
+        "one "
         "of the {7} banks ({8}), so it takes up to {0} times the passes of a "
         "conflict-free access (slides, 'Shared memory bank conflicts')");
     B << Worst << context().sourceText(A.E) << Target.Name
@@ -415,13 +418,14 @@ void SharedBankConflictCheck::reportOverLoop(
         .metric("bank_conflict_ways_least", Least);
     if (!Own.AllLanes)
       B.metric("active_lanes", Own.Lanes);
-  B.noteMacroOrigin(A.E);
-  if (const auto *V = dyn_cast<VarDecl>(A.Addr.Root))
-    B.note(V->getLocation(),
-         "pad the index into '{0}' (one word per {1} words: i + i / {1}) or "
-         "permute (swizzle) it so that the lanes of a warp fall in different "
-         "banks at every step of the loop")
-        << V->getName() << Banks;
+    B.noteMacroOrigin(A.E);
+    if (const auto *V = dyn_cast<VarDecl>(A.Addr.Root))
+      B.note(
+          V->getLocation(),
+          "pad the index into '{0}' (one word per {1} words: i + i / {1}) or "
+          "permute (swizzle) it so that the lanes of a warp fall in different "
+          "banks at every step of the loop")
+          << V->getName() << Banks;
   }
 }
 

@@ -17,14 +17,14 @@ void SharedCapacityCheck::checkFunction(const FunctionDecl *F) {
   if (Bytes > A.max_shared_memory_per_block) {
     FindingBuilder B = diag(
         F->getLocation(),
-         "kernel '{0}' holds {1} bytes of static __shared__ memory per block "
-         "(its own and its callees'), more than the {2} bytes static shared "
-         "memory may take on {3}: it does not build for that target "
-         "(Maxwell tuning guide 1.4.3.1: 'the per-thread-block limit remains "
-         "48 KB'); move the largest arrays to dynamic shared memory (extern "
-         "__shared__) with the cudaFuncAttributeMaxDynamicSharedMemorySize "
-         "opt-in",
-         Severity::Error);
+        "kernel '{0}' holds {1} bytes of static __shared__ memory per block "
+        "(its own and its callees'), more than the {2} bytes static shared "
+        "memory may take on {3}: it does not build for that target "
+        "(Maxwell tuning guide 1.4.3.1: 'the per-thread-block limit remains "
+        "48 KB'); move the largest arrays to dynamic shared memory (extern "
+        "__shared__) with the cudaFuncAttributeMaxDynamicSharedMemorySize "
+        "opt-in",
+        Severity::Error);
     B << F->getNameAsString() << int64_t(Bytes)
       << int64_t(A.max_shared_memory_per_block) << A.Name;
     if (Largest)
@@ -42,11 +42,12 @@ void SharedCapacityCheck::checkFunction(const FunctionDecl *F) {
   R.ThreadsPerBlock = A.warp_size;
   R.StaticSharedBytes = unsigned(Bytes);
   Occupancy O = computeOccupancy(A, R);
-  diag(F->getLocation(),
-       "kernel '{0}' holds {1} bytes of static __shared__ memory per block ({2} "
-       "as allocated): an SM of {3}, with {4} bytes, fits at most {5} of its "
-       "blocks whatever their size (Maxwell tuning guide 1.4.3.1 recommends "
-       "at most 32 KB per block, so that at least two fit)")
+  diag(
+      F->getLocation(),
+      "kernel '{0}' holds {1} bytes of static __shared__ memory per block ({2} "
+      "as allocated): an SM of {3}, with {4} bytes, fits at most {5} of its "
+      "blocks whatever their size (Maxwell tuning guide 1.4.3.1 recommends "
+      "at most 32 KB per block, so that at least two fit)")
       << F->getNameAsString() << int64_t(Bytes)
       << int64_t(O.SharedBytesPerBlock) << A.Name
       << int64_t(A.shared_memory_per_sm) << int64_t(O.BySharedMemory);

@@ -1,10 +1,10 @@
 #include "checks/memory/UncoalescedAccessCheck.h"
-#include "checks/memory/OptimisedView.h"
 #include "Analysis/AccessSites.h"
-#include "llvm/ADT/STLExtras.h"
+#include "checks/memory/OptimisedView.h"
 #include "clang/AST/Attr.h"
 #include "clang/AST/Decl.h"
 #include "clang/AST/RecordLayout.h"
+#include "llvm/ADT/STLExtras.h"
 #include <cmath>
 #include <map>
 #include <set>
@@ -156,10 +156,10 @@ void UncoalescedAccessCheck::checkFunction(const FunctionDecl *F) {
                    std::to_string(Target.warp_size) + ")";
 
     {
-      FindingBuilder B = diag(
-          A.E->getBeginLoc(),
-          "each warp {0} of '{1}' touches {2} {3}-byte sectors for {4} useful bytes "
-          "({5}% efficiency) on {6}: {7}{8}{9}");
+      FindingBuilder B =
+          diag(A.E->getBeginLoc(), "each warp {0} of '{1}' touches {2} "
+                                   "{3}-byte sectors for {4} useful bytes "
+                                   "({5}% efficiency) on {6}: {7}{8}{9}");
       B << (A.AlsoLoads ? "load and store"
             : A.IsStore ? "store"
                         : "load")
@@ -177,69 +177,71 @@ void UncoalescedAccessCheck::checkFunction(const FunctionDecl *F) {
         B.metric("merged_bytes_per_lane", Size);
       if (!Worst->AllLanes)
         B.metric("active_lanes", Worst->Lanes);
-    B.noteMacroOrigin(A.E);
-    for (const CallLink &Link : llvm::reverse(Worst->Chain))
-      B.note(callLocation(Link), "{0}")
-          << describeCall(Link, [&](const Stmt *S) {
-               return context().sourceText(S);
-             });
+      B.noteMacroOrigin(A.E);
+      for (const CallLink &Link : llvm::reverse(Worst->Chain))
+        B.note(callLocation(Link), "{0}") << describeCall(
+            Link, [&](const Stmt *S) { return context().sourceText(S); });
 
-    // How to fix it. The struct whose array the lanes walk: the one of the
-    // enclosing structs whose size is the lane stride.
-    const RecordDecl *FieldOf = nullptr;
-    unsigned RecordSize = 0;
-    for (auto [RD, RDSize] : A.Records)
-      if (RDSize > Size &&
-          (P.SymbolicStride || std::llabs(P.LaneStride) == int64_t(RDSize))) {
-        FieldOf = RD;
-        RecordSize = RDSize;
-      }
-    const RecordDecl *WholeRecord = nullptr;
-    if (const auto *RT = A.E->getType()->getAs<RecordType>())
-      if (Size < context()
+      // How to fix it. The struct whose array the lanes walk: the one of the
+      // enclosing structs whose size is the lane stride.
+      const RecordDecl *FieldOf = nullptr;
+      unsigned RecordSize = 0;
+      for (auto [RD, RDSize] : A.Records)
+        if (RDSize > Size &&
+            (P.SymbolicStride || std::llabs(P.LaneStride) == int64_t(RDSize))) {
+          FieldOf = RD;
+          RecordSize = RDSize;
+        }
+      const RecordDecl *WholeRecord = nullptr;
+      if (const auto *RT = A.E->getType()->getAs<RecordType>())
+        if (Size < context()
                        .astContext()
                        .getTypeSizeInChars(A.E->getType())
                        .getQuantity())
-        WholeRecord = RT->getDecl();
-    if (!Advised.insert(A.Addr.Root).second)
-      continue;
-    const RecordDecl *RD = FieldOf ? FieldOf : WholeRecord;
-    const SourceManager &SM = context().sourceManager();
-    if (FieldOf && SM.isInSystemHeader(FieldOf->getLocation())) {
-      // A CUDA vector type read one component at a time.
-      B.note(A.E->getBeginLoc(),
-           "load the whole '{0}' once (one {1}-byte load per lane) and use its "
-           "components")
-          << FieldOf->getName() << RecordSize;
-    } else if (RD) {
-      B.note(
-          RD->getLocation(),
-          "'{0}' is {1} bytes and is moved {2} bytes at a time: as a structure of "
-          "arrays (one array per field) a warp would read {3} contiguous bytes "
-          "per request (Pascal deep dive, 'Structures of Non-Native Size')")
-          << RD->getName()
-          << unsigned(context()
-                          .astContext()
-                          .getASTRecordLayout(RD)
-                          .getSize()
-                          .getQuantity())
-          << Size << Size * Target.warp_size;
-    } else {
-      B.note(
-          A.E->getBeginLoc(),
-          "stage the data through shared memory: let consecutive lanes {0} "
-          "consecutive addresses of a __shared__ tile, then do the strided "
-          "access in shared memory (slides, 'Coalesce global memory accesses')")
-          << (A.IsStore ? "write" : "read");
-    }
-    if (!A.IsStore && !Target.l1_caches_global_loads &&
-        !isConstRestrict(A.Addr.Root))
-      B.note(A.Addr.Root->getLocation(),
-           "on {0} global loads are cached in L2 only; if '{1}' is read-only in "
-           "the kernel, 'const __restrict__' or __ldg() routes these loads "
-           "through the read-only data cache (Pascal deep dive, 'Read-only "
-           "Data Cache')")
-          << Target.Name << A.Addr.Root->getName();
+          WholeRecord = RT->getDecl();
+      if (!Advised.insert(A.Addr.Root).second)
+        continue;
+      const RecordDecl *RD = FieldOf ? FieldOf : WholeRecord;
+      const SourceManager &SM = context().sourceManager();
+      if (FieldOf && SM.isInSystemHeader(FieldOf->getLocation())) {
+        // A CUDA vector type read one component at a time.
+        B.note(A.E->getBeginLoc(), "load the whole '{0}' once (one {1}-byte "
+                                   "load per lane) and use its "
+                                   "components")
+            << FieldOf->getName() << RecordSize;
+      } else if (RD) {
+        B.note(
+            RD->getLocation(),
+            "'{0}' is {1} bytes and is moved {2} bytes at a time: as a "
+            "structure of "
+            "arrays (one array per field) a warp would read {3} contiguous "
+            "bytes "
+            "per request (Pascal deep dive, 'Structures of Non-Native Size')")
+            << RD->getName()
+            << unsigned(context()
+                            .astContext()
+                            .getASTRecordLayout(RD)
+                            .getSize()
+                            .getQuantity())
+            << Size << Size * Target.warp_size;
+      } else {
+        B.note(
+            A.E->getBeginLoc(),
+            "stage the data through shared memory: let consecutive lanes {0} "
+            "consecutive addresses of a __shared__ tile, then do the strided "
+            "access in shared memory (slides, 'Coalesce global memory "
+            "accesses')")
+            << (A.IsStore ? "write" : "read");
+      }
+      if (!A.IsStore && !Target.l1_caches_global_loads &&
+          !isConstRestrict(A.Addr.Root))
+        B.note(A.Addr.Root->getLocation(),
+               "on {0} global loads are cached in L2 only; if '{1}' is "
+               "read-only in "
+               "the kernel, 'const __restrict__' or __ldg() routes these loads "
+               "through the read-only data cache (Pascal deep dive, 'Read-only "
+               "Data Cache')")
+            << Target.Name << A.Addr.Root->getName();
     }
   }
 }
@@ -259,8 +261,8 @@ void UncoalescedAccessCheck::reportLaneWalks(const FunctionDecl *F) {
     const Expr *Start = AA.walkStart(A.Walk);
     unsigned Lanes = Target.warp_size;
     // A naturally aligned element lies in one sector (or A.Size / sector).
-    unsigned PerLane = (A.Size + Target.global_sector_bytes - 1) /
-                       Target.global_sector_bytes;
+    unsigned PerLane =
+        (A.Size + Target.global_sector_bytes - 1) / Target.global_sector_bytes;
     {
       FindingBuilder B = diag(
           A.E->getBeginLoc(),
@@ -280,12 +282,12 @@ void UncoalescedAccessCheck::reportLaneWalks(const FunctionDecl *F) {
                   : std::string("a loaded value"));
       B.metric("sectors_per_request_max", Lanes * PerLane)
           .metric("useful_bytes", Lanes * A.Size);
-    B.noteMacroOrigin(A.E);
-    B.note(A.E->getBeginLoc(),
-         "when the ranges are long, let the lanes of a warp walk one range "
-         "together (lane k takes elements k, k + {0}, ...), so that "
-         "consecutive lanes read consecutive addresses")
-        << Lanes;
+      B.noteMacroOrigin(A.E);
+      B.note(A.E->getBeginLoc(),
+             "when the ranges are long, let the lanes of a warp walk one range "
+             "together (lane k takes elements k, k + {0}, ...), so that "
+             "consecutive lanes read consecutive addresses")
+          << Lanes;
     }
   }
 }
@@ -303,11 +305,11 @@ void UncoalescedAccessCheck::finishTranslationUnit() {
     if (!T.wastes(Sector))
       continue;
     const WarpPattern &P = A.Pattern;
-    std::string Spacing =
-        P.Regular ? "consecutive lanes are " +
-                        std::to_string(std::llabs(P.LaneStride)) +
-                        " bytes apart"
-                  : "the lanes' addresses are not evenly spaced";
+    std::string Spacing = P.Regular
+                              ? "consecutive lanes are " +
+                                    std::to_string(std::llabs(P.LaneStride)) +
+                                    " bytes apart"
+                              : "the lanes' addresses are not evenly spaced";
     unsigned Efficiency = unsigned(
         std::lround(100.0 * T.UsefulBytes / (double(T.Sectors) * Sector)));
     {
@@ -319,10 +321,9 @@ void UncoalescedAccessCheck::finishTranslationUnit() {
       B << (A.IsStore ? "store" : "load") << context().sourceText(A.E)
         << T.Sectors << Sector << T.UsefulBytes << Efficiency << Target.Name
         << Spacing
-        << (P.DependsOnBlockShape
-                ? " (assuming blockDim.x is a multiple of " +
-                      std::to_string(Target.warp_size) + ")"
-                : std::string())
+        << (P.DependsOnBlockShape ? " (assuming blockDim.x is a multiple of " +
+                                        std::to_string(Target.warp_size) + ")"
+                                  : std::string())
         << functionName(K);
       B.metric("sectors_per_request", T.Sectors)
           .metric("sectors_needed", T.Needed)
@@ -332,15 +333,15 @@ void UncoalescedAccessCheck::finishTranslationUnit() {
           .metric("ir_only", 1);
       if (P.Regular)
         B.metric("lane_stride_bytes", double(P.LaneStride));
-    B.noteMacroOrigin(A.E);
-    for (const auto &[CallLoc, Caller] : A.Calls)
-      B.note(CallLoc, "inlined into '{0}' here") << Caller;
-    B.note(A.Loc,
-         "stage the data through shared memory: let consecutive lanes {0} "
-         "consecutive addresses of a __shared__ tile, then do the strided "
-         "access in shared memory (slides, 'Coalesce global memory "
-         "accesses')")
-        << (A.IsStore ? "write" : "read");
+      B.noteMacroOrigin(A.E);
+      for (const auto &[CallLoc, Caller] : A.Calls)
+        B.note(CallLoc, "inlined into '{0}' here") << Caller;
+      B.note(A.Loc,
+             "stage the data through shared memory: let consecutive lanes {0} "
+             "consecutive addresses of a __shared__ tile, then do the strided "
+             "access in shared memory (slides, 'Coalesce global memory "
+             "accesses')")
+          << (A.IsStore ? "write" : "read");
     }
   }
 }

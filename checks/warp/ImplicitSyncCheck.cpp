@@ -65,7 +65,6 @@ std::optional<int64_t> offsetIn(const AffineForm &F, const ThreadId &T,
   return Sum;
 }
 
-
 } // namespace
 
 std::vector<ImplicitSyncCheck::Event>
@@ -236,36 +235,37 @@ void ImplicitSyncCheck::checkFunction(const FunctionDecl *Fn) {
         bool Same = Store.Order == Load.Order && Store.Sub / 2 == Load.Sub / 2;
         bool Its = arch().independent_thread_scheduling;
         std::string Where =
-            Same ? "in this same statement"
-                 : "at line " +
-                       std::to_string(context().sourceManager()
-                                          .getPresumedLoc(
-                                              context().sourceManager().getFileLoc(
-                                                  Store.Access.E->getBeginLoc()))
-                                          .getLine());
+            Same
+                ? "in this same statement"
+                : "at line " + std::to_string(
+                                   context()
+                                       .sourceManager()
+                                       .getPresumedLoc(
+                                           context().sourceManager().getFileLoc(
+                                               Store.Access.E->getBeginLoc()))
+                                       .getLine());
         FindingBuilder B = diag(
             Load.Access.E->getBeginLoc(),
             "{0} of warp {1} read '{2}', which {3} of the same warp write {4}, "
-             "with no __syncwarp() between: this assumes the warp runs in "
-             "lockstep (warp-synchronous code), which {5} (Volta tuning guide "
-             "1.4.1.2)",
-             Its ? Severity::Error : Severity::Warning);
+            "with no __syncwarp() between: this assumes the warp runs in "
+            "lockstep (warp-synchronous code), which {5} (Volta tuning guide "
+            "1.4.1.2)",
+            Its ? Severity::Error : Severity::Warning);
         B << describeLanes(Readers, WS) << int64_t(Warp)
-            << context().sourceText(Load.Access.E) << describeLanes(Writers, WS)
-            << Where
-            << (Its ? "independent thread scheduling on " + arch().Name +
-                          " does not guarantee"
-                    : arch().Name +
-                          " happens to do, but sm_70 and later do not "
-                          "guarantee");
+          << context().sourceText(Load.Access.E) << describeLanes(Writers, WS)
+          << Where
+          << (Its ? "independent thread scheduling on " + arch().Name +
+                        " does not guarantee"
+                  : arch().Name + " happens to do, but sm_70 and later do not "
+                                  "guarantee");
         if (!Same)
           B.note(Store.Access.E->getBeginLoc(), "written here");
         if (Load.Via)
           B.note(Load.Via->getBeginLoc(), "through this call");
         B.note(Load.Access.E->getBeginLoc(),
-             "synchronise the lanes between the write and the read with "
-             "__syncwarp(), or exchange the values with __shfl_down_sync / "
-             "cooperative_groups::reduce; 'volatile' does not order lanes");
+               "synchronise the lanes between the write and the read with "
+               "__syncwarp(), or exchange the values with __shfl_down_sync / "
+               "cooperative_groups::reduce; 'volatile' does not order lanes");
         ReportedRoots.insert(Load.Access.Addr.Root);
         break;
       }

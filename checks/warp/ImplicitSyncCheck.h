@@ -17,7 +17,7 @@ private:
   struct Event {
     bool IsBarrier = false;
     MemoryAccess Access;
-    const clang::Stmt *Site = nullptr; // the statement in the function
+    const clang::Stmt *Site = nullptr;    // the statement in the function
     const clang::CallExpr *Via = nullptr; // the helper call it is inside
     unsigned Order = 0;                   // position of Site
     unsigned Sub = 0;                     // loads before stores in a statement

@@ -131,12 +131,13 @@ void LegacyIntrinsicCheck::report(const CallExpr *Call, const FunctionDecl *Fn,
                    "execute it together; use '{3}' with a mask of the lanes "
                    "that take part (Volta tuning guide 1.4.1.2)",
                    Severity::Error)
-            : diag(NameLoc,
-                   "'{0}' is deprecated (target {2}): it was removed on {1} and "
-                   "later, where independent thread scheduling lets the lanes "
-                   "of a warp run apart; use '{3}' with a mask of the lanes "
-                   "that take part (Volta tuning guide 1.4.1.2)",
-                   Severity::Warning);
+            : diag(
+                  NameLoc,
+                  "'{0}' is deprecated (target {2}): it was removed on {1} and "
+                  "later, where independent thread scheduling lets the lanes "
+                  "of a warp run apart; use '{3}' with a mask of the lanes "
+                  "that take part (Volta tuning guide 1.4.1.2)",
+                  Severity::Warning);
     B << Name << RemovedOn << arch().Name << Replacement;
     if (NoFix.empty() && Call->getNumArgs() > 0) {
       B << FixItHint::CreateReplacement(

@@ -13,7 +13,8 @@ bool MaskDivergentCheck::fullMask(const CallExpr *Call, unsigned &TileSize) {
   if (S.Kind == SyncKind::TileCollective) {
     const auto *ME =
         dyn_cast<MemberExpr>(Call->getCallee()->IgnoreParenImpCasts());
-    unsigned N = ME ? tileSizeOf(ME->getBase()->IgnoreImpCasts()->getType()) : 0;
+    unsigned N =
+        ME ? tileSizeOf(ME->getBase()->IgnoreImpCasts()->getType()) : 0;
     if (N == 0 || N > arch().warp_size)
       return false;
     TileSize = N;
@@ -136,22 +137,22 @@ void MaskDivergentCheck::judge(const CallExpr *Site, const FunctionDecl *Fn,
     FindingBuilder B = diag(
         Target->getBeginLoc(),
         "'{0}' expects {1}, but only {2} of warp {3} reach it ({4} do not): "
-         "every lane named in the mask must execute the call, {5} (Volta "
-         "tuning guide 1.4.1.2)",
-         Its ? Severity::Error : Severity::Warning);
+        "every lane named in the mask must execute the call, {5} (Volta "
+        "tuning guide 1.4.1.2)",
+        Its ? Severity::Error : Severity::Warning);
     B << S.Name << Mask << describeLanes(*Active, LE.warpSize()) << int64_t(W)
-        << describeLanes(Missing, LE.warpSize())
-        << (Its ? "otherwise it is undefined behaviour on " + arch().Name +
-                      " (the warp can hang or read garbage)"
-                : "otherwise the result is undefined (on " + arch().Name +
-                      " the missing lanes' values are garbage)");
+      << describeLanes(Missing, LE.warpSize())
+      << (Its ? "otherwise it is undefined behaviour on " + arch().Name +
+                    " (the warp can hang or read garbage)"
+              : "otherwise the result is undefined (on " + arch().Name +
+                    " the missing lanes' values are garbage)");
     // The condition or exit that leaves lanes out, where it is one place.
     bool Noted = false;
     for (const auto &G : FD.guardSites(Site))
       if (G.Kind == FunctionDependence::GuardKind::Branch) {
         const Expr *Cond = FunctionDependence::conditionOf(G.Where);
         B.note(Cond ? Cond->getBeginLoc() : G.Where->getBeginLoc(),
-             "only some lanes pass this condition");
+               "only some lanes pass this condition");
         Noted = true;
         break;
       }
@@ -161,11 +162,11 @@ void MaskDivergentCheck::judge(const CallExpr *Site, const FunctionDecl *Fn,
     for (auto It = Chain.rbegin(); It != Chain.rend(); ++It)
       B.note((*It)->getBeginLoc(), "reached through this call");
     B.note(Target->getBeginLoc(),
-         "take the mask before the branch (unsigned m = __ballot_sync("
-         "0xffffffff, cond); then pass m), or let the whole warp make the "
-         "call and use its result conditionally; __activemask() only says "
-         "which lanes happen to be converged, it is not a synchronisation "
-         "point");
+           "take the mask before the branch (unsigned m = __ballot_sync("
+           "0xffffffff, cond); then pass m), or let the whole warp make the "
+           "call and use its result conditionally; __activemask() only says "
+           "which lanes happen to be converged, it is not a synchronisation "
+           "point");
     return;
   }
 }

@@ -1,8 +1,7 @@
 #include "Core/Check.h"
 #include "Analysis/Launches.h"
-#include "Support/SourceText.h"
 #include "Support/Hashing.h"
-#include <cstdlib>
+#include "Support/SourceText.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Attr.h"
 #include "clang/AST/DeclTemplate.h"
@@ -12,6 +11,7 @@
 #include "clang/Tooling/Core/Replacement.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FormatVariadic.h"
+#include <cstdlib>
 #include <functional>
 
 using namespace clang;
@@ -70,8 +70,8 @@ FindingBuilder &FindingBuilder::metric(llvm::StringRef Name, double Value) {
 }
 FindingBuilder &FindingBuilder::note(SourceLocation Loc,
                                      llvm::StringRef Format) {
-  Notes.push_back(
-      std::unique_ptr<FindingBuilder>(new FindingBuilder(CheckId, Loc, Format)));
+  Notes.push_back(std::unique_ptr<FindingBuilder>(
+      new FindingBuilder(CheckId, Loc, Format)));
   return *Notes.back();
 }
 
@@ -224,9 +224,9 @@ void CheckContext::emit(FindingBuilder &B) {
       F.Level == Severity::Warning && WarningsAsErrors.contains(F.Check);
   for (const std::unique_ptr<FindingBuilder> &N : B.Notes) {
     std::vector<std::pair<size_t, size_t>> NoSpans;
-    F.Notes.push_back({toLocation(N->Loc),
-                       formatMessage(N->Format, N->Args, N->ArgIsPerTarget,
-                                     NoSpans)});
+    F.Notes.push_back(
+        {toLocation(N->Loc),
+         formatMessage(N->Format, N->Args, N->ArgIsPerTarget, NoSpans)});
   }
 
   for (const FixItHint &Hint : B.Fixes) {
@@ -268,7 +268,8 @@ std::string CheckContext::enclosingFunction(SourceLocation Loc) const {
     SourceRange R = D->getSourceRange();
     if (R.isInvalid())
       return false;
-    SourceLocation B = SM.getFileLoc(R.getBegin()), E = SM.getFileLoc(R.getEnd());
+    SourceLocation B = SM.getFileLoc(R.getBegin()),
+                   E = SM.getFileLoc(R.getEnd());
     return !SM.isBeforeInTranslationUnit(Loc, B) &&
            !SM.isBeforeInTranslationUnit(E, Loc);
   };
