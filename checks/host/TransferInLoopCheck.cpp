@@ -1,6 +1,9 @@
 #include "checks/host/TransferInLoopCheck.h"
 #include "Analysis/AffineIndex.h"
+#include "Analysis/Calls.h"
+#include "Analysis/DeclRefs.h"
 #include "Analysis/Launches.h"
+#include "Analysis/Loops.h"
 #include "Support/SourceText.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Attr.h"
@@ -8,9 +11,7 @@
 #include "clang/AST/StmtCXX.h"
 #include "clang/Basic/SourceManager.h"
 #include "llvm/ADT/STLExtras.h"
-#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/Support/FormatVariadic.h"
-#include <functional>
 
 #include <optional>
 
@@ -49,21 +50,6 @@ const RuntimeCall RuntimeCalls[] = {
     {"cudaSetDevice", OpKind::SetDevice},
 };
 
-// The name of the global function a call names: its callee's, or in a
-// template the unqualified name it looks up.
-llvm::StringRef globalCalleeName(const CallExpr *Call) {
-  if (const FunctionDecl *F = Call->getDirectCallee())
-    return F->getDeclName().isIdentifier() &&
-                   F->getDeclContext()->getRedeclContext()->isTranslationUnit()
-               ? F->getName()
-               : llvm::StringRef();
-  if (const auto *U = dyn_cast<UnresolvedLookupExpr>(
-          Call->getCallee()->IgnoreParenImpCasts()))
-    if (!U->getQualifierLoc() && U->getName().isIdentifier())
-      return U->getName().getAsIdentifierInfo()->getName();
-  return {};
-}
-
 const RuntimeCall *runtimeCall(const CallExpr *Call) {
   llvm::StringRef Name = globalCalleeName(Call);
   if (Name.empty())
@@ -74,18 +60,9 @@ const RuntimeCall *runtimeCall(const CallExpr *Call) {
   return nullptr;
 }
 
-const Expr *argument(const CallExpr *Call, int Index) {
-  if (Index < 0 || unsigned(Index) >= Call->getNumArgs())
-    return nullptr;
-  const Expr *E = Call->getArg(Index);
-  if (const auto *D = dyn_cast<CXXDefaultArgExpr>(E))
-    return D->getExpr();
-  return E;
-}
-
 // The cudaMemcpyKind enumerator a copy names, or "" when it is computed.
 llvm::StringRef direction(const CallExpr *Call, const RuntimeCall &R) {
-  const Expr *E = argument(Call, R.Direction);
+  const Expr *E = callArgument(Call, R.Direction);
   if (!E)
     return {};
   if (const auto *Ref = dyn_cast<DeclRefExpr>(E->IgnoreParenCasts()))
@@ -103,180 +80,13 @@ std::string quotedName(const CallExpr *Call) {
   return "'" + Call->getDirectCallee()->getQualifiedNameAsString() + "'";
 }
 
-// Calls Fn on every node under S but those under Skip; lambdas and blocks
-// are left out: their bodies run where they are called, not where written.
-void forEachNode(const Stmt *S, llvm::function_ref<void(const Stmt *)> Fn,
-                 const Stmt *Skip = nullptr) {
-  if (!S || S == Skip || isa<LambdaExpr>(S) || isa<BlockExpr>(S))
-    return;
-  Fn(S);
-  for (const Stmt *C : S->children())
-    forEachNode(C, Fn, Skip);
-}
-
-// The variable or field an expression stands for, through &, *, [], . and
-// ->: the object a copy writes, or an assignment changes.
-const ValueDecl *baseDecl(const Expr *E) {
-  while (E) {
-    E = E->IgnoreParenCasts();
-    if (const auto *U = dyn_cast<UnaryOperator>(E)) {
-      if (U->getOpcode() != UO_AddrOf && U->getOpcode() != UO_Deref)
-        return nullptr;
-      E = U->getSubExpr();
-    } else if (const auto *A = dyn_cast<ArraySubscriptExpr>(E)) {
-      E = A->getBase();
-    } else if (const auto *M = dyn_cast<MemberExpr>(E)) {
-      if (isa<CXXThisExpr>(M->getBase()->IgnoreParenImpCasts()))
-        return M->getMemberDecl();
-      E = M->getBase();
-    } else if (const auto *MC = dyn_cast<CXXMemberCallExpr>(E)) {
-      E = MC->getImplicitObjectArgument();
-    } else if (const auto *Ref = dyn_cast<DeclRefExpr>(E)) {
-      return Ref->getDecl();
-    } else {
-      return nullptr;
-    }
-  }
-  return nullptr;
-}
-
-using DeclSet = llvm::SmallPtrSet<const ValueDecl *, 4>;
-
-bool referencesAny(const Stmt *S, const DeclSet &Decls,
-                   const Stmt *Skip = nullptr) {
-  bool Found = false;
-  forEachNode(
-      S,
-      [&](const Stmt *N) {
-        if (const auto *Ref = dyn_cast<DeclRefExpr>(N))
-          Found |= Decls.contains(Ref->getDecl());
-        else if (const auto *M = dyn_cast<MemberExpr>(N))
-          Found |= Decls.contains(M->getMemberDecl());
-      },
-      Skip);
-  return Found;
-}
-
-bool contains(const Stmt *S, const Stmt *Inner) {
-  bool Found = false;
-  forEachNode(S, [&](const Stmt *N) { Found |= N == Inner; });
-  return Found;
-}
-
+// Whether S makes a call for which Pred holds (lambdas left out: their
+// bodies run where they are called, not where written).
 bool anyCall(const Stmt *S, llvm::function_ref<bool(const CallExpr *)> Pred) {
-  bool Found = false;
-  forEachNode(S, [&](const Stmt *N) {
-    if (const auto *Call = dyn_cast<CallExpr>(N))
-      Found |= Pred(Call);
+  return findStmt(S, WalkOptions(), [&](const Stmt *N) {
+    const auto *Call = dyn_cast<CallExpr>(N);
+    return Call && Pred(Call);
   });
-  return Found;
-}
-
-// Whether S changes D: assigns, steps, calls a non-const method on it, or
-// hands its address to a call (cudaMalloc(&buf, ...)).
-bool writes(const Stmt *S, const ValueDecl *D) {
-  bool Found = false;
-  forEachNode(S, [&](const Stmt *N) {
-    if (const auto *B = dyn_cast<BinaryOperator>(N))
-      Found |= B->isAssignmentOp() && baseDecl(B->getLHS()) == D;
-    else if (const auto *U = dyn_cast<UnaryOperator>(N))
-      Found |= (U->isIncrementDecrementOp() || U->getOpcode() == UO_AddrOf) &&
-               baseDecl(U->getSubExpr()) == D;
-    else if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(N))
-      Found |= Op->isAssignmentOp() && baseDecl(Op->getArg(0)) == D;
-    else if (const auto *MC = dyn_cast<CXXMemberCallExpr>(N))
-      Found |= MC->getMethodDecl() && !MC->getMethodDecl()->isConst() &&
-               baseDecl(MC->getImplicitObjectArgument()) == D;
-  });
-  return Found;
-}
-
-bool isLoop(const Stmt *S) {
-  return isa<ForStmt, WhileStmt, DoStmt, CXXForRangeStmt>(S);
-}
-
-// do { ... } while (0): a macro's statement braces, not a loop.
-bool runsBodyOnce(const DoStmt *Do, const ASTContext &Ctx) {
-  bool Value = true;
-  const Expr *Cond = Do->getCond();
-  return !Cond->isValueDependent() &&
-         Cond->EvaluateAsBooleanCondition(Value, Ctx) && !Value;
-}
-
-// The variables a loop steps each iteration: a for loop's own counters, and
-// the variables its body steps outside nested loops (while (...) { ...;
-// ++iter; }).
-DeclSet counters(const Stmt *Loop) {
-  DeclSet Out;
-  auto Step = [&](const Stmt *N) {
-    if (const auto *U = dyn_cast<UnaryOperator>(N)) {
-      if (U->isIncrementDecrementOp())
-        if (const ValueDecl *D = baseDecl(U->getSubExpr()))
-          Out.insert(D);
-    } else if (const auto *B = dyn_cast<BinaryOperator>(N)) {
-      if (B->isCompoundAssignmentOp())
-        if (const ValueDecl *D = baseDecl(B->getLHS()))
-          Out.insert(D);
-    }
-  };
-  const Stmt *Body = nullptr;
-  if (const auto *For = dyn_cast<ForStmt>(Loop)) {
-    if (const auto *Init = dyn_cast_or_null<DeclStmt>(For->getInit()))
-      for (const Decl *D : Init->decls())
-        if (const auto *V = dyn_cast<VarDecl>(D))
-          Out.insert(V);
-    forEachNode(For->getInc(), [&](const Stmt *N) {
-      Step(N);
-      if (const auto *B = dyn_cast<BinaryOperator>(N))
-        if (B->isAssignmentOp())
-          if (const ValueDecl *D = baseDecl(B->getLHS()))
-            Out.insert(D);
-    });
-    Body = For->getBody();
-  } else if (const auto *W = dyn_cast<WhileStmt>(Loop)) {
-    Body = W->getBody();
-  } else if (const auto *D = dyn_cast<DoStmt>(Loop)) {
-    Body = D->getBody();
-  }
-  std::function<void(const Stmt *)> Walk = [&](const Stmt *S) {
-    if (!S || isLoop(S) || isa<LambdaExpr>(S))
-      return;
-    Step(S);
-    for (const Stmt *C : S->children())
-      Walk(C);
-  };
-  Walk(Body);
-  return Out;
-}
-
-// An if whose then-branch runs once, or once in a while, however often the
-// loop around it runs: it changes what its condition reads (if (!buf)
-// cudaMalloc(&buf, n); if (n > cap) { ...; cap = n; }), or compares the
-// loop's counter (if (iter == 0), if (step % 100 == 0)).
-bool runsOnce(const IfStmt *If, const Stmt *Loop) {
-  DeclSet Read;
-  forEachNode(If->getCond(), [&](const Stmt *N) {
-    if (const auto *Ref = dyn_cast<DeclRefExpr>(N))
-      Read.insert(Ref->getDecl());
-    else if (const auto *M = dyn_cast<MemberExpr>(N))
-      Read.insert(M->getMemberDecl());
-  });
-  for (const ValueDecl *D : Read)
-    if (writes(If->getThen(), D))
-      return true;
-  if (!Loop)
-    return false;
-  DeclSet Counters = counters(Loop);
-  bool Compared = false;
-  forEachNode(If->getCond(), [&](const Stmt *N) {
-    if (const auto *B = dyn_cast<BinaryOperator>(N))
-      Compared |= B->getOpcode() == BO_EQ && referencesAny(B, Counters);
-    else if (const auto *U = dyn_cast<UnaryOperator>(N))
-      Compared |= U->getOpcode() == UO_LNot &&
-                  isa<DeclRefExpr>(U->getSubExpr()->IgnoreParenImpCasts()) &&
-                  referencesAny(U, Counters);
-  });
-  return Compared;
 }
 
 // A call that reads a clock (a timer, an event record, a time function):
@@ -300,7 +110,7 @@ bool steers(const ValueDecl *Dst, const Stmt *Scope, const CallExpr *Copy) {
   DeclSet Tainted;
   Tainted.insert(Dst);
   for (int Round = 0; Round < 2; ++Round)
-    forEachNode(Scope, [&](const Stmt *N) {
+    forEachStmt(Scope, [&](const Stmt *N) {
       if (const auto *B = dyn_cast<BinaryOperator>(N)) {
         if (B->isAssignmentOp() && referencesAny(B->getRHS(), Tainted))
           if (const ValueDecl *L = baseDecl(B->getLHS()))
@@ -313,7 +123,7 @@ bool steers(const ValueDecl *Dst, const Stmt *Scope, const CallExpr *Copy) {
       }
     });
   bool Found = false;
-  forEachNode(Scope, [&](const Stmt *N) {
+  forEachStmt(Scope, [&](const Stmt *N) {
     const Stmt *Cond = FunctionDependence::conditionOf(N);
     if (const auto *L = dyn_cast<CUDAKernelCallExpr>(N))
       Cond = L->getConfig();
@@ -367,44 +177,46 @@ struct Event {
 class Walker {
 public:
   using SummaryFn =
-      std::function<TransferInLoopCheck::Summary(const FunctionDecl *)>;
+      llvm::function_ref<TransferInLoopCheck::Summary(const FunctionDecl *)>;
   Walker(const FunctionDecl *F, const ASTContext &Ctx, SummaryFn Summarise)
-      : F(F), Ctx(Ctx), Summarise(std::move(Summarise)) {}
+      : F(F), Ctx(Ctx), Summarise(Summarise) {}
 
   std::vector<Event> Events;
 
-  void visit(const Stmt *S) {
-    if (!S || isa<LambdaExpr>(S) || isa<BlockExpr>(S))
-      return;
-    if (const auto *For = dyn_cast<ForStmt>(S)) {
-      visit(For->getInit());
-      inLoop(For, {For->getCond(), For->getInc(), For->getBody()});
-    } else if (const auto *W = dyn_cast<WhileStmt>(S)) {
-      inLoop(W,
-             {W->getConditionVariableDeclStmt(), W->getCond(), W->getBody()});
-    } else if (const auto *D = dyn_cast<DoStmt>(S)) {
-      if (runsBodyOnce(D, Ctx))
-        visit(D->getBody());
-      else
-        inLoop(D, {D->getBody(), D->getCond()});
-    } else if (const auto *R = dyn_cast<CXXForRangeStmt>(S)) {
-      visit(R->getInit());
-      visit(R->getRangeInit());
-      inLoop(R, {R->getBody()});
-    } else if (const auto *If = dyn_cast<IfStmt>(S)) {
-      visit(If->getInit());
-      visit(If->getConditionVariableDeclStmt());
-      visit(If->getCond());
-      Frames.push_back({If, false});
-      visit(If->getThen());
-      Frames.pop_back();
-      visit(If->getElse());
-    } else {
-      if (const auto *Call = dyn_cast<CallExpr>(S))
-        call(Call);
-      for (const Stmt *C : S->children())
-        visit(C);
-    }
+  // Lambdas are left out: their bodies run where they are called. A loop or
+  // an if is walked part by part, each under the frames it runs in.
+  void visit(const Stmt *Root) {
+    forEachStmt(Root, [&](const Stmt *S) {
+      if (const auto *For = dyn_cast<ForStmt>(S)) {
+        visit(For->getInit());
+        inLoop(For, {For->getCond(), For->getInc(), For->getBody()});
+      } else if (const auto *W = dyn_cast<WhileStmt>(S)) {
+        inLoop(W,
+               {W->getConditionVariableDeclStmt(), W->getCond(), W->getBody()});
+      } else if (const auto *D = dyn_cast<DoStmt>(S)) {
+        if (runsBodyOnce(D, Ctx))
+          visit(D->getBody());
+        else
+          inLoop(D, {D->getBody(), D->getCond()});
+      } else if (const auto *R = dyn_cast<CXXForRangeStmt>(S)) {
+        visit(R->getInit());
+        visit(R->getRangeInit());
+        inLoop(R, {R->getBody()});
+      } else if (const auto *If = dyn_cast<IfStmt>(S)) {
+        visit(If->getInit());
+        visit(If->getConditionVariableDeclStmt());
+        visit(If->getCond());
+        Frames.push_back({If, false});
+        visit(If->getThen());
+        Frames.pop_back();
+        visit(If->getElse());
+      } else {
+        if (const auto *Call = dyn_cast<CallExpr>(S))
+          call(Call);
+        return WalkStep::Continue;
+      }
+      return WalkStep::SkipChildren;
+    });
   }
 
 private:
@@ -456,7 +268,7 @@ bool inside(const Event &E, const Stmt *Loop) {
 // of them without one) and the call makes it run once.
 bool guardedOnce(const Event &E, const Stmt *Loop, size_t LoopIndex) {
   for (size_t I = Loop ? LoopIndex + 1 : 0; I < E.Frames.size(); ++I)
-    if (!E.Frames[I].Loop && runsOnce(cast<IfStmt>(E.Frames[I].S), Loop))
+    if (!E.Frames[I].Loop && runsOnceInLoop(cast<IfStmt>(E.Frames[I].S), Loop))
       return true;
   return false;
 }
@@ -498,9 +310,10 @@ TransferInLoopCheck::Summary TransferInLoopCheck::summary(const FunctionDecl *F,
 TransferInLoopCheck::Summary TransferInLoopCheck::analyse(const FunctionDecl *F,
                                                           unsigned Depth,
                                                           bool Report) {
-  Walker W(F, context().astContext(), [&](const FunctionDecl *Callee) {
+  auto Summarise = [&](const FunctionDecl *Callee) {
     return Depth < MaxHostCallDepth ? summary(Callee, Depth + 1) : Summary();
-  });
+  };
+  Walker W(F, context().astContext(), Summarise);
   W.visit(F->getBody());
 
   Summary Out;
@@ -559,10 +372,10 @@ TransferInLoopCheck::Summary TransferInLoopCheck::analyse(const FunctionDecl *F,
 std::optional<uint64_t> TransferInLoopCheck::bytes(const CallExpr *Copy) {
   const RuntimeCall &R = *runtimeCall(Copy);
   AffineAnalysis &A = context().affine();
-  std::optional<uint64_t> N = A.literalValueOf(argument(Copy, R.Size));
+  std::optional<uint64_t> N = A.literalValueOf(callArgument(Copy, R.Size));
   if (!N || R.Size2 < 0)
     return N;
-  std::optional<uint64_t> M = A.literalValueOf(argument(Copy, R.Size2));
+  std::optional<uint64_t> M = A.literalValueOf(callArgument(Copy, R.Size2));
   return M ? std::optional<uint64_t>(*N * *M) : std::nullopt;
 }
 
@@ -581,87 +394,28 @@ bool TransferInLoopCheck::smallSteeringRead(const Reach &Op,
   // Through a helper: its result is the test (while (!converged(...))).
   if (Op.Site != Op.Inner)
     return steersThroughCall(Op.Site, Scope);
-  const ValueDecl *Dst = baseDecl(argument(Op.Inner, 0));
+  const ValueDecl *Dst = baseDecl(callArgument(Op.Inner, 0));
   return Dst && steers(Dst, Scope, Op.Inner);
 }
 
 bool TransferInLoopCheck::steersThroughCall(const CallExpr *Site,
                                             const Stmt *Scope) {
   bool Found = false;
-  forEachNode(Scope, [&](const Stmt *N) {
+  forEachStmt(Scope, [&](const Stmt *N) {
     if (const Expr *Cond = FunctionDependence::conditionOf(N))
-      Found |= contains(Cond, Site);
+      Found |= containsStmt(Cond, Site);
   });
   if (Found)
     return true;
   // status = step(...); ... while (status != DONE)
   bool Assigned = false;
-  forEachNode(Scope, [&](const Stmt *N) {
+  forEachStmt(Scope, [&](const Stmt *N) {
     if (const auto *B = dyn_cast<BinaryOperator>(N))
       if (B->isAssignmentOp() && B->getRHS()->IgnoreParenImpCasts() == Site)
         if (const ValueDecl *D = baseDecl(B->getLHS()))
           Assigned |= steers(D, Scope, Site);
   });
   return Assigned;
-}
-
-std::optional<uint64_t> TransferInLoopCheck::tripCount(const Stmt *Loop) {
-  AffineAnalysis &A = context().affine();
-  ASTContext &Ctx = context().astContext();
-  if (const auto *R = dyn_cast<CXXForRangeStmt>(Loop)) {
-    const Expr *Range = R->getRangeInit()->IgnoreImplicit();
-    if (const auto *T = Ctx.getAsConstantArrayType(Range->getType()))
-      return T->getSize().getZExtValue();
-    if (const auto *List = dyn_cast<CXXStdInitializerListExpr>(Range))
-      if (const auto *Init =
-              dyn_cast<InitListExpr>(List->getSubExpr()->IgnoreImplicit()))
-        return Init->getNumInits();
-    return std::nullopt;
-  }
-  const auto *For = dyn_cast<ForStmt>(Loop);
-  if (!For || !For->getCond() || !For->getInc())
-    return std::nullopt;
-  // for (i = A; i < B; ++i / i += S), in the common spellings.
-  const VarDecl *Counter = nullptr;
-  std::optional<uint64_t> From;
-  if (const auto *Init = dyn_cast_or_null<DeclStmt>(For->getInit())) {
-    if (Init->isSingleDecl())
-      if ((Counter = dyn_cast<VarDecl>(Init->getSingleDecl())))
-        From = A.literalValueOf(Counter->getInit());
-  } else if (const auto *Assign =
-                 dyn_cast_or_null<BinaryOperator>(For->getInit())) {
-    if (Assign->getOpcode() == BO_Assign)
-      if (const auto *Ref =
-              dyn_cast<DeclRefExpr>(Assign->getLHS()->IgnoreParenImpCasts())) {
-        Counter = dyn_cast<VarDecl>(Ref->getDecl());
-        From = A.literalValueOf(Assign->getRHS());
-      }
-  }
-  const auto *Cond =
-      dyn_cast<BinaryOperator>(For->getCond()->IgnoreParenImpCasts());
-  if (!Counter || !From || !Cond)
-    return std::nullopt;
-  const auto *Left =
-      dyn_cast<DeclRefExpr>(Cond->getLHS()->IgnoreParenImpCasts());
-  std::optional<uint64_t> To = A.literalValueOf(Cond->getRHS());
-  if (!Left || Left->getDecl() != Counter || !To)
-    return std::nullopt;
-  uint64_t Step = 0;
-  const Expr *Inc = For->getInc()->IgnoreParenImpCasts();
-  if (const auto *U = dyn_cast<UnaryOperator>(Inc)) {
-    if (U->isIncrementOp())
-      Step = 1;
-  } else if (const auto *B = dyn_cast<CompoundAssignOperator>(Inc)) {
-    if (B->getOpcode() == BO_AddAssign)
-      Step = A.literalValueOf(B->getRHS()).value_or(0);
-  }
-  if (!Step || *To < *From)
-    return std::nullopt;
-  uint64_t Span = *To - *From + (Cond->getOpcode() == BO_LE ? 1 : 0);
-  if (Cond->getOpcode() != BO_LT && Cond->getOpcode() != BO_LE &&
-      Cond->getOpcode() != BO_NE)
-    return std::nullopt;
-  return (Span + Step - 1) / Step;
 }
 
 bool TransferInLoopCheck::isHot(const Stmt *Loop) {
@@ -673,7 +427,10 @@ bool TransferInLoopCheck::isHot(const Stmt *Loop) {
 
 bool TransferInLoopCheck::judgeLoop(const Stmt *Loop) {
   // A fixed handful of iterations: a list of block sizes, kernels, levels.
-  if (std::optional<uint64_t> N = tripCount(Loop);
+  AffineAnalysis &A = context().affine();
+  if (std::optional<uint64_t> N =
+          constantTripCount(Loop, context().astContext(),
+                            [&](const Expr *E) { return A.literalValueOf(E); });
       N && *N < uint64_t(MinIterations))
     return false;
   // A loop that times itself measures what it does on purpose.
@@ -688,13 +445,13 @@ bool TransferInLoopCheck::judgeLoop(const Stmt *Loop) {
   // A loop over problem sizes: a whole buffer, of a size that the loop
   // steps, copied or allocated anew each iteration (not a chunk of one
   // buffer at an offset the loop steps, which is a pipeline).
-  DeclSet Counters = counters(Loop);
+  DeclSet Counters = loopCounters(Loop);
   return !anyCall(Loop, [&](const CallExpr *C) {
     const RuntimeCall *R = runtimeCall(C);
     if (!R || (R->Kind != OpKind::Copy && R->Kind != OpKind::Alloc))
       return false;
     auto Steps = [&](int I) {
-      const Expr *E = argument(C, I);
+      const Expr *E = callArgument(C, I);
       return E && referencesAny(E, Counters);
     };
     return (Steps(R->Size) || Steps(R->Size2)) && !Steps(0) && !Steps(R->Src);
@@ -731,10 +488,11 @@ void TransferInLoopCheck::judge(const Reach &Op, const Stmt *Loop,
     if (Bytes)
       Size = bytesText(*Bytes);
     else
-      Size = "'" + context().sourceText(argument(Op.Inner, R.Size)) + "'" +
+      Size = "'" + context().sourceText(callArgument(Op.Inner, R.Size)) + "'" +
              (R.Size2 < 0
                   ? ""
-                  : " x '" + context().sourceText(argument(Op.Inner, R.Size2)) +
+                  : " x '" +
+                        context().sourceText(callArgument(Op.Inner, R.Size2)) +
                         "'") +
              " bytes";
     std::string What =
@@ -743,35 +501,37 @@ void TransferInLoopCheck::judge(const Reach &Op, const Stmt *Loop,
         R.Name.str() + " of " + Size +
         (ToDevice ? " host-to-device" : " device-to-host");
     if (Small) {
-      B.emplace(diag(Loc,
-           "{0} in a loop that launches {1}: the copy is small, but the host "
-           "waits for the GPU to finish every iteration before it can queue "
-           "the next launch (a round trip of latency, not bandwidth); keep "
-           "the value on the device, or read it once after the loop",
-           Severity::Note));
+      B.emplace(diag(
+          Loc,
+          "{0} in a loop that launches {1}: the copy is small, but the host "
+          "waits for the GPU to finish every iteration before it can queue "
+          "the next launch (a round trip of latency, not bandwidth); keep "
+          "the value on the device, or read it once after the loop",
+          Severity::Note));
       *B << What << Kernel;
       break;
     }
-    B.emplace(
-        diag(Loc, "{0} in a loop that launches {1}: each iteration waits for "
-                  "the GPU before the copy and for the copy before the next "
-                  "launch, so copies and kernels run back to back, never "
-                  "overlapped (Volta tuning guide 1.2: minimize data "
-                  "transfers between the host and the device); hoist the "
-                  "copy out of the loop, or use pinned memory and "
-                  "cudaMemcpyAsync on a stream"));
+    B.emplace(diag(Loc,
+                   "{0} in a loop that launches {1}: each iteration waits for "
+                   "the GPU before the copy and for the copy before the next "
+                   "launch, so copies and kernels run back to back, never "
+                   "overlapped (Volta tuning guide 1.2: minimize data "
+                   "transfers between the host and the device); hoist the "
+                   "copy out of the loop, or use pinned memory and "
+                   "cudaMemcpyAsync on a stream"));
     *B << What << Kernel;
     if (Bytes)
       B->metric("bytes", double(*Bytes));
     break;
   }
   case OpKind::Sync:
-    B.emplace(diag(Loc, "{0} in a loop that launches {1}: the host waits for the GPU to "
-              "go idle every iteration, so each launch starts on an idle GPU "
-              "and nothing overlaps across iterations (Pascal deep dive, "
-              "Streams: concurrent kernels, asynchronous data transfers); "
-              "synchronize once after the loop, or on a stream or event "
-              "where the host needs a result"));
+    B.emplace(diag(
+        Loc, "{0} in a loop that launches {1}: the host waits for the GPU to "
+             "go idle every iteration, so each launch starts on an idle GPU "
+             "and nothing overlaps across iterations (Pascal deep dive, "
+             "Streams: concurrent kernels, asynchronous data transfers); "
+             "synchronize once after the loop, or on a stream or event "
+             "where the host needs a result"));
     *B << Call << Kernel;
     break;
   case OpKind::Alloc: {
@@ -780,21 +540,22 @@ void TransferInLoopCheck::judge(const Reach &Op, const Stmt *Loop,
     if (Freed->Site != Freed->Inner)
       FreeCall = quotedName(Freed->Site) + " calls " + FreeCall;
     bool Device = R.Name == "cudaMalloc" || R.Name == "cudaMallocPitch";
-    B.emplace(diag(Loc, "{0} in a loop that launches {1}, and {2} in the same loop: {3} "
-              "is allocated and freed every iteration, and {4}; allocate once "
-              "before the loop and free after it{5}"));
+    B.emplace(diag(
+        Loc, "{0} in a loop that launches {1}, and {2} in the same loop: {3} "
+             "is allocated and freed every iteration, and {4}; allocate once "
+             "before the loop and free after it{5}"));
     *B << Call << Kernel << FreeCall
-        << (R.Pinned                        ? "pinned host memory"
-            : R.Name == "cudaMallocManaged" ? "managed memory"
-                                            : "device memory")
-        << (Device ? "cudaMalloc and cudaFree make the GPU synchronize "
-                     "across all streams (CUDA C++ Programming Guide, "
-                     "Stream-Ordered Memory Allocator)"
-                   : "an allocation keeps commands of different streams "
-                     "from overlapping (CUDA C++ Programming Guide, Implicit "
-                     "Synchronization)")
-        << (Device ? ", or use cudaMallocAsync and cudaFreeAsync on a stream"
-                   : "");
+       << (R.Pinned                        ? "pinned host memory"
+           : R.Name == "cudaMallocManaged" ? "managed memory"
+                                           : "device memory")
+       << (Device ? "cudaMalloc and cudaFree make the GPU synchronize "
+                    "across all streams (CUDA C++ Programming Guide, "
+                    "Stream-Ordered Memory Allocator)"
+                  : "an allocation keeps commands of different streams "
+                    "from overlapping (CUDA C++ Programming Guide, Implicit "
+                    "Synchronization)")
+       << (Device ? ", or use cudaMallocAsync and cudaFreeAsync on a stream"
+                  : "");
     break;
   }
   case OpKind::Free:
@@ -808,7 +569,8 @@ void TransferInLoopCheck::judge(const Reach &Op, const Stmt *Loop,
         << quotedName(Launch.Site) << Kernel;
     B->note(Launch.Inner->getBeginLoc(), "{0} is launched here") << Kernel;
   } else {
-    B->note(Launch.Inner->getBeginLoc(), "{0} is launched here, in the same loop")
+    B->note(Launch.Inner->getBeginLoc(),
+            "{0} is launched here, in the same loop")
         << Kernel;
   }
   if (Op.Site != Op.Inner)

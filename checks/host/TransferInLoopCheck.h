@@ -50,7 +50,6 @@ private:
   // not a benchmark timing itself, not a loop over GPUs or problem sizes.
   bool isHot(const clang::Stmt *Loop);
   bool judgeLoop(const clang::Stmt *Loop);
-  std::optional<uint64_t> tripCount(const clang::Stmt *Loop);
   // The byte count of a copy written with constants.
   std::optional<uint64_t> bytes(const clang::CallExpr *Copy);
   bool isSmallDeviceToHost(const clang::CallExpr *Copy);

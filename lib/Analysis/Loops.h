@@ -1,0 +1,38 @@
+// The shape of a loop as written: whether a statement is a loop, which
+// variables it steps, how many times it runs when constants say so, and
+// which ifs inside it run their branch only once in a while. Syntactic, in
+// the common spellings; anything else is "unknown" (no count, not once).
+#pragma once
+#include "Analysis/DeclRefs.h"
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/Stmt.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
+#include <optional>
+
+namespace warplint {
+
+// for, while, do and range-for.
+bool isLoop(const clang::Stmt *S);
+
+// do { ... } while (0): a macro's statement braces, not a loop.
+bool runsBodyOnce(const clang::DoStmt *Do, const clang::ASTContext &Ctx);
+
+// The variables a loop steps each iteration: a for loop's own counters, and
+// the variables its body steps outside nested loops (while (...) { ...;
+// ++iter; }).
+DeclSet loopCounters(const clang::Stmt *Loop);
+
+// Whether the then-branch of If runs once, or once in a while, however often
+// Loop (null: none) runs around it: it changes what its condition reads
+// (if (!buf) cudaMalloc(&buf, n); if (n > cap) { ...; cap = n; }), or
+// compares the loop's counter (if (iter == 0), if (step % 100 == 0)).
+bool runsOnceInLoop(const clang::IfStmt *If, const clang::Stmt *Loop);
+
+// The number of iterations of `for (i = A; i < B; ++i / i += S)` (also <=
+// and !=) or of a range-for over an array or a braced list, when ValueOf
+// folds A, B and S to constants; nothing otherwise.
+std::optional<uint64_t> constantTripCount(
+    const clang::Stmt *Loop, const clang::ASTContext &Ctx,
+    llvm::function_ref<std::optional<uint64_t>(const clang::Expr *)> ValueOf);
+
+} // namespace warplint
