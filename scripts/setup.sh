@@ -9,7 +9,7 @@ cd "$(dirname "$0")/.."
 # finds it (nvcc finds GCC's; a CUDA file with OpenMP host code includes it).
 packages=(cmake ninja-build g++ ccache llvm-22-dev libclang-22-dev clang-22
           llvm-22-tools libclang-cpp22-dev nlohmann-json3-dev libgtest-dev
-          python3 python3-jsonschema pre-commit libomp-22-dev)
+          python3 python3-jsonschema pre-commit libomp-22-dev clang-format-22)
 missing=()
 installed() {
   dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q "install ok installed"
