@@ -1,4 +1,5 @@
 #include "Driver/CacheEntry.h"
+#include "Support/JsonText.h"
 #include "llvm/ADT/SmallString.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -48,7 +49,7 @@ void writeCacheEntry(llvm::StringRef Path, int Format,
   Entry.update(Fields);
   llvm::sys::fs::create_directories(llvm::sys::path::parent_path(Path));
   llvm::consumeError(llvm::writeToOutput(Path, [&](llvm::raw_ostream &OS) {
-    OS << Entry.dump();
+    OS << jsonText(Entry);
     return llvm::Error::success();
   }));
 }

@@ -2,6 +2,7 @@
 #include "Core/FindingJSON.h"
 #include "Driver/CacheEntry.h"
 #include "Support/Hashing.h"
+#include "Support/JsonText.h"
 #include "checks/Registry.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
@@ -75,7 +76,7 @@ std::optional<FileResult> fromJson(const json &J) {
 
 } // namespace
 
-std::string serializeResult(const FileResult &R) { return toJson(R).dump(); }
+std::string serializeResult(const FileResult &R) { return jsonText(toJson(R)); }
 
 std::optional<FileResult> deserializeResult(llvm::StringRef Text) {
   try {

@@ -1,4 +1,5 @@
 #include "Output/Fingerprint.h"
+#include "Support/JsonText.h"
 #include "Support/Paths.h"
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringExtras.h"
@@ -98,7 +99,7 @@ llvm::Error writeBaseline(llvm::StringRef Path,
   }
   json Doc = {{"version", 1}, {"tool", "warplint"}, {"findings", List}};
   return llvm::writeToOutput(Path, [&](llvm::raw_ostream &OS) {
-    OS << Doc.dump(2) << "\n";
+    OS << jsonText(Doc, 2) << "\n";
     return llvm::Error::success();
   });
 }

@@ -2,6 +2,7 @@
 #include "Core/FindingJSON.h"
 #include "Output/Fingerprint.h"
 #include "Output/SourceLines.h"
+#include "Support/JsonText.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -94,7 +95,7 @@ void writeJson(const Report &R, llvm::raw_ostream &OS) {
               {"tool", "warplint"},
               {"findings", Findings},
               {"errors", Errors}};
-  OS << Doc.dump(2) << "\n";
+  OS << jsonText(Doc, 2) << "\n";
 }
 
 static const char *sarifLevel(Severity S) {
@@ -261,7 +262,7 @@ void writeSarif(const Report &R, llvm::raw_ostream &OS) {
   json Doc = {{"$schema", "https://json.schemastore.org/sarif-2.1.0.json"},
               {"version", "2.1.0"},
               {"runs", json::array({Run})}};
-  OS << Doc.dump(2) << "\n";
+  OS << jsonText(Doc, 2) << "\n";
 }
 
 void writeCodeClimate(const Report &R, llvm::raw_ostream &OS) {
@@ -299,7 +300,7 @@ void writeCodeClimate(const Report &R, llvm::raw_ostream &OS) {
                                    : "info",
           F.Loc, C.Fingerprints[I]);
   }
-  OS << Issues.dump(2) << "\n";
+  OS << jsonText(Issues, 2) << "\n";
 }
 
 // Workflow-command escaping: the message, then property values.

@@ -1,4 +1,5 @@
 #include "Protocol.h"
+#include "Support/JsonText.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/Path.h"
 #include <cmath>
@@ -199,10 +200,7 @@ Expected<json> parseMessage(StringRef Body) {
   }
 }
 
-std::string serialize(const json &Message) {
-  return Message.dump(-1, ' ', /*ensure_ascii=*/false,
-                      json::error_handler_t::replace);
-}
+std::string serialize(const json &Message) { return jsonText(Message); }
 
 std::optional<int64_t> asInteger(const json &V) {
   if (V.is_number_integer() && !V.is_number_unsigned())
