@@ -2,6 +2,7 @@
 #include "Analysis/AffineIndex.h"
 #include "Analysis/Launches.h"
 #include "Arch/Occupancy.h"
+#include "checks/launch/KernelResources.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/ASTMatchers/ASTMatchers.h"
 
@@ -17,11 +18,15 @@ void BlockSizeCheck::registerMatchers(MatchFinder *Finder) {
 void BlockSizeCheck::check(const MatchFinder::MatchResult &R) {
   LaunchSite L = launchSite(R.Nodes.getNodeAs<CallExpr>("launch"));
   if (L.Block)
-    judge(L.Grid, L.Block, L.Kernel);
+    judge(L.Grid, L.Block, L.SharedBytes, L.Kernel);
 }
 
+namespace {
+unsigned percent(double F) { return unsigned(100.0 * F + 0.5); }
+} // namespace
+
 void BlockSizeCheck::judge(const Expr *Grid, const Expr *Block,
-                           const FunctionDecl *Kernel) {
+                           const Expr *Dynamic, const FunctionDecl *Kernel) {
   std::optional<BlockShape> S = context().affine().literalShapeOf(Block);
   if (!S)
     return; // a size known only at run time: nothing to judge
@@ -43,11 +48,35 @@ void BlockSizeCheck::judge(const Expr *Grid, const Expr *Block,
         << Name << Shape << A.max_threads_per_block << A.Name;
     return;
   }
-  // A serial kernel (one thread per block) or a launch of one block: its
-  // shape is the algorithm's choice, and there is no SM to fill.
+  // A serial kernel (one thread per block), or a grid written with
+  // constants that has fewer blocks than one SM may hold: its shape is the
+  // algorithm's or the demo's choice, and it cannot fill the GPU, so
+  // neither idle lanes nor the block limit are what limit it.
   std::optional<BlockShape> G = context().affine().literalShapeOf(Grid);
-  if (Threads == 1 || (G && G->X * G->Y * G->Z == 1))
+  uint64_t GridBlocks = G ? uint64_t(G->X) * G->Y * G->Z : 0;
+  if (Threads == 1 || (G && GridBlocks < A.max_blocks_per_sm))
     return;
+  // A size that a template argument gives (a run-time block size
+  // dispatched to constants) is the instantiating code's choice.
+  if (fromTemplateArgument(Block))
+    return;
+  // The block is the algorithm's tile when the name that sizes it also
+  // sizes the kernel's __shared__ arrays: a note, not a warning, since the
+  // fix changes the tiling, not just the launch.
+  std::string TileName;
+  std::vector<const VarDecl *> Tiles =
+      sharedArraysSizedLike(Block, Kernel, TileName);
+  bool DynamicTile =
+      Dynamic && sizedLike(Dynamic, Block, context().astContext(), TileName);
+  bool IsTile = !Tiles.empty() || DynamicTile;
+  std::string TileText;
+  if (IsTile)
+    TileText = "'" + TileName + "' also sizes " +
+               (Tiles.empty()
+                    ? std::string("its dynamic shared memory")
+                    : "its __shared__ '" + Tiles[0]->getNameAsString() + "'") +
+               ": the block is the algorithm's tile, and another block size "
+               "is another tiling";
   unsigned Warp = A.warp_size;
   if (Threads % Warp != 0) {
     uint64_t Warps = (Threads + Warp - 1) / Warp;
@@ -56,29 +85,83 @@ void BlockSizeCheck::judge(const Expr *Grid, const Expr *Block,
         Loc,
         "{0} is launched with blocks of {1}, not a multiple of the warp size "
         "({2}): the last warp of every block runs {3} of its {2} lanes, so {4} "
-        "of the {5} lanes the block occupies ({6}%) idle on {7}")
+        "of the {5} lanes the block occupies ({6}%) idle on {7}{8}",
+        IsTile ? Severity::Note : Severity::Warning)
         << Name << Shape << Warp << int64_t(Threads % Warp) << int64_t(Idle)
         << int64_t(Warps * Warp)
-        << unsigned(100.0 * Idle / double(Warps * Warp) + 0.5) << A.Name;
+        << unsigned(100.0 * Idle / double(Warps * Warp) + 0.5) << A.Name
+        << (IsTile ? "; " + TileText : std::string());
     return;
   }
-  // With nothing else limiting, is the block limit reached before the
-  // warp limit?
+  // Is the SM's block limit what binds, once registers and shared memory
+  // are counted? Not known without the kernel or with a dynamic size known
+  // only at run time.
+  if (!Kernel)
+    return;
   LaunchResources R;
   R.ThreadsPerBlock = unsigned(Threads);
-  Occupancy O = computeOccupancy(A, R);
-  if (O.BlocksPerSM > 0 && O.Limiter == OccupancyLimiter::Blocks &&
-      O.ActiveWarps < O.MaxWarps) {
-    unsigned Needed =
-        (O.MaxWarps + A.max_blocks_per_sm - 1) / A.max_blocks_per_sm * Warp;
-    diag(Loc,
-         "{0} is launched with blocks of {1}, too small to fill an SM on {2}: "
-         "it holds at most {3} blocks, so at most {4} of its {5} warps ({6}% "
-         "occupancy) are resident; blocks of {7} threads or more can reach "
-         "full occupancy")
-        << Name << Shape << A.Name << A.max_blocks_per_sm << O.ActiveWarps
-        << O.MaxWarps << unsigned(100.0 * O.fraction() + 0.5) << Needed;
+  if (Dynamic) {
+    std::optional<uint64_t> Bytes = context().affine().literalValueOf(Dynamic);
+    if (!Bytes)
+      return;
+    R.DynamicSharedBytes = unsigned(*Bytes);
+    R.MaxDynamicSharedOptIn = R.DynamicSharedBytes; // its own verdict
   }
+  KernelResourcesSeen Res =
+      kernelResourcesOf(context(), A, Kernel, StaticShared);
+  R.RegistersPerThread = Res.Registers;
+  R.StaticSharedBytes = Res.StaticSharedBytes;
+  Occupancy O = computeOccupancy(A, R);
+  if (O.BlocksPerSM == 0 || !O.limitedBy(OccupancyLimiter::Blocks) ||
+      O.limitedBy(OccupancyLimiter::Registers) ||
+      O.limitedBy(OccupancyLimiter::SharedMemory) ||
+      O.ActiveWarps >= O.MaxWarps)
+    return;
+  // A grid that cannot give an SM more blocks than it holds: a constant one
+  // no larger than that, k blocks per SM with k fitting, or one sized by
+  // the occupancy API.
+  if (G && GridBlocks <= O.BlocksPerSM)
+    return;
+  GridPerSM P = gridPerSMOf(Grid, context().astContext());
+  if (P.K == GridPerSM::Resident ||
+      (P.K == GridPerSM::PerSM && P.BlocksPerSM <= O.BlocksPerSM))
+    return;
+  // The smallest larger block that reaches the most warps with the same
+  // registers per thread and shared memory per block: true when applied.
+  unsigned Best = O.ActiveWarps, BestThreads = 0;
+  for (unsigned T = unsigned(Threads) + Warp; T <= A.max_threads_per_block;
+       T += Warp) {
+    LaunchResources Try = R;
+    Try.ThreadsPerBlock = T;
+    Occupancy Bigger = computeOccupancy(A, Try);
+    if (Bigger.ActiveWarps > Best) {
+      Best = Bigger.ActiveWarps;
+      BestThreads = T;
+    }
+  }
+  if (!BestThreads)
+    return;
+  std::string Counted;
+  if (Res.Registers)
+    Counted = Res.registerText() + ", ";
+  Counted += std::to_string(O.SharedBytesPerBlock) +
+             " bytes of shared memory per block";
+  if (!Res.Registers)
+    Counted += " (" + Res.NotCounted + ")";
+  FindingBuilder B = diag(
+      Loc,
+      "{0} is launched with blocks of {1}, too small to fill an SM on {2}: it "
+      "holds at most {3} blocks, so at most {4} of its {5} warps ({6}% "
+      "occupancy) are resident, the block limit binding before registers and "
+      "shared memory ({7}); blocks of {8} threads, with the same registers "
+      "and shared memory per block, reach {9} warps ({10}%){11}",
+      IsTile ? Severity::Note : Severity::Warning);
+  B << Name << Shape << A.Name << O.BlocksPerSM << O.ActiveWarps << O.MaxWarps
+    << percent(O.fraction()) << PerTarget{Counted} << BestThreads
+    << PerTarget{std::to_string(Best)}
+    << PerTarget{std::to_string(percent(double(Best) / O.MaxWarps))}
+    << (IsTile ? "; " + TileText : std::string());
+  B.metric("blocks_per_sm", O.BlocksPerSM).metric("occupancy", O.fraction());
 }
 
 WARPLINT_CHECK_FACTORY(BlockSizeCheck)

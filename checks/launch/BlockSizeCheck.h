@@ -1,8 +1,12 @@
 // launch-block-size: launches whose block size, written with constants, is
 // not a multiple of the warp size, exceeds the per-block thread limit, or is
-// too small for an SM to reach full occupancy before its block limit
-// (Pascal deep dive; Maxwell tuning guide 1.4.1.1, occupancy).
+// too small for an SM to reach full occupancy before its block limit, with
+// the kernel's registers (ptxas) and shared memory counted (Pascal deep
+// dive; Maxwell tuning guide 1.4.1.1, occupancy). A block that is also the
+// algorithm's tile (the same name sizes the kernel's __shared__ arrays) gets
+// a note, not a warning.
 #pragma once
+#include "Analysis/SharedMemory.h"
 #include "Core/Check.h"
 
 namespace warplint::launch {
@@ -15,7 +19,8 @@ public:
 
 private:
   void judge(const clang::Expr *Grid, const clang::Expr *Block,
-             const clang::FunctionDecl *Kernel);
+             const clang::Expr *Dynamic, const clang::FunctionDecl *Kernel);
+  StaticSharedMemory StaticShared;
 };
 
 } // namespace warplint::launch

@@ -1,10 +1,13 @@
 // launch-occupancy: a launch whose blocks fit an SM so few at a time that
 // registers or shared memory hold its occupancy below MinOccupancy (50% by
-// default), or that cannot run at all for its registers; with the limiting
-// resource and what would fit one more block (the "Optimizing for CUDA"
-// slides' 42 vs 43 registers example). Registers per thread come from the
-// toolkit's ptxas (Driver/ResourceUsage) when it compiles for the target;
-// else they are left out of the verdict and the message says why.
+// default), or that cannot run at all for its registers; with every limiting
+// resource and the change to them that fits enough more blocks to add
+// MinGain points of occupancy (the "Optimizing for CUDA" slides' 42 vs 43
+// registers example). Silent where that change cannot be made or the grid
+// is resident already (a persistent kernel of k blocks per SM). Registers per
+// thread come from the toolkit's ptxas (Driver/ResourceUsage) when it compiles
+// for the target; else they are left out of the verdict and the message says
+// why.
 #pragma once
 #include "Analysis/SharedMemory.h"
 #include "Arch/Occupancy.h"
@@ -28,16 +31,10 @@ private:
     const clang::FunctionDecl *Kernel;
     const clang::Expr *Grid, *Block, *Dynamic;
   };
-  struct Registers {
-    std::optional<unsigned> PerThread; // exact, from ptxas
-    unsigned Spilled = 0;
-    std::optional<unsigned> SharedBytes; // static, from ptxas
-    std::string NotCounted;              // why PerThread is unknown
-  };
-  Registers registersOf(const clang::FunctionDecl *Kernel);
   void judge(const Launch &L);
 
   int64_t MinOccupancy; // percent
+  int64_t MinGain;      // percentage points of occupancy a fix must add
   std::vector<Launch> Launches;
   llvm::DenseMap<const clang::FunctionDecl *, uint64_t> OptIns;
   StaticSharedMemory StaticShared;

@@ -1,6 +1,8 @@
 #include "Analysis/Launches.h"
 #include "clang/AST/ExprCXX.h"
+#include "clang/Lex/Lexer.h"
 #include <functional>
+#include <set>
 
 using namespace clang;
 using namespace clang::ast_matchers;
@@ -177,6 +179,331 @@ std::optional<SharedOptIn> sharedOptIn(const CallExpr *Call) {
   if (!K)
     return std::nullopt;
   return SharedOptIn{K, Call->getArg(2)};
+}
+
+namespace {
+
+const Expr *plain(const Expr *E) {
+  while (true) {
+    E = E->IgnoreParenImpCasts();
+    if (const auto *MT = dyn_cast<MaterializeTemporaryExpr>(E))
+      E = MT->getSubExpr();
+    else if (const auto *FC = dyn_cast<CXXFunctionalCastExpr>(E))
+      E = FC->getSubExpr();
+    else if (const auto *B = dyn_cast<CXXBindTemporaryExpr>(E))
+      E = B->getSubExpr();
+    else if (const auto *C = dyn_cast<CStyleCastExpr>(E))
+      E = C->getSubExpr();
+    else if (const auto *SC = dyn_cast<CXXStaticCastExpr>(E))
+      E = SC->getSubExpr();
+    else
+      return E;
+  }
+}
+
+const DeclRefExpr *refTo(const Expr *E, const VarDecl *V) {
+  const auto *R = dyn_cast<DeclRefExpr>(plain(E));
+  return R && R->getDecl() == V ? R : nullptr;
+}
+
+std::string calleeName(const CallExpr *C) {
+  if (const FunctionDecl *F = C->getDirectCallee())
+    if (const IdentifierInfo *I = F->getIdentifier())
+      return I->getName().str();
+  return "";
+}
+
+// How a local is written in its function beside its initialiser.
+struct Writes {
+  unsigned Other = 0;       // assignments, ++/--, &V anywhere else
+  bool SMCount = false;     // cudaDeviceGetAttribute(&V, ...MultiProcessor..)
+  bool BlocksPerSM = false; // cudaOccupancyMaxActiveBlocksPerMultiprocessor(&V)
+};
+
+void scanWrites(const Stmt *S, const VarDecl *V, Writes &W,
+                const ASTContext &Ctx) {
+  if (!S)
+    return;
+  if (const auto *C = dyn_cast<CallExpr>(S)) {
+    std::string Name = calleeName(C);
+    if (C->getNumArgs() >= 2)
+      if (const auto *Addr = dyn_cast<UnaryOperator>(plain(C->getArg(0))))
+        if (Addr->getOpcode() == UO_AddrOf && refTo(Addr->getSubExpr(), V)) {
+          if (Name == "cudaDeviceGetAttribute") {
+            const auto *Attr = dyn_cast<DeclRefExpr>(plain(C->getArg(1)));
+            if (Attr &&
+                Attr->getDecl()->getName() == "cudaDevAttrMultiProcessorCount")
+              W.SMCount = true;
+            else
+              ++W.Other;
+          } else if (Name == "cudaOccupancyMaxActiveBlocksPerMultiprocessor" ||
+                     Name == "cudaOccupancyMaxActiveBlocksPerMultiprocessor"
+                             "WithFlags") {
+            W.BlocksPerSM = true;
+          } else {
+            ++W.Other;
+          }
+          for (unsigned I = 1; I < C->getNumArgs(); ++I)
+            scanWrites(C->getArg(I), V, W, Ctx);
+          return;
+        }
+  }
+  if (const auto *B = dyn_cast<BinaryOperator>(S))
+    if (B->isAssignmentOp()) {
+      const Expr *L = plain(B->getLHS());
+      if (const auto *M = dyn_cast<MemberExpr>(L))
+        L = plain(M->getBase());
+      if (refTo(L, V))
+        ++W.Other;
+    }
+  if (const auto *U = dyn_cast<UnaryOperator>(S))
+    if ((U->isIncrementDecrementOp() || U->getOpcode() == UO_AddrOf) &&
+        refTo(U->getSubExpr(), V))
+      ++W.Other;
+  if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(S))
+    if (Op->isAssignmentOp() && Op->getNumArgs() >= 1 &&
+        refTo(Op->getArg(0), V))
+      ++W.Other;
+  for (const Stmt *Child : S->children())
+    scanWrites(Child, V, W, Ctx);
+}
+
+// The factors of a grid's block count: constants multiply into K; each SM
+// count and each occupancy answer is counted.
+struct Factors {
+  uint64_t K = 1;
+  unsigned SMs = 0, PerSM = 0;
+  bool Unknown = false;
+};
+
+void factorsOf(const Expr *E, const ASTContext &Ctx, Factors &F,
+               unsigned Depth) {
+  if (!E || Depth > 6 || E->isValueDependent()) {
+    F.Unknown = true;
+    return;
+  }
+  E = plain(E);
+  if (const auto *Ctor = dyn_cast<CXXConstructExpr>(E)) {
+    // dim3(x), dim3(x, 1), dim3(x, 1, 1), or a copy.
+    if (Ctor->getNumArgs() == 0) {
+      F.Unknown = true;
+      return;
+    }
+    for (unsigned I = 1; I < Ctor->getNumArgs(); ++I) {
+      const Expr *Arg = Ctor->getArg(I);
+      if (isa<CXXDefaultArgExpr>(Arg))
+        break;
+      Expr::EvalResult R;
+      if (!Arg->EvaluateAsInt(R, Ctx) || R.Val.getInt() != 1) {
+        F.Unknown = true;
+        return;
+      }
+    }
+    return factorsOf(Ctor->getArg(0), Ctx, F, Depth + 1);
+  }
+  Expr::EvalResult R;
+  if (E->getType()->isIntegralOrEnumerationType() && E->EvaluateAsInt(R, Ctx)) {
+    if (R.Val.getInt().isStrictlyPositive() &&
+        R.Val.getInt().getActiveBits() <= 32)
+      F.K *= R.Val.getInt().getZExtValue();
+    else
+      F.Unknown = true;
+    return;
+  }
+  if (const auto *B = dyn_cast<BinaryOperator>(E);
+      B && B->getOpcode() == BO_Mul) {
+    factorsOf(B->getLHS(), Ctx, F, Depth + 1);
+    factorsOf(B->getRHS(), Ctx, F, Depth + 1);
+    return;
+  }
+  if (const auto *M = dyn_cast<MemberExpr>(E))
+    if (M->getMemberDecl()->getName() == "multiProcessorCount") {
+      ++F.SMs;
+      return;
+    }
+  if (const auto *Ref = dyn_cast<DeclRefExpr>(E))
+    if (const auto *V = dyn_cast<VarDecl>(Ref->getDecl());
+        V && V->isLocalVarDecl()) {
+      const auto *Fn =
+          dyn_cast_or_null<FunctionDecl>(V->getParentFunctionOrMethod());
+      Writes W;
+      if (Fn && Fn->getBody())
+        scanWrites(Fn->getBody(), V, W, Ctx);
+      if (W.Other == 0 && W.SMCount + W.BlocksPerSM <= 1) {
+        if (W.SMCount) {
+          ++F.SMs;
+          return;
+        }
+        if (W.BlocksPerSM) {
+          ++F.PerSM;
+          return;
+        }
+        if (V->getInit())
+          return factorsOf(V->getInit(), Ctx, F, Depth + 1);
+      }
+    }
+  F.Unknown = true;
+}
+
+// The identifiers an expression is written with, through the locals it
+// names (their initialisers), less the language's own words.
+void namesOf(const Expr *E, const ASTContext &Ctx, std::set<std::string> &Out,
+             unsigned Depth);
+
+void namesInText(SourceRange Range, const ASTContext &Ctx,
+                 std::set<std::string> &Out) {
+  const SourceManager &SM = Ctx.getSourceManager();
+  CharSourceRange R = SM.getExpansionRange(Range);
+  bool Invalid = false;
+  StringRef Text = Lexer::getSourceText(R, SM, Ctx.getLangOpts(), &Invalid);
+  if (Invalid)
+    return;
+  static const std::set<std::string> Words = {
+      "auto",     "bool",       "char",   "const",  "constexpr", "dim3",
+      "double",   "float",      "int",    "long",   "short",     "signed",
+      "sizeof",   "size_t",     "static", "uint",   "unsigned",  "void",
+      "volatile", "__shared__", "struct", "float2", "float3",    "float4",
+      "int2",     "int4",       "half",   "std"};
+  for (size_t I = 0; I < Text.size();) {
+    char C = Text[I];
+    if (isalpha(static_cast<unsigned char>(C)) || C == '_') {
+      size_t J = I;
+      while (J < Text.size() &&
+             (isalnum(static_cast<unsigned char>(Text[J])) || Text[J] == '_'))
+        ++J;
+      std::string W = Text.substr(I, J - I).str();
+      if (!Words.count(W))
+        Out.insert(W);
+      I = J;
+    } else if (isdigit(static_cast<unsigned char>(C))) {
+      while (I < Text.size() &&
+             (isalnum(static_cast<unsigned char>(Text[I])) || Text[I] == '.'))
+        ++I;
+    } else {
+      ++I;
+    }
+  }
+}
+
+void namesOf(const Expr *E, const ASTContext &Ctx, std::set<std::string> &Out,
+             unsigned Depth) {
+  if (!E || Depth > 2)
+    return;
+  namesInText(E->getSourceRange(), Ctx, Out);
+  std::function<void(const Stmt *)> Walk = [&](const Stmt *S) {
+    if (!S)
+      return;
+    if (const auto *R = dyn_cast<DeclRefExpr>(S))
+      if (const auto *V = dyn_cast<VarDecl>(R->getDecl());
+          V && V->isLocalVarDecl() && V->getInit())
+        namesOf(V->getInit(), Ctx, Out, Depth + 1);
+    for (const Stmt *C : S->children())
+      Walk(C);
+  };
+  Walk(E);
+}
+
+} // namespace
+
+GridPerSM gridPerSMOf(const Expr *Grid, const ASTContext &Ctx) {
+  GridPerSM Out;
+  Factors F;
+  factorsOf(Grid, Ctx, F, 0);
+  if (F.Unknown || F.SMs != 1)
+    return Out;
+  if (F.PerSM == 1) {
+    Out.K = GridPerSM::Resident;
+    return Out;
+  }
+  if (F.PerSM == 0) {
+    Out.K = GridPerSM::PerSM;
+    Out.BlocksPerSM = F.K;
+  }
+  return Out;
+}
+
+std::vector<const VarDecl *> sharedArraysSizedLike(const Expr *Block,
+                                                   const FunctionDecl *Kernel,
+                                                   std::string &Name) {
+  std::vector<const VarDecl *> Out;
+  const FunctionDecl *Def = nullptr;
+  if (!Block || !Kernel || !Kernel->hasBody(Def) || !Def->getBody())
+    return Out;
+  const ASTContext &Ctx = Def->getASTContext();
+  std::set<std::string> BlockNames;
+  namesOf(Block, Ctx, BlockNames, 0);
+  if (BlockNames.empty())
+    return Out;
+  std::function<void(const Stmt *)> Walk = [&](const Stmt *S) {
+    if (!S)
+      return;
+    if (const auto *DS = dyn_cast<DeclStmt>(S))
+      for (const Decl *D : DS->decls()) {
+        const auto *V = dyn_cast<VarDecl>(D);
+        if (!V || !V->hasAttr<CUDASharedAttr>() || V->hasExternalStorage() ||
+            !V->getType()->isConstantArrayType())
+          continue;
+        std::set<std::string> Names;
+        SourceRange R(V->getLocation(), V->getSourceRange().getEnd());
+        namesInText(R, Ctx, Names);
+        Names.erase(V->getName().str());
+        for (const std::string &N : Names)
+          if (BlockNames.count(N)) {
+            if (Out.empty())
+              Name = N;
+            Out.push_back(V);
+            break;
+          }
+      }
+    for (const Stmt *C : S->children())
+      Walk(C);
+  };
+  Walk(Def->getBody());
+  return Out;
+}
+
+bool fromTemplateArgument(const Expr *E) {
+  unsigned Depth = 0;
+  std::function<bool(const Stmt *)> Walk = [&](const Stmt *S) -> bool {
+    if (!S)
+      return false;
+    if (isa<SubstNonTypeTemplateParmExpr>(S))
+      return true;
+    if (const auto *R = dyn_cast<DeclRefExpr>(S))
+      if (const auto *V = dyn_cast<VarDecl>(R->getDecl())) {
+        QualType T = V->getType().getNonReferenceType();
+        if (isa<SubstTemplateTypeParmType>(T.getTypePtr()) ||
+            T->getAs<SubstTemplateTypeParmType>())
+          return true;
+        if (V->isLocalVarDecl() && V->getInit() && Depth < 3) {
+          ++Depth;
+          bool Found = Walk(V->getInit());
+          --Depth;
+          if (Found)
+            return true;
+        }
+      }
+    for (const Stmt *C : S->children())
+      if (Walk(C))
+        return true;
+    return false;
+  };
+  return Walk(E);
+}
+
+bool sizedLike(const Expr *E, const Expr *Block, const ASTContext &Ctx,
+               std::string &Name) {
+  if (!E || !Block)
+    return false;
+  std::set<std::string> A, B;
+  namesOf(E, Ctx, A, 0);
+  namesOf(Block, Ctx, B, 0);
+  for (const std::string &N : A)
+    if (B.count(N)) {
+      Name = N;
+      return true;
+    }
+  return false;
 }
 
 } // namespace warplint

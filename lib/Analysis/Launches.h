@@ -6,6 +6,8 @@
 #include "clang/AST/Expr.h"
 #include "clang/ASTMatchers/ASTMatchers.h"
 #include <optional>
+#include <string>
+#include <vector>
 
 namespace warplint {
 
@@ -35,5 +37,40 @@ struct SharedOptIn {
   const clang::Expr *Bytes;
 };
 std::optional<SharedOptIn> sharedOptIn(const clang::CallExpr *Call);
+
+// How many blocks a launch's grid has, where it says so in terms of the GPU
+// it runs on: `prop.multiProcessorCount * 2`, a local set by
+// cudaDeviceGetAttribute(&n, cudaDevAttrMultiProcessorCount, d), or such a
+// count times the blocks per SM that
+// cudaOccupancyMaxActiveBlocksPerMultiprocessor(&b, ...) returned (a grid
+// sized to be resident). Constant grids are the caller's (literalShapeOf).
+struct GridPerSM {
+  enum Kind {
+    Unknown,
+    PerSM,    // BlocksPerSM blocks for every SM of the GPU
+    Resident, // sized by the occupancy API to what fits at once
+  } K = Unknown;
+  uint64_t BlocksPerSM = 0;
+};
+GridPerSM gridPerSMOf(const clang::Expr *Grid, const clang::ASTContext &Ctx);
+
+// The non-extern __shared__ arrays declared in Kernel's body whose size is
+// written with a name (a macro, a constant) that the launch's block-size
+// expression Block also uses, directly or through the local it names: the
+// block size is the algorithm's tile (a BLOCK_SIZE x BLOCK_SIZE tile for
+// BLOCK_SIZE threads). The shared name comes back in Name.
+std::vector<const clang::VarDecl *>
+sharedArraysSizedLike(const clang::Expr *Block,
+                      const clang::FunctionDecl *Kernel, std::string &Name);
+// Whether E's value comes from a template argument of the function it is
+// in (a non-type parameter, a generic lambda's `auto` parameter such as
+// std::integral_constant), directly or through a local's initialiser: a
+// value the instantiating code chooses, often a run-time size dispatched
+// to constants.
+bool fromTemplateArgument(const clang::Expr *E);
+// Whether the expression E (a launch's dynamic shared bytes) uses a name
+// that Block's expression uses too: dynamic memory sized by the block.
+bool sizedLike(const clang::Expr *E, const clang::Expr *Block,
+               const clang::ASTContext &Ctx, std::string &Name);
 
 } // namespace warplint

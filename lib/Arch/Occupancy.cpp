@@ -1,6 +1,8 @@
 #include "Arch/Occupancy.h"
 #include <algorithm>
 #include <climits>
+#include <string>
+#include <vector>
 
 namespace warplint {
 
@@ -102,35 +104,89 @@ Occupancy computeOccupancy(const ArchInfo &A, const LaunchResources &R) {
   return O;
 }
 
-std::optional<unsigned> registersForNextBlock(const ArchInfo &A,
-                                              const LaunchResources &R) {
-  if (!R.RegistersPerThread)
-    return std::nullopt;
-  Occupancy Now = computeOccupancy(A, R);
-  LaunchResources Try = R;
-  for (unsigned Regs = *R.RegistersPerThread; Regs-- > 0;) {
-    Try.RegistersPerThread = Regs;
-    Occupancy O = computeOccupancy(A, Try);
-    if (O.BlocksPerSM > Now.BlocksPerSM)
-      return Regs;
-    if (O.ByRegisters > Now.BlocksPerSM)
-      return std::nullopt; // registers no longer limit; something else does
+bool Occupancy::limitedBy(OccupancyLimiter L) const {
+  if (BlocksPerSM == 0)
+    return false;
+  switch (L) {
+  case OccupancyLimiter::Blocks:
+    return ByBlocks == BlocksPerSM;
+  case OccupancyLimiter::Warps:
+    return ByWarps == BlocksPerSM;
+  case OccupancyLimiter::Registers:
+    return ByRegisters == BlocksPerSM;
+  case OccupancyLimiter::SharedMemory:
+    return BySharedMemory == BlocksPerSM;
   }
-  return std::nullopt;
+  return false;
 }
 
-std::optional<unsigned> sharedBytesForNextBlock(const ArchInfo &A,
-                                                const LaunchResources &R) {
+std::string Occupancy::limiterNames() const {
+  std::vector<std::string> Names;
+  for (OccupancyLimiter L :
+       {OccupancyLimiter::Blocks, OccupancyLimiter::Warps,
+        OccupancyLimiter::Registers, OccupancyLimiter::SharedMemory})
+    if (limitedBy(L))
+      Names.push_back(limiterName(L).str());
+  std::string Out;
+  for (size_t I = 0; I < Names.size(); ++I)
+    Out += (I == 0 ? "" : I + 1 == Names.size() ? " and " : ", ") + Names[I];
+  return Out;
+}
+
+unsigned registersForBlocks(const ArchInfo &A, unsigned Threads,
+                            unsigned Blocks) {
+  LaunchResources R;
+  R.ThreadsPerBlock = Threads;
+  for (unsigned Regs = A.max_registers_per_thread; Regs > 0; --Regs) {
+    R.RegistersPerThread = Regs;
+    if (computeOccupancy(A, R).ByRegisters >= Blocks)
+      return Regs;
+  }
+  return 0;
+}
+
+std::optional<OccupancyStep> nextOccupancyStep(const ArchInfo &A,
+                                               const LaunchResources &R,
+                                               unsigned MinWarps,
+                                               unsigned MaxBlocks) {
   Occupancy Now = computeOccupancy(A, R);
-  unsigned Want = Now.BlocksPerSM + 1;
-  if (Want > std::min({Now.ByBlocks, Now.ByWarps, Now.ByRegisters}))
+  if (Now.BlocksPerSM == 0)
     return std::nullopt;
-  // The most a block may allocate for Want of them, less what is reserved.
-  unsigned PerBlock = sharedPerSM(A) / Want / A.shared_memory_allocation_unit *
-                      A.shared_memory_allocation_unit;
-  if (PerBlock < A.reserved_shared_memory_per_block)
-    return std::nullopt;
-  return PerBlock - A.reserved_shared_memory_per_block;
+  // Registers and shared memory cannot lift the block and warp limits.
+  unsigned Cap = std::min({Now.ByBlocks, Now.ByWarps, MaxBlocks});
+  for (unsigned Want = Now.BlocksPerSM + 1; Want <= Cap; ++Want) {
+    if ((Want - Now.BlocksPerSM) * Now.WarpsPerBlock < MinWarps)
+      continue;
+    OccupancyStep Step;
+    LaunchResources Try = R;
+    if (Now.ByRegisters < Want) {
+      // The most registers per thread that still fit Want blocks.
+      unsigned Regs = registersForBlocks(A, R.ThreadsPerBlock, Want);
+      if (Regs == 0 || !R.RegistersPerThread)
+        return std::nullopt;
+      Step.Registers = Try.RegistersPerThread = Regs;
+    }
+    if (Now.BySharedMemory < Want) {
+      // The most a block may allocate for Want of them, in whole units,
+      // less what the system reserves: the bytes the kernel may have.
+      unsigned Allocated = sharedPerSM(A) / Want /
+                           A.shared_memory_allocation_unit *
+                           A.shared_memory_allocation_unit;
+      if (Allocated <= A.reserved_shared_memory_per_block)
+        return std::nullopt;
+      unsigned Bytes = Allocated - A.reserved_shared_memory_per_block;
+      // Dynamic bytes shrink first, then static: neither grows.
+      Try.DynamicSharedBytes = std::min(R.DynamicSharedBytes, Bytes);
+      Try.StaticSharedBytes = Bytes - Try.DynamicSharedBytes;
+      Step.SharedBytes = Bytes;
+    }
+    Step.After = computeOccupancy(A, Try);
+    Step.SharedAllocated = Step.After.SharedBytesPerBlock;
+    if (Step.After.BlocksPerSM < Want)
+      return std::nullopt; // cannot happen: the limits above are the rest
+    return Step;
+  }
+  return std::nullopt;
 }
 
 } // namespace warplint

@@ -6,6 +6,7 @@
 // comes from the target's rule table.
 #pragma once
 #include "Arch/ArchTable.h"
+#include <climits>
 #include <optional>
 #include <string>
 
@@ -37,6 +38,11 @@ struct Occupancy {
   OccupancyLimiter Limiter = OccupancyLimiter::Blocks;
   unsigned RegistersPerBlock = 0;   // allocated, whole warps, rounded
   unsigned SharedBytesPerBlock = 0; // allocated, reserved part included
+  // Whether resource L alone holds the SM at BlocksPerSM (ties: several).
+  bool limitedBy(OccupancyLimiter L) const;
+  // The resources that hold it there, in the calculator's order, named and
+  // joined ("registers and shared memory").
+  std::string limiterNames() const;
   double fraction() const {
     return MaxWarps ? double(ActiveWarps) / MaxWarps : 0.0;
   }
@@ -44,14 +50,33 @@ struct Occupancy {
 
 Occupancy computeOccupancy(const ArchInfo &A, const LaunchResources &R);
 
-// What would let one more block fit, keeping the rest as it is: the most
-// registers per thread (when registers limit), the most shared bytes per
-// block (shared memory), or nullopt when that resource cannot do it (the
-// block or warp limit stands in the way too).
-std::optional<unsigned> registersForNextBlock(const ArchInfo &A,
-                                              const LaunchResources &R);
-std::optional<unsigned> sharedBytesForNextBlock(const ArchInfo &A,
-                                                const LaunchResources &R);
+// What a change to the kernel's registers per thread and shared memory per
+// block, the rest kept, would let fit: the smallest such step that adds at
+// least MinWarps resident warps per SM and no more than MaxBlocks blocks are
+// needed. Every resource that stops the blocks wanted (both, where registers
+// and shared memory tie) changes; the numbers are computeOccupancy's at the
+// changed values, so the step is true when applied.
+struct OccupancyStep {
+  // At most this many registers per thread; unset where registers need not
+  // change.
+  std::optional<unsigned> Registers;
+  // At most this many bytes of static and dynamic shared memory per block
+  // (the reserved part not included), and what a block then allocates (it
+  // included); unset where shared memory need not change.
+  std::optional<unsigned> SharedBytes;
+  unsigned SharedAllocated = 0;
+  Occupancy After;
+};
+std::optional<OccupancyStep> nextOccupancyStep(const ArchInfo &A,
+                                               const LaunchResources &R,
+                                               unsigned MinWarps,
+                                               unsigned MaxBlocks = UINT_MAX);
+
+// The most registers per thread with which Blocks blocks of Threads threads
+// fit an SM by registers alone (the cap __launch_bounds__(Threads, Blocks)
+// puts on ptxas); 0 when none does.
+unsigned registersForBlocks(const ArchInfo &A, unsigned Threads,
+                            unsigned Blocks);
 
 llvm::StringRef limiterName(OccupancyLimiter L);
 

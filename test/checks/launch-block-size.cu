@@ -1,10 +1,12 @@
-// RUN: not %warplint --checks='-*,launch-block-size' --arch=sm_80 %s -- | FileCheck %s --implicit-check-not='{{warning|error}}:'
-// RUN: not %warplint --checks='-*,launch-block-size' --arch=sm_86 %s -- | FileCheck %s --check-prefix=SM86
-// RUN: not %warplint --checks='-*,launch-block-size' --arch=sm_75 %s -- | FileCheck %s --check-prefix=SM75
+// RUN: rm -rf %t && mkdir -p %t
+// RUN: not env FAKE_PTXAS_REPORT=%S/Inputs/launch-block-size.ptxas %warplint --nvcc=%S/Inputs/fake-nvcc --cache-dir=%t --checks='-*,launch-block-size' --arch=sm_80 %s -- | FileCheck %s --implicit-check-not='{{warning|error|note}}:'
+// RUN: not env FAKE_PTXAS_REPORT=%S/Inputs/launch-block-size.ptxas %warplint --nvcc=%S/Inputs/fake-nvcc --cache-dir=%t --checks='-*,launch-block-size' --arch=sm_86 %s -- | FileCheck %s --check-prefix=SM86
+// RUN: not env FAKE_PTXAS_REPORT=%S/Inputs/launch-block-size.ptxas %warplint --nvcc=%S/Inputs/fake-nvcc --cache-dir=%t --checks='-*,launch-block-size' --arch=sm_75 %s -- | FileCheck %s --check-prefix=SM75
 // Block sizes judged per target: a multiple of the warp size, within the
 // per-block limit, and large enough that the SM's block limit does not cap
 // occupancy (sm_80: 32 blocks and 64 warps, so 64 threads; sm_86 and sm_75:
-// 16 blocks for 48 and 32 warps, so 96 and 64 threads).
+// 16 blocks for 48 and 32 warps, so 96 and 64 threads). Registers come from
+// a fixed ptxas report (Inputs/launch-block-size.ptxas: 16 per thread here).
 #include <cuda_runtime.h>
 
 __global__ void k(float *a) { a[threadIdx.x] = 0; }
@@ -29,9 +31,9 @@ void positives(float *a, int n) {
   k<<<n, big>>>(a);
   // CHECK: :[[@LINE-1]]:10: error: 'k' is launched with blocks of 2048 threads (32x32x2), more than the 1024 threads a block may have on sm_80: the launch fails (cudaErrorInvalidConfiguration)
   k<<<n, 32>>>(a);
-  // CHECK: :[[@LINE-1]]:10: warning: 'k' is launched with blocks of 32 threads, too small to fill an SM on sm_80: it holds at most 32 blocks, so at most 32 of its 64 warps (50% occupancy) are resident; blocks of 64 threads or more can reach full occupancy
-  // SM75: :[[@LINE-2]]:10: warning: 'k' is launched with blocks of 32 threads, too small to fill an SM on sm_75: it holds at most 16 blocks, so at most 16 of its 32 warps (50% occupancy) are resident; blocks of 64 threads or more can reach full occupancy
-  // SM86: :[[@LINE-3]]:10: warning: 'k' is launched with blocks of 32 threads, too small to fill an SM on sm_86: it holds at most 16 blocks, so at most 16 of its 48 warps (33% occupancy) are resident; blocks of 96 threads or more can reach full occupancy
+  // CHECK: :[[@LINE-1]]:10: warning: 'k' is launched with blocks of 32 threads, too small to fill an SM on sm_80: it holds at most 32 blocks, so at most 32 of its 64 warps (50% occupancy) are resident, the block limit binding before registers and shared memory (16 registers per thread (ptxas), 1024 bytes of shared memory per block); blocks of 64 threads, with the same registers and shared memory per block, reach 64 warps (100%)
+  // SM75: :[[@LINE-2]]:10: warning: 'k' is launched with blocks of 32 threads, too small to fill an SM on sm_75: it holds at most 16 blocks, so at most 16 of its 32 warps (50% occupancy) are resident, the block limit binding before registers and shared memory (16 registers per thread (ptxas), 0 bytes of shared memory per block); blocks of 64 threads, with the same registers and shared memory per block, reach 32 warps (100%)
+  // SM86: :[[@LINE-3]]:10: warning: 'k' is launched with blocks of 32 threads, too small to fill an SM on sm_86: it holds at most 16 blocks, so at most 16 of its 48 warps (33% occupancy) are resident, the block limit binding before registers and shared memory (16 registers per thread (ptxas), 1024 bytes of shared memory per block); blocks of 96 threads, with the same registers and shared memory per block, reach 48 warps (100%)
   kt<float><<<n, 31>>>(a);
   // CHECK: :[[@LINE-1]]:18: warning: 'kt' is launched with blocks of 31 threads, not a multiple of the warp size (32): the last warp of every block runs 31 of its 32 lanes, so 1 of the 32 lanes the block occupies (3%) idle on sm_80
   void *args[] = {&a};
@@ -59,7 +61,7 @@ void negatives(float *a, int n, int runtime_threads) {
   k<<<n, 1>>>(a);
   k<<<n, 64>>>(a); // full occupancy on sm_80 and sm_75, not on sm_86
   // SM75-NOT: :[[@LINE-1]]:10: warning
-  // SM86: :[[@LINE-2]]:10: warning: 'k' is launched with blocks of 64 threads, too small to fill an SM on sm_86: it holds at most 16 blocks, so at most 32 of its 48 warps (67% occupancy) are resident; blocks of 96 threads or more can reach full occupancy
+  // SM86: :[[@LINE-2]]:10: warning: 'k' is launched with blocks of 64 threads, too small to fill an SM on sm_86: it holds at most 16 blocks, so at most 32 of its 48 warps (67% occupancy) are resident, the block limit binding before registers and shared memory (16 registers per thread (ptxas), 1024 bytes of shared memory per block); blocks of 96 threads, with the same registers and shared memory per block, reach 48 warps (100%)
 }
 
 

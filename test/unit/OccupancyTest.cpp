@@ -151,23 +151,83 @@ TEST(Occupancy, Hopper) {
   EXPECT_EQ(O.Limiter, L::Registers);
 }
 
-TEST(Occupancy, NextBlock) {
+TEST(Occupancy, NextStep) {
   const ArchInfo &A80 = *tables().find("sm_80");
   LaunchResources R;
   R.ThreadsPerBlock = 256;
   R.RegistersPerThread = 64;
   // 4 blocks at 64 regs; 5 blocks need 40 warps, 10 per partition: at most
   // 1638 per warp, 1536 allocated: 48 regs (49 -> 1792, 9 per partition).
-  EXPECT_EQ(registersForNextBlock(A80, R), 48u);
+  std::optional<OccupancyStep> S = nextOccupancyStep(A80, R, 1);
+  ASSERT_TRUE(S);
+  EXPECT_EQ(S->Registers, 48u);
+  EXPECT_FALSE(S->SharedBytes);
+  EXPECT_EQ(S->After.BlocksPerSM, 5u);
+  EXPECT_EQ(registersForBlocks(A80, 256, 5), 48u);
   R.RegistersPerThread = 32; // warps limit: fewer registers do not help
-  EXPECT_EQ(registersForNextBlock(A80, R), std::nullopt);
-  // 3 blocks at 48 KB static; 4 need 167936/4 = 41984 each, less the 1 KB
-  // reserved: 40960 bytes.
+  EXPECT_FALSE(nextOccupancyStep(A80, R, 1));
+  // 3 blocks at 48 KB static; 4 need 167936/4 = 41984 allocated each, less
+  // the 1 KB reserved: 40960 bytes, 41984 allocated with the reserve.
   R.RegistersPerThread = std::nullopt;
   R.StaticSharedBytes = 49152;
-  EXPECT_EQ(sharedBytesForNextBlock(A80, R), 40960u);
+  S = nextOccupancyStep(A80, R, 1);
+  ASSERT_TRUE(S);
+  EXPECT_EQ(S->SharedBytes, 40960u);
+  EXPECT_EQ(S->SharedAllocated, 41984u);
+  EXPECT_EQ(S->After.BlocksPerSM, 4u);
   R.StaticSharedBytes = 40960;
   EXPECT_EQ(computeOccupancy(A80, R).BlocksPerSM, 4u);
+  R.StaticSharedBytes = 40961; // one byte more: a unit more, 3 blocks
+  EXPECT_EQ(computeOccupancy(A80, R).BlocksPerSM, 3u);
+
+  // The first step of registers can add more than one block: 64 threads (2
+  // warps), 92 regs: 2944 -> 3072 per warp, 5 per partition, 20 warps, 10
+  // blocks. 11 blocks need 22 warps, 6 per partition: at most 2730 -> 2560
+  // per warp = 80 regs, and 6 per partition are 24 warps: 12 blocks.
+  LaunchResources D;
+  D.ThreadsPerBlock = 64;
+  D.RegistersPerThread = 92;
+  EXPECT_EQ(computeOccupancy(A80, D).BlocksPerSM, 10u);
+  S = nextOccupancyStep(A80, D, 1);
+  ASSERT_TRUE(S);
+  EXPECT_EQ(S->Registers, 80u);
+  EXPECT_EQ(S->After.BlocksPerSM, 12u);
+  // A minimum gain of 7 warps (10% of 64): 14 blocks, 28 warps, 7 per
+  // partition: 2340 -> 2304 per warp = 72 regs; 7 per partition hold 28
+  // warps, 14 blocks.
+  S = nextOccupancyStep(A80, D, 7);
+  ASSERT_TRUE(S);
+  EXPECT_EQ(S->Registers, 72u);
+  EXPECT_EQ(S->After.BlocksPerSM, 14u);
+  // No more than 11 blocks wanted (a grid of 11 per SM): the same 80.
+  S = nextOccupancyStep(A80, D, 1, 11);
+  ASSERT_TRUE(S);
+  EXPECT_EQ(S->Registers, 80u);
+  EXPECT_FALSE(nextOccupancyStep(A80, D, 7, 11));
+
+  // A tie: 256 threads, 128 regs (2 blocks) and 70000 bytes of shared
+  // memory (71040 allocated: 2 blocks). Fewer registers alone or less
+  // shared memory alone add no block; the step changes both: 3 blocks need
+  // 80 regs and 167936/3 = 55978 -> 55936 allocated, 54912 bytes.
+  LaunchResources T;
+  T.ThreadsPerBlock = 256;
+  T.RegistersPerThread = 128;
+  T.DynamicSharedBytes = 70000;
+  T.MaxDynamicSharedOptIn = 70000;
+  Occupancy O = computeOccupancy(A80, T);
+  EXPECT_EQ(O.BlocksPerSM, 2u);
+  EXPECT_TRUE(O.limitedBy(L::Registers));
+  EXPECT_TRUE(O.limitedBy(L::SharedMemory));
+  EXPECT_EQ(O.limiterNames(), "registers and shared memory");
+  LaunchResources Half = T;
+  Half.RegistersPerThread = 80;
+  EXPECT_EQ(computeOccupancy(A80, Half).BlocksPerSM, 2u);
+  S = nextOccupancyStep(A80, T, 1);
+  ASSERT_TRUE(S);
+  EXPECT_EQ(S->Registers, 80u);
+  EXPECT_EQ(S->SharedBytes, 54912u);
+  EXPECT_EQ(S->SharedAllocated, 55936u);
+  EXPECT_EQ(S->After.BlocksPerSM, 3u);
 }
 
 // The H100's own answers (bench/gpu/occupancy-h100-sm90.csv, recorded by
@@ -264,6 +324,112 @@ TEST(Occupancy, AgreesWithCudaOccupancyHeader) {
           }
   }
   EXPECT_GT(Compared, 10000u);
+}
+
+// The steps the checks suggest, against NVIDIA's calculator: at the
+// suggested registers and shared bytes (the reserve left out, as the checks
+// say them) the header gives the blocks the message promises, and one
+// register or one allocation unit more gives fewer than were wanted: the
+// thresholds are exact. Ties between registers and shared memory included.
+TEST(Occupancy, StepsAgreeWithCudaOccupancyHeader) {
+  unsigned Compared = 0, Ties = 0, Both = 0;
+  for (const ArchInfo &A : tables().all()) {
+    cudaOccDeviceProp P;
+    P.computeMajor = A.SM / 10;
+    P.computeMinor = A.SM % 10;
+    P.maxThreadsPerBlock = A.max_threads_per_block;
+    P.maxThreadsPerMultiprocessor = A.max_threads_per_sm;
+    P.regsPerBlock = A.max_registers_per_block;
+    P.regsPerMultiprocessor = A.registers_per_sm;
+    P.warpSize = A.warp_size;
+    P.sharedMemPerBlock = A.max_shared_memory_per_block;
+    P.sharedMemPerMultiprocessor = A.shared_memory_per_sm;
+    P.numSms = 100;
+    P.sharedMemPerBlockOptin = A.max_shared_memory_per_block_optin;
+    P.reservedSharedMemPerBlock = A.reserved_shared_memory_per_block;
+    cudaOccDeviceState State;
+    auto Header = [&](unsigned Threads, unsigned Regs, unsigned Static,
+                      unsigned Dynamic) {
+      cudaOccFuncAttributes F;
+      F.maxThreadsPerBlock = INT_MAX;
+      F.numRegs = Regs;
+      F.sharedSizeBytes = Static;
+      F.maxDynamicSharedSizeBytes = INT_MAX; // opted in
+      cudaOccResult Result;
+      Result.activeBlocksPerMultiprocessor = -1;
+      EXPECT_EQ(cudaOccMaxActiveBlocksPerMultiprocessor(&Result, &P, &F, &State,
+                                                        Threads, Dynamic),
+                CUDA_OCC_SUCCESS);
+      return unsigned(Result.activeBlocksPerMultiprocessor);
+    };
+    for (unsigned Threads : {32u, 64u, 96u, 128u, 160u, 256u, 384u, 512u})
+      for (unsigned Regs : {24u, 33u, 40u, 42u, 43u, 64u, 72u, 80u, 92u, 96u,
+                            128u, 130u, 168u, 200u, 255u})
+        for (unsigned Static : {0u, 2048u, 9216u, 20000u, 40000u})
+          for (unsigned Dynamic : {0u, 12000u, 30000u})
+            for (unsigned MinWarps : {1u, 7u}) {
+              LaunchResources R;
+              R.ThreadsPerBlock = Threads;
+              R.RegistersPerThread = Regs;
+              R.StaticSharedBytes = Static;
+              R.DynamicSharedBytes = Dynamic;
+              R.MaxDynamicSharedOptIn = Dynamic;
+              Occupancy Now = computeOccupancy(A, R);
+              if (Now.BlocksPerSM == 0 ||
+                  Header(Threads, Regs, Static, Dynamic) != Now.BlocksPerSM)
+                continue; // the launch itself is compared above
+              bool Tie =
+                  Now.limitedBy(L::Registers) && Now.limitedBy(L::SharedMemory);
+              Ties += Tie;
+              std::optional<OccupancyStep> S =
+                  nextOccupancyStep(A, R, MinWarps);
+              // Silent only where no registers and shared size could add
+              // the warps: at 1 register and no shared memory the header's
+              // blocks, held by the block and warp limits, add fewer.
+              unsigned Ceiling = Header(Threads, 1, 0, 0);
+              if (!S) {
+                EXPECT_LT((Ceiling - Now.BlocksPerSM) * Now.WarpsPerBlock,
+                          MinWarps)
+                    << A.Name << " threads=" << Threads << " regs=" << Regs
+                    << " static=" << Static << " dynamic=" << Dynamic;
+                continue;
+              }
+              unsigned NewRegs = S->Registers.value_or(Regs);
+              unsigned NewShared = S->SharedBytes.value_or(Static + Dynamic);
+              // The header at the step: the promised blocks.
+              unsigned Got = Header(Threads, NewRegs, 0, NewShared);
+              EXPECT_EQ(Got, S->After.BlocksPerSM)
+                  << A.Name << " threads=" << Threads << " regs=" << Regs
+                  << " static=" << Static << " dynamic=" << Dynamic;
+              EXPECT_GE((S->After.BlocksPerSM - Now.BlocksPerSM) *
+                            Now.WarpsPerBlock,
+                        MinWarps);
+              // Each changed resource at its limit: one register, or one
+              // allocation unit, more and it no longer gives those blocks.
+              if (S->Registers)
+                EXPECT_LT(Header(Threads, NewRegs + 1, 0, NewShared),
+                          S->After.BlocksPerSM)
+                    << A.Name << " threads=" << Threads << " regs=" << Regs;
+              if (S->SharedBytes)
+                EXPECT_LT(Header(Threads, NewRegs, 0,
+                                 NewShared + A.shared_memory_allocation_unit),
+                          S->After.BlocksPerSM)
+                    << A.Name << " threads=" << Threads << " static=" << Static
+                    << " dynamic=" << Dynamic;
+              // A tie is never broken by one resource alone.
+              if (Tie) {
+                EXPECT_TRUE(S->Registers && S->SharedBytes);
+                EXPECT_EQ(Header(Threads, NewRegs, Static, Dynamic),
+                          Now.BlocksPerSM);
+                EXPECT_EQ(Header(Threads, Regs, 0, NewShared), Now.BlocksPerSM);
+              }
+              Both += S->Registers && S->SharedBytes;
+              ++Compared;
+            }
+  }
+  EXPECT_GT(Compared, 5000u);
+  EXPECT_GT(Ties, 10u);
+  EXPECT_GT(Both, 10u);
 }
 #endif
 
