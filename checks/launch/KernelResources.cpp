@@ -51,7 +51,14 @@ KernelResourcesSeen kernelResourcesOf(CheckContext &Ctx, const ArchInfo &A,
   std::string Why;
   ASTNameGenerator Names(Ctx.astContext());
   std::string Mangled = Names.getName(definitionOf(Kernel));
-  if (auto R = Src.kernelResources(A, Mangled, Why)) {
+  std::optional<KernelResources> R = Src.kernelResources(A, Mangled, Why);
+  // A static kernel: clang mangles its internal linkage (_ZL...), nvcc's
+  // ptxas reports the entry under the external name (_Z...).
+  if (!R && llvm::StringRef(Mangled).starts_with("_ZL")) {
+    std::string Other;
+    R = Src.kernelResources(A, "_Z" + Mangled.substr(3), Other);
+  }
+  if (R) {
     Out.Registers = R->Registers;
     Out.Spilled = R->SpillBytes;
     Out.StaticSharedBytes = R->SharedBytes;

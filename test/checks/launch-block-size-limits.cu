@@ -21,6 +21,10 @@ __global__ void regs96(float *a) { a[threadIdx.x] = 0; }
 // (32) binds at 32 threads; blocks of 64 reach 36 warps, not 64.
 __global__ void mid(float *a) { a[threadIdx.x] = 0; }
 
+// A static kernel: ptxas reports it as _Z7sregs96Pf, clang mangles it
+// _ZL7sregs96Pf; its 96 registers are counted all the same.
+static __global__ void sregs96(float *a) { a[threadIdx.x] = 0; }
+
 void occupancy(float *a, int n, int bytes) {
   // Positive: nothing but the block limit holds 32-thread blocks.
   k<<<n, 32>>>(a);
@@ -31,6 +35,7 @@ void occupancy(float *a, int n, int bytes) {
   smem32<<<n, 32>>>(a);
   // Negative: registers hold it at 20 blocks first.
   regs96<<<n, 32>>>(a);
+  sregs96<<<n, 32>>>(a);
   // Positive, with the fix that stays true: 64-thread blocks reach the 36
   // warps registers allow, not full occupancy.
   mid<<<n, 32>>>(a);
