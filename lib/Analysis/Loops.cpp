@@ -144,4 +144,145 @@ std::optional<uint64_t> constantTripCount(
   return (Span + Step - 1) / Step;
 }
 
+namespace {
+
+const Expr *loopCondition(const Stmt *Loop) {
+  if (const auto *For = dyn_cast<ForStmt>(Loop))
+    return For->getCond();
+  if (const auto *W = dyn_cast<WhileStmt>(Loop))
+    return W->getCond();
+  if (const auto *D = dyn_cast<DoStmt>(Loop))
+    return D->getCond();
+  return nullptr;
+}
+
+// Calls Fn on the statements that run each iteration of Loop, outside the
+// loops nested in it: a for loop's increment and the body.
+void forEachStep(const Stmt *Loop, llvm::function_ref<void(const Stmt *)> Fn) {
+  auto Walk = [&](const Stmt *Root) {
+    forEachStmt(Root, [&](const Stmt *S) {
+      if (S != Root && isLoop(S))
+        return WalkStep::SkipChildren;
+      Fn(S);
+      return WalkStep::Continue;
+    });
+  };
+  if (const auto *For = dyn_cast<ForStmt>(Loop)) {
+    Walk(For->getInc());
+    Walk(For->getBody());
+  } else if (const auto *W = dyn_cast<WhileStmt>(Loop)) {
+    Walk(W->getBody());
+  } else if (const auto *D = dyn_cast<DoStmt>(Loop)) {
+    Walk(D->getBody());
+  }
+}
+
+bool isScaling(BinaryOperatorKind Op) {
+  return Op == BO_Mul || Op == BO_Div || Op == BO_Shl || Op == BO_Shr ||
+         Op == BO_MulAssign || Op == BO_DivAssign || Op == BO_ShlAssign ||
+         Op == BO_ShrAssign;
+}
+
+} // namespace
+
+bool isGeometric(const Stmt *Loop) {
+  const Expr *Cond = loopCondition(Loop);
+  if (!Cond)
+    return false;
+  DeclSet Read;
+  forEachStmt(Cond, [&](const Stmt *N) {
+    if (const auto *Ref = dyn_cast<DeclRefExpr>(N))
+      Read.insert(Ref->getDecl());
+    else if (const auto *M = dyn_cast<MemberExpr>(N))
+      Read.insert(M->getMemberDecl());
+  });
+  bool Scaled = false, Added = false;
+  forEachStep(Loop, [&](const Stmt *S) {
+    if (const auto *U = dyn_cast<UnaryOperator>(S)) {
+      if (U->isIncrementDecrementOp())
+        Added |= Read.count(baseDecl(U->getSubExpr())) > 0;
+      return;
+    }
+    const auto *B = dyn_cast<BinaryOperator>(S);
+    if (!B || !B->isAssignmentOp())
+      return;
+    const ValueDecl *D = baseDecl(B->getLHS());
+    if (!D || !Read.count(D))
+      return;
+    if (B->isCompoundAssignmentOp()) {
+      Scaled |= isScaling(B->getOpcode());
+      Added |= B->getOpcode() == BO_AddAssign || B->getOpcode() == BO_SubAssign;
+      return;
+    }
+    // n = (n + 255) / 256, size = size * 2.
+    const auto *R =
+        dyn_cast<BinaryOperator>(B->getRHS()->IgnoreParenImpCasts());
+    DeclSet Self;
+    Self.insert(D);
+    if (R && isScaling(R->getOpcode()) && referencesAny(R, Self))
+      Scaled = true;
+  });
+  return Scaled && !Added;
+}
+
+bool repeatsSameWork(const Stmt *Loop) {
+  const auto *For = dyn_cast<ForStmt>(Loop);
+  if (!For || !For->getInc())
+    return false;
+  DeclSet Counters;
+  forEachStmt(For->getInc(), [&](const Stmt *N) {
+    if (const auto *U = dyn_cast<UnaryOperator>(N)) {
+      if (U->isIncrementDecrementOp())
+        if (const ValueDecl *D = baseDecl(U->getSubExpr()))
+          Counters.insert(D);
+    } else if (const auto *B = dyn_cast<BinaryOperator>(N)) {
+      if (B->isAssignmentOp())
+        if (const ValueDecl *D = baseDecl(B->getLHS()))
+          Counters.insert(D);
+    }
+  });
+  return !Counters.empty() && !referencesAny(For->getBody(), Counters);
+}
+
+bool bracketedBy(const Stmt *Body, const Stmt *Loop,
+                 llvm::function_ref<bool(const Stmt *)> IsMark) {
+  // The block that holds the loop, and the loop's statement in it (the loop
+  // itself, or a label or attribute around it).
+  const CompoundStmt *Block = nullptr;
+  const Stmt *Own = nullptr;
+  forEachStmt(Body, [&](const Stmt *S, llvm::ArrayRef<const Stmt *> Up) {
+    if (S != Loop)
+      return WalkStep::Continue;
+    const Stmt *Child = S;
+    for (size_t I = Up.size(); I-- > 0; Child = Up[I])
+      if (const auto *C = dyn_cast<CompoundStmt>(Up[I])) {
+        Block = C;
+        Own = Child;
+        break;
+      } else if (!isa<AttributedStmt, LabelStmt>(Up[I])) {
+        break;
+      }
+    return WalkStep::Stop;
+  });
+  if (!Block)
+    return false;
+  llvm::SmallVector<const Stmt *, 16> Stmts(Block->body_begin(),
+                                            Block->body_end());
+  auto Pos = llvm::find(Stmts, Own);
+  auto Contains = [](const Stmt *S) {
+    return findStmt(S, WalkOptions(), [](const Stmt *N) { return isLoop(N); });
+  };
+  auto Scan = [&](auto Begin, auto End) {
+    for (auto It = Begin; It != End; ++It) {
+      if (IsMark(*It))
+        return true;
+      if (Contains(*It))
+        return false;
+    }
+    return false;
+  };
+  return Scan(std::make_reverse_iterator(Pos), Stmts.rend()) &&
+         Scan(std::next(Pos), Stmts.end());
+}
+
 } // namespace warplint

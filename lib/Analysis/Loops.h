@@ -35,4 +35,21 @@ std::optional<uint64_t> constantTripCount(
     const clang::Stmt *Loop, const clang::ASTContext &Ctx,
     llvm::function_ref<std::optional<uint64_t>(const clang::Expr *)> ValueOf);
 
+// Whether Loop runs a logarithmic number of times: a variable its condition
+// reads is scaled each iteration (n /= 2, size *= 2, s >>= 1,
+// n = (n + 255) / 256) and none is stepped by addition (++i, i += k). Such a
+// loop runs log2 of a size times: tens of passes at most (mipmap levels,
+// reduction passes, problem sizes).
+bool isGeometric(const clang::Stmt *Loop);
+
+// Whether Loop is a for loop whose body never names the counters it steps:
+// each iteration repeats the same work (a benchmark's repetitions).
+bool repeatsSameWork(const clang::Stmt *Loop);
+
+// Whether Loop, a statement of Body, sits between two marks in its block:
+// walking back from it, a statement for which IsMark holds comes before any
+// other loop, and walking forward too (timer start; loop; timer stop).
+bool bracketedBy(const clang::Stmt *Body, const clang::Stmt *Loop,
+                 llvm::function_ref<bool(const clang::Stmt *)> IsMark);
+
 } // namespace warplint
