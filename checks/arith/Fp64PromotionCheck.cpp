@@ -1,10 +1,14 @@
 #include "checks/arith/Fp64PromotionCheck.h"
 #include "Analysis/DeviceCode.h"
 #include "Analysis/LocalWrites.h"
+#include "Core/NoLint.h"
+#include "IR/OptimisedAccesses.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/Lex/Lexer.h"
 #include "llvm/ADT/APFloat.h"
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/ADT/StringSet.h"
 #include <cmath>
 
 using namespace clang;
@@ -12,6 +16,11 @@ using namespace clang;
 namespace warplint::arith {
 
 namespace {
+
+// How deep constant propagation follows an expression and the locals it
+// reads: a model's `1/(0.13*(1+exp(-(v+10.66)/11.1)))` with its implicit
+// casts is some 20 levels.
+constexpr unsigned MaxFoldDepth = 64;
 
 bool isDouble(QualType T) {
   const auto *BT = T->getAs<BuiltinType>();
@@ -93,6 +102,14 @@ class FunctionFacts {
 public:
   FunctionFacts(const FunctionDecl *F, ASTContext &Ctx)
       : Ctx(Ctx), Writes(F->getBody()) {
+    findStmt(F->getBody(), WalkOptions().enterLambdas(), [&](const Stmt *S) {
+      if (const auto *BO = dyn_cast<BinaryOperator>(S);
+          BO && BO->getOpcode() == BO_Assign)
+        if (const auto *DRE =
+                dyn_cast<DeclRefExpr>(BO->getLHS()->IgnoreParens()))
+          Assigned[DRE] = BO->getRHS();
+      return false;
+    });
     // A deduced return type (a lambda's, auto) is not the author's choice.
     bool ReturnWritten = !F->getDeclaredReturnType()->getContainedAutoType();
     WorksInDouble = (ReturnWritten && holdsDouble(F->getReturnType())) ||
@@ -117,6 +134,48 @@ public:
     if (!Init || Init->isValueDependent() || !Init->EvaluateAsFloat(Out, Ctx))
       return std::nullopt;
     return Out;
+  }
+
+  // Whether the compiler computes E at compile time: literals and constants
+  // combined by arithmetic and casts, and locals whose one
+  // definition (an initialiser, or one assignment to a local declared
+  // without one) is itself such an expression: `fp r; r = 10.25; ...
+  // pow(r, 2) * 1e-15` is a constant after propagation, as -O3 sees it.
+  bool foldable(const Expr *E, unsigned Depth = 0) const {
+    if (!E || Depth > MaxFoldDepth || E->isValueDependent())
+      return false;
+    E = E->IgnoreParens();
+    if (E->isEvaluatable(Ctx))
+      return true;
+    if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
+      const auto *V = dyn_cast<VarDecl>(DRE->getDecl());
+      const Expr *Def = V ? definition(V) : nullptr;
+      if (!Def || !Visiting.insert(V).second)
+        return false;
+      bool Out = foldable(Def, Depth + 1);
+      Visiting.erase(V);
+      return Out;
+    }
+    // Not through calls: nvcc calls libdevice's pow even for constant
+    // arguments, and what it returns is a run-time value.
+    if (isa<UnaryOperator, BinaryOperator, ConditionalOperator, CastExpr>(E)) {
+      if (const auto *U = dyn_cast<UnaryOperator>(E);
+          U && (U->isIncrementDecrementOp() || U->getOpcode() == UO_Deref ||
+                U->getOpcode() == UO_AddrOf))
+        return false;
+      if (const auto *BO = dyn_cast<BinaryOperator>(E);
+          BO && (BO->isAssignmentOp() || BO->getOpcode() == BO_Comma))
+        return false;
+      bool Any = false;
+      for (const Stmt *Child : E->children()) {
+        const auto *CE = dyn_cast_or_null<Expr>(Child);
+        if (!CE || !foldable(CE, Depth + 1))
+          return false;
+        Any = true;
+      }
+      return Any;
+    }
+    return false;
   }
 
   // Double data the author chose: a double (or double*, double2...)
@@ -153,8 +212,27 @@ private:
     return false;
   }
 
+  // The one expression a local of the body gets its value from: its
+  // initialiser when nothing writes it, or the right side of its one
+  // assignment when it has no initialiser.
+  const Expr *definition(const VarDecl *V) const {
+    if (!V->hasLocalStorage() || isa<ParmVarDecl>(V) ||
+        V->getType()->isReferenceType())
+      return nullptr;
+    llvm::ArrayRef<const DeclRefExpr *> W = Writes.writes(V);
+    if (W.empty())
+      return V->getInit();
+    if (W.size() != 1 || (V->getInit() && !isa<ImplicitValueInitExpr>(
+                                              V->getInit()->IgnoreImplicit())))
+      return nullptr;
+    auto It = Assigned.find(W.front());
+    return It == Assigned.end() ? nullptr : It->second;
+  }
+
   ASTContext &Ctx;
   LocalWrites Writes;
+  llvm::DenseMap<const DeclRefExpr *, const Expr *> Assigned;
+  mutable llvm::SmallPtrSet<const VarDecl *, 8> Visiting;
 };
 
 // What a double operand is, as far as the compiler's narrowing goes: a float
@@ -368,10 +446,12 @@ struct Fp64PromotionCheck::Site {
 
 Fp64PromotionCheck::Fp64PromotionCheck(llvm::StringRef Name, CheckContext &Ctx)
     : FunctionCheck(Name, Ctx),
-      WarnRatio(Options.get("WarnRatio", int64_t(32))) {}
+      WarnRatio(Options.get("WarnRatio", int64_t(32))),
+      GroupAbove(Options.get("GroupAbove", int64_t(3))) {}
 
 void Fp64PromotionCheck::storeOptions(CheckOptionMap &Opts) const {
   Opts[Name + ".WarnRatio"] = std::to_string(WarnRatio);
+  Opts[Name + ".GroupAbove"] = std::to_string(GroupAbove);
 }
 
 Severity Fp64PromotionCheck::severity() const {
@@ -464,6 +544,7 @@ void Fp64PromotionCheck::checkFunction(const FunctionDecl *F) {
   if (Facts.WorksInDouble)
     return;
   DoubleExprBuilder Builder(Facts, Ctx);
+  std::vector<Cause> Causes;
 
   auto Consider = [&](RootKind Kind, const Expr *Shown,
                       llvm::ArrayRef<const Expr *> Operands) {
@@ -494,9 +575,26 @@ void Fp64PromotionCheck::checkFunction(const FunctionDecl *F) {
     const Expr *Top = Kind == RootKind::ToFloat || Kind == RootKind::ToInteger
                           ? Operands.front()
                           : Shown;
-    if (narrowedByCompiler(Kind, Top, Builder))
+    // What -O3 left of it, where the IR layer ran and generated it: no FP64
+    // instruction at the expression means folded or narrowed to float.
+    switch (optimisedFate(S.Shown)) {
+    case Fate::Removed:
       return;
-    report(S, F);
+    case Fate::Kept:
+      break;
+    case Fate::Unknown:
+      if (narrowedByCompiler(Kind, Top, Builder))
+        return;
+      // Every float or integer value in it a constant after propagation
+      // (locals assigned literal arithmetic once): folded.
+      if (llvm::all_of(S.Parts.Leaves, [&](const Leaf &L) {
+            return (L.K != Leaf::Float && L.K != Leaf::Int) ||
+                   Facts.foldable(L.E);
+          }))
+        return;
+      break;
+    }
+    report(S, F, Causes);
   };
 
   // Lambdas are functions of their own; sizeof's and typeid's operands
@@ -526,33 +624,213 @@ void Fp64PromotionCheck::checkFunction(const FunctionDecl *F) {
           isDouble(BO->getRHS()->getType()))
         Consider(RootKind::Compare, BO, {BO->getLHS(), BO->getRHS()});
     } else if (const auto *Call = dyn_cast<CallExpr>(S)) {
-      reportPowFloatInt(Call, F);
+      if (auto C = powFloatInt(Call, F))
+        Causes.push_back(std::move(*C));
     }
     return WalkStep::Continue;
   });
+
+  // One cause once, however many expressions it reaches; none that NOLINT
+  // silences counts towards the function's total.
+  std::vector<Cause> Kept;
+  for (Cause &C : Causes)
+    if (Reported.insert(C.Loc.getRawEncoding()).second && !suppressed(C.Loc))
+      Kept.push_back(std::move(C));
+  if (Kept.empty())
+    return;
+  if (GroupAbove > 0 && Kept.size() > size_t(GroupAbove))
+    return emitGrouped(F, Kept);
+  for (const Cause &C : Kept)
+    emit(C);
 }
 
-void Fp64PromotionCheck::emit(const Expr *Shown, const Cause &C) {
-  if (!Reported.insert(C.Loc.getRawEncoding()).second)
-    return;
-  {
-    FindingBuilder B = diag(
-        C.Loc,
-        "'{0}' is computed in double precision: {1}; FP64 runs at {2} of the "
-        "FP32 rate on {3}; {4} (CUDA C++ Best Practices Guide, 'Other "
-        "Arithmetic Instructions')",
-        severity());
-    B << context().sourceText(Shown) << C.Why << PerTarget{ratioText()}
-      << arch().Name << C.Advice;
-    B.metric("fp64_to_fp32_ratio", arch().fp64_to_fp32_ratio);
+Fp64PromotionCheck::Fate
+Fp64PromotionCheck::optimisedFate(const Expr *Shown) const {
+  const ir::OptimisedAccesses *O = context().optimisedAccesses();
+  if (!O)
+    return Fate::Unknown;
+  SourceManager &SM = context().sourceManager();
+  // Debug locations name the expansion of a macro.
+  SourceLocation B = SM.getExpansionLoc(Shown->getBeginLoc());
+  SourceLocation E = SM.getExpansionRange(Shown->getEndLoc()).getEnd();
+  PresumedLoc PB = SM.getPresumedLoc(B), PE = SM.getPresumedLoc(E);
+  if (PB.isInvalid() || PE.isInvalid() ||
+      llvm::StringRef(PB.getFilename()) != PE.getFilename())
+    return Fate::Unknown;
+  llvm::SmallString<256> Path(PB.getFilename());
+  SM.getFileManager().makeAbsolutePath(Path);
+  switch (O->fp64({std::string(Path), PB.getLine(), PB.getColumn()},
+                  {std::string(Path), PE.getLine(), PE.getColumn()})) {
+  case ir::Fp64Fate::Removed:
+    return Fate::Removed;
+  case ir::Fp64Fate::Kept:
+    return Fate::Kept;
+  case ir::Fp64Fate::Unknown:
+    return Fate::Unknown;
+  }
+  return Fate::Unknown;
+}
+
+bool Fp64PromotionCheck::suppressed(SourceLocation Loc) {
+  SourceManager &SM = context().sourceManager();
+  SourceLocation At = SM.getExpansionLoc(Loc);
+  FileID FID = SM.getFileID(At);
+  auto [It, New] = NoLint.try_emplace(FID);
+  if (New) {
+    bool Invalid = false;
+    llvm::StringRef Buffer = SM.getBufferData(FID, &Invalid);
+    It->second = std::make_unique<NoLintIndex>(Invalid ? "" : Buffer);
+  }
+  return It->second->suppresses(SM.getPresumedLineNumber(At), Name);
+}
+
+void Fp64PromotionCheck::emit(const Cause &C) {
+  FindingBuilder B =
+      diag(C.Loc,
+           "'{0}' is computed in double precision: {1}; FP64 runs at {2} of "
+           "the FP32 rate on {3}; {4} (CUDA C++ Best Practices Guide, 'Other "
+           "Arithmetic Instructions')",
+           severity());
+  B << context().sourceText(C.Shown) << C.Why << PerTarget{ratioText()}
+    << arch().Name << C.Advice;
+  B.metric("fp64_to_fp32_ratio", arch().fp64_to_fp32_ratio);
+  for (const FixItHint &H : C.Fixes)
+    B << H;
+  if (C.AtDeclaration)
+    B.note(C.Shown->getBeginLoc(), "computed in double precision here");
+}
+
+namespace {
+
+std::string plural(size_t N, llvm::StringRef One, llvm::StringRef Many) {
+  return std::to_string(N) + " " + (N == 1 ? One : Many).str();
+}
+
+// "a, b and c"
+std::string listed(const std::vector<std::string> &Items) {
+  std::string Out;
+  for (size_t I = 0; I < Items.size(); ++I)
+    Out += (I == 0 ? "" : I + 1 == Items.size() ? " and " : ", ") + Items[I];
+  return Out;
+}
+
+} // namespace
+
+// Above GroupAbove causes in one function (a model file written with
+// unsuffixed literals throughout), one finding for the function with the
+// totals and each site as a note; every fix-it goes with it.
+void Fp64PromotionCheck::emitGrouped(const FunctionDecl *F,
+                                     const std::vector<Cause> &Causes) {
+  size_t Count[5] = {0, 0, 0, 0, 0};
+  std::vector<std::string> Calls, Declare, Macros;
+  auto AddOnce = [](std::vector<std::string> &V, const std::string &S) {
+    if (!S.empty() && !llvm::is_contained(V, S))
+      V.push_back(S);
+  };
+  for (const Cause &C : Causes) {
+    ++Count[C.K];
+    if (C.K == Cause::Pow || C.K == Cause::Call)
+      AddOnce(Calls, C.FloatCall);
+    if (C.K == Cause::Constant || C.K == Cause::Local)
+      AddOnce(Declare, "'" + C.Name + "'");
+    if (C.K == Cause::Literal)
+      AddOnce(Macros, C.Macro.empty() ? "" : "'" + C.Macro + "'");
+  }
+  std::vector<std::string> What, Advice;
+  if (Count[Cause::Literal])
+    What.push_back(plural(Count[Cause::Literal], "literal", "literals"));
+  if (Count[Cause::Pow])
+    What.push_back(plural(Count[Cause::Pow], "'pow' call", "'pow' calls"));
+  if (Count[Cause::Call])
+    What.push_back(
+        plural(Count[Cause::Call], "double math call", "double math calls"));
+  if (Count[Cause::Constant])
+    What.push_back(
+        plural(Count[Cause::Constant], "double constant", "double constants"));
+  if (Count[Cause::Local])
+    What.push_back(
+        plural(Count[Cause::Local], "double local", "double locals"));
+  if (Count[Cause::Literal])
+    Advice.push_back("write the literals with an f suffix (0.5f)" +
+                     (Macros.empty()
+                          ? std::string()
+                          : " in the code and in macro" +
+                                std::string(Macros.size() > 1 ? "s " : " ") +
+                                listed(Macros)));
+  if (!Calls.empty())
+    Advice.push_back("call " + listed(Calls));
+  if (!Declare.empty())
+    Advice.push_back("declare " + listed(Declare) + " float");
+
+  std::string Share;
+  if (const ir::OptimisedAccesses *O = context().optimisedAccesses()) {
+    SourceManager &SM = context().sourceManager();
+    PresumedLoc P = SM.getPresumedLoc(SM.getExpansionLoc(F->getLocation()));
+    if (P.isValid()) {
+      llvm::SmallString<256> Path(P.getFilename());
+      SM.getFileManager().makeAbsolutePath(Path);
+      if (auto S = O->fp64Share(Path, P.getLine());
+          S && S->Instructions && S->Fp64)
+        Share = "; about " +
+                std::to_string(std::lround(100.0 * S->Fp64 / S->Instructions)) +
+                "% of its instructions after -O3 are FP64 (" +
+                std::to_string(S->Fp64) + " of " +
+                std::to_string(S->Instructions) + ")";
+    }
+  }
+
+  FindingBuilder B = diag(
+      F->getLocation(),
+      "'{0}' computes {1} float expressions in double precision: {2}{3}; "
+      "FP64 runs at {4} of the FP32 rate on {5}; {6} (CUDA C++ Best Practices "
+      "Guide, 'Other Arithmetic Instructions')",
+      severity());
+  B << F->getNameAsString() << std::to_string(Causes.size()) << listed(What)
+    << Share << PerTarget{ratioText()} << arch().Name << listed(Advice);
+  B.metric("fp64_to_fp32_ratio", arch().fp64_to_fp32_ratio);
+  B.metric("fp64_expressions", double(Causes.size()));
+  for (const Cause &C : Causes) {
     for (const FixItHint &H : C.Fixes)
       B << H;
-    if (C.AtDeclaration)
-      B.note(Shown->getBeginLoc(), "computed in double precision here");
+    B.note(C.Loc, "'{0}': {1}; {2}")
+        << context().sourceText(C.Shown) << C.Why << C.Advice;
   }
 }
 
-void Fp64PromotionCheck::report(const Site &S, const FunctionDecl *F) {
+namespace {
+
+// The float function of a C math function: fmax -> fmaxf.
+std::string floatVersion(const FunctionDecl *Callee) {
+  static const llvm::StringSet<> Math = {
+      "acos", "acosh",  "asin",  "asinh", "atan",  "atan2",    "atanh",
+      "cbrt", "ceil",   "cos",   "cosh",  "erf",   "erfc",     "exp",
+      "exp2", "expm1",  "fabs",  "fdim",  "floor", "fma",      "fmax",
+      "fmin", "fmod",   "hypot", "log",   "log10", "log1p",    "log2",
+      "pow",  "rint",   "round", "sin",   "sinh",  "sqrt",     "tan",
+      "tanh", "tgamma", "trunc", "rsqrt", "rcbrt", "copysign", "lgamma"};
+  if (!Callee->getDeclName().isIdentifier() ||
+      !Math.contains(Callee->getName()))
+    return "";
+  return Callee->getName().str() + "f";
+}
+
+// The callee's name as written, a plain identifier (maybe std::) outside any
+// macro, and the function not a template instantiation: what a fix-it may
+// rename.
+std::optional<CharSourceRange> renamable(const CallExpr *Call,
+                                         const FunctionDecl *F) {
+  const Expr *CalleeExpr = Call->getCallee()->IgnoreParenImpCasts();
+  SourceRange R = CalleeExpr->getSourceRange();
+  if (!isa<DeclRefExpr>(CalleeExpr) || R.getBegin().isMacroID() ||
+      R.getEnd().isMacroID() || F->getTemplateInstantiationPattern())
+    return std::nullopt;
+  return CharSourceRange::getTokenRange(R);
+}
+
+} // namespace
+
+void Fp64PromotionCheck::report(const Site &S, const FunctionDecl *F,
+                                std::vector<Cause> &Out) {
   ASTContext &Ctx = F->getASTContext();
   const SourceManager &SM = Ctx.getSourceManager();
   const LangOptions &LO = Ctx.getLangOpts();
@@ -560,20 +838,29 @@ void Fp64PromotionCheck::report(const Site &S, const FunctionDecl *F) {
 
   // A double local: the declaration is the cause and the place to fix.
   if (const Leaf *L = S.Parts.first(Leaf::Local)) {
-    std::string Name = L->Var->getName().str();
-    return emit(S.Shown, {L->Var->getLocation(),
-                          "'" + Name + "' is declared double",
-                          "declare '" + Name + "' float",
-                          {},
-                          /*AtDeclaration=*/true});
+    Cause C;
+    C.K = Cause::Local;
+    C.Loc = L->Var->getLocation();
+    C.Shown = S.Shown;
+    C.Name = L->Var->getName().str();
+    C.Why = "'" + C.Name + "' is declared double";
+    C.Advice = "declare '" + C.Name + "' float";
+    C.AtDeclaration = true;
+    Out.push_back(std::move(C));
+    return;
   }
 
   if (const Leaf *L = S.Parts.first(Leaf::Literal)) {
     SourceLocation Loc = L->Lit->getLocation();
-    Cause C{Loc, "the literal " + spelling(Loc, Ctx), "", {}};
-    if (Loc.isMacroID())
-      C.Why += " (from macro '" +
-               Lexer::getImmediateMacroName(Loc, SM, LO).str() + "')";
+    Cause C;
+    C.K = Cause::Literal;
+    C.Loc = Loc;
+    C.Shown = S.Shown;
+    C.Why = "the literal " + spelling(Loc, Ctx);
+    if (Loc.isMacroID()) {
+      C.Macro = Lexer::getImmediateMacroName(Loc, SM, LO).str();
+      C.Why += " (from macro '" + C.Macro + "')";
+    }
     C.Why += " promotes the " + Operand + " operand to double";
 
     // Every literal gets its suffix when the rest of the expression is float,
@@ -598,45 +885,61 @@ void Fp64PromotionCheck::report(const Site &S, const FunctionDecl *F) {
     }
     if (!Fixable)
       C.Fixes.clear();
-    C.Advice = "write " + Written.front();
-    for (size_t I = 1; I < Written.size(); ++I)
-      C.Advice += (I + 1 == Written.size() ? " and " : ", ") + Written[I];
-    if (Loc.isMacroID())
-      C.Advice += " in the macro";
-    return emit(S.Shown, C);
+    C.Advice = "write " + listed(Written);
+    if (!C.Macro.empty())
+      C.Advice += " in macro '" + C.Macro + "'";
+    Out.push_back(std::move(C));
+    return;
   }
 
   if (const Leaf *L = S.Parts.first(Leaf::Constant)) {
-    std::string Name = L->Var->getName().str();
-    return emit(S.Shown, {L->E->getExprLoc(),
-                          "the double constant '" + Name + "' promotes the " +
-                              Operand + " operand to double",
-                          "declare '" + Name + "' float",
-                          {}});
+    Cause C;
+    C.K = Cause::Constant;
+    C.Loc = L->E->getExprLoc();
+    C.Shown = S.Shown;
+    C.Name = L->Var->getName().str();
+    C.Why = "the double constant '" + C.Name + "' promotes the " + Operand +
+            " operand to double";
+    C.Advice = "declare '" + C.Name + "' float";
+    Out.push_back(std::move(C));
+    return;
   }
 
   if (!S.Parts.Calls.empty()) {
+    // A double overload chosen for float and integer arguments: fmax(x, 1).
     const CallExpr *Call = S.Parts.Calls.front();
-    emit(S.Shown, {Call->getExprLoc(),
-                   "'" + Call->getDirectCallee()->getName().str() +
-                       "' is the double-precision overload for " + Operand +
-                       " arguments",
-                   "pass float arguments",
-                   {}});
+    Cause C;
+    C.K = Cause::Call;
+    C.Loc = Call->getExprLoc();
+    C.Shown = S.Shown;
+    std::string Name = Call->getDirectCallee()->getName().str();
+    C.Why = "'" + Name + "' is the double-precision overload for " + Operand +
+            " arguments";
+    C.FloatCall = floatVersion(Call->getDirectCallee());
+    C.Advice =
+        C.FloatCall.empty() ? "pass float arguments" : "call " + C.FloatCall;
+    // Renamed, the float function converts integer arguments itself.
+    if (!C.FloatCall.empty() && S.Kind != RootKind::ToInteger &&
+        S.Kind != RootKind::CompoundToInteger)
+      if (auto R = renamable(Call, F))
+        C.Fixes.push_back(FixItHint::CreateReplacement(*R, C.FloatCall));
+    Out.push_back(std::move(C));
   }
 }
 
 // nvcc's headers follow C++11 with libstdc++, which dropped pow(float, int):
 // both arguments are promoted and the double-precision pow runs (PTX:
 // __internal_accurate_pow on doubles). Clang's CUDA headers keep a float
-// overload, which is what the AST shows.
-void Fp64PromotionCheck::reportPowFloatInt(const CallExpr *Call,
-                                           const FunctionDecl *F) {
+// overload, which is what the AST shows; the IR layer (clang's) cannot judge
+// it, so the verdict is the AST's.
+std::optional<Fp64PromotionCheck::Cause>
+Fp64PromotionCheck::powFloatInt(const CallExpr *Call, const FunctionDecl *F) {
   const FunctionDecl *Callee = Call->getDirectCallee();
   if (!Callee || !Callee->getDeclName().isIdentifier() ||
       Callee->getName() != "pow" || Callee->getNumParams() != 2 ||
-      !inSystemHeader(Callee) || isa<CXXMethodDecl>(Callee))
-    return;
+      !inSystemHeader(Callee) || isa<CXXMethodDecl>(Callee) ||
+      Call->getNumArgs() != 2)
+    return std::nullopt;
   auto Is = [](QualType T, BuiltinType::Kind K) {
     const auto *BT = T.getCanonicalType()->getAs<BuiltinType>();
     return BT && BT->getKind() == K;
@@ -644,21 +947,38 @@ void Fp64PromotionCheck::reportPowFloatInt(const CallExpr *Call,
   if (!Is(Callee->getReturnType(), BuiltinType::Float) ||
       !Is(Callee->getParamDecl(0)->getType(), BuiltinType::Float) ||
       !Is(Callee->getParamDecl(1)->getType(), BuiltinType::Int))
-    return;
+    return std::nullopt;
+  // Even of constant arguments (pow(10.25, 2)): nvcc calls its double pow
+  // at run time.
   if (Call->isValueDependent() || Call->isEvaluatable(F->getASTContext()))
-    return;
-  Cause C{Call->getBeginLoc(),
-          "nvcc's headers follow C++11, which has no pow(float, int), so "
-          "both arguments are promoted to double",
-          "call powf",
-          {}};
-  const Expr *CalleeExpr = Call->getCallee()->IgnoreParenImpCasts();
-  SourceRange R = CalleeExpr->getSourceRange();
-  if (isa<DeclRefExpr>(CalleeExpr) && R.getBegin().isFileID() &&
-      R.getEnd().isFileID() && !F->getTemplateInstantiationPattern())
+    return std::nullopt;
+  Cause C;
+  C.K = Cause::Pow;
+  C.Loc = Call->getBeginLoc();
+  C.Shown = Call;
+  C.Why = "nvcc's headers follow C++11, which has no pow(float, int), so "
+          "both arguments are promoted to double";
+  C.FloatCall = "powf";
+  C.Advice = "call powf";
+  auto R = renamable(Call, F);
+  if (!R)
+    return C;
+  // pow(x, 2) of a variable: x * x, exact where powf rounds.
+  ASTContext &Ctx = F->getASTContext();
+  const Expr *Base = Call->getArg(0)->IgnoreParenImpCasts();
+  Expr::EvalResult Exp;
+  if (isa<DeclRefExpr>(Base) && Base->getBeginLoc().isFileID() &&
+      Call->getEndLoc().isFileID() &&
+      Call->getArg(1)->EvaluateAsInt(Exp, Ctx) && Exp.Val.getInt() == 2) {
+    std::string X = spelling(Base->getBeginLoc(), Ctx);
+    C.Advice = "write " + X + " * " + X;
     C.Fixes.push_back(FixItHint::CreateReplacement(
-        CharSourceRange::getTokenRange(R), "powf"));
-  emit(Call, C);
+        CharSourceRange::getTokenRange(Call->getSourceRange()),
+        "(" + X + " * " + X + ")"));
+    return C;
+  }
+  C.Fixes.push_back(FixItHint::CreateReplacement(*R, "powf"));
+  return C;
 }
 
 WARPLINT_CHECK_FACTORY(Fp64PromotionCheck)

@@ -47,6 +47,32 @@ std::optional<SourcePos> positionOf(const Instruction &I) {
   return SourcePos{pathOf(L->getFile()), L->getLine(), L->getColumn()};
 }
 
+// Double-precision work: arithmetic, a comparison or a conversion with a
+// double operand or result, or a call of a math function (an intrinsic,
+// libdevice's __nv_*, a declaration) that takes or returns double. Loads,
+// stores, phis, selects and bit casts move doubles without the FP64 unit.
+bool isFp64(const Instruction &I) {
+  auto IsDouble = [](const Type *T) {
+    return T->getScalarType()->isDoubleTy();
+  };
+  auto Touches = [&] {
+    return IsDouble(I.getType()) || any_of(I.operands(), [&](const Use &U) {
+             return IsDouble(U->getType());
+           });
+  };
+  if (const auto *Call = dyn_cast<CallBase>(&I)) {
+    if (isa<DbgInfoIntrinsic>(I))
+      return false;
+    const Function *Callee = Call->getCalledFunction();
+    return Callee && Callee->isDeclaration() && Touches();
+  }
+  if (const auto *Cast = dyn_cast<CastInst>(&I))
+    return Cast->getOpcode() != Instruction::BitCast && Touches();
+  if (isa<BinaryOperator, UnaryOperator, FCmpInst>(I))
+    return Touches();
+  return false;
+}
+
 unsigned bytesOf(const Instruction &I) {
   return unsigned(I.getModule()->getDataLayout().getTypeStoreSize(
       getLoadStoreType(const_cast<Instruction *>(&I))));
@@ -359,6 +385,11 @@ void OptimisedAccesses::optimise(Module &M, TargetMachine &TM, StringRef CPU) {
     };
     for (Instruction &I : instructions(F))
       if (auto Pos = positionOf(I)) {
+        if (isFp64(I)) {
+          Fp64Record &R = Fp64[Pos->File][{Pos->Line, Pos->Column}];
+          R.Generated = true;
+          R.Functions.insert(functionId(F.getName()));
+        }
         if (isMemoryAccess(I))
           Generated(*Pos, isa<StoreInst>(I), bytesOf(I));
         for (CopySide C : copySides(I))
@@ -466,6 +497,23 @@ void OptimisedAccesses::optimise(Module &M, TargetMachine &TM, StringRef CPU) {
           Unplaced.insert(
               {functionId(F.getName()), isa<StoreInst>(I), bytesOf(I)});
       }
+    Fp64Share Share;
+    for (Instruction &I : instructions(F)) {
+      if (isa<DbgInfoIntrinsic>(I))
+        continue;
+      ++Share.Instructions;
+      if (!isFp64(I))
+        continue;
+      ++Share.Fp64;
+      if (auto Pos = positionOf(I))
+        ++Fp64[Pos->File][{Pos->Line, Pos->Column}].Survivors;
+      else
+        Fp64Unplaced.insert(functionId(F.getName()));
+    }
+    if (const DISubprogram *SP = F.getSubprogram())
+      Shares[pathOf(SP->getFile()) + ":" + std::to_string(SP->getLine())] =
+          Share;
+
     // Nothing of F's analyses is needed past here: kept, they would hold
     // every function's at once.
     FAM.clear(F, F.getName());
@@ -485,6 +533,41 @@ OptimisedAccesses::laneLinear(StringRef File, unsigned Line) const {
     if (A.Kernel == Key)
       Out.push_back(&A);
   return Out;
+}
+
+Fp64Fate OptimisedAccesses::fp64(const SourcePos &Begin,
+                                 const SourcePos &End) const {
+  auto File = Fp64.find(Begin.File);
+  if (File == Fp64.end())
+    return Fp64Fate::Unknown;
+  bool Generated = false;
+  // Column 0: a position the optimiser merged from several on one line.
+  for (auto It = File->second.lower_bound({Begin.Line, 0}),
+            E = File->second.upper_bound({End.Line, ~0u});
+       It != E; ++It) {
+    auto [Line, Column] = It->first;
+    bool Inside = !Column || ((Line > Begin.Line || Column >= Begin.Column) &&
+                              (Line < End.Line || Column <= End.Column));
+    if (!Inside)
+      continue;
+    if (It->second.Survivors)
+      return Fp64Fate::Kept;
+    if (!It->second.Generated)
+      continue;
+    Generated = true;
+    for (unsigned Fn : It->second.Functions)
+      if (Fp64Unplaced.count(Fn))
+        return Fp64Fate::Unknown;
+  }
+  return Generated ? Fp64Fate::Removed : Fp64Fate::Unknown;
+}
+
+std::optional<Fp64Share> OptimisedAccesses::fp64Share(StringRef File,
+                                                      unsigned Line) const {
+  auto It = Shares.find((File + ":" + Twine(Line)).str());
+  if (It == Shares.end())
+    return std::nullopt;
+  return It->second;
 }
 
 AccessFate OptimisedAccesses::fate(const SourcePos &Pos, bool IsStore) const {

@@ -26,11 +26,19 @@
 // rest warp-uniform. The memory checks judge from these the accesses their
 // own analysis of the source did not follow (a pointer in a struct, an
 // index through a local array, recursion the optimiser unrolled).
+//
+// For arith-fp64-promotion it records where double-precision work
+// (arithmetic, comparisons and conversions on double, calls of double math
+// functions) is generated and where it survives -O3, so that a float
+// expression the optimiser folds or narrows back to float is known as such;
+// and, per function, how many of its instructions are FP64.
 #pragma once
 #include "IR/Report.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringRef.h"
+#include <map>
 #include <memory>
+#include <optional>
 #include <set>
 #include <string>
 #include <tuple>
@@ -49,6 +57,18 @@ struct AccessFate {
   unsigned Offset = 0; // Merged: where this access starts in it
   // Merged: the same for every access merged into the same one.
   std::string Group;
+};
+
+// What became of the double-precision work written in a source range.
+enum class Fp64Fate {
+  Unknown, // none generated there (or nothing to say)
+  Kept,    // at least one FP64 instruction survives -O3 there
+  Removed  // generated, and -O3 folded or narrowed all of it
+};
+
+// A function's instructions after -O3 and how many of them are FP64.
+struct Fp64Share {
+  unsigned Instructions = 0, Fp64 = 0;
 };
 
 // A source position as debug info names it.
@@ -87,6 +107,12 @@ public:
   // How an access of one kind at Pos is known: "file:line:col:ld|st".
   static std::string key(const SourcePos &Pos, bool IsStore);
 
+  // The FP64 work written between Begin and End (one file, inclusive).
+  Fp64Fate fp64(const SourcePos &Begin, const SourcePos &End) const;
+  // The FP64 share of the function whose definition is at File:Line, if it
+  // is still a function of its own after -O3.
+  std::optional<Fp64Share> fp64Share(llvm::StringRef File, unsigned Line) const;
+
   // The lane-linear accesses of the kernel defined at File:Line.
   std::vector<const LaneLinearAccess *> laneLinear(llvm::StringRef File,
                                                    unsigned Line) const;
@@ -120,6 +146,18 @@ private:
   unsigned functionId(llvm::StringRef Name);
   llvm::StringMap<unsigned> FunctionIds;
   std::vector<LaneLinearAccess> Inlined;
+
+  // FP64 instructions per file, by (line, column).
+  struct Fp64Record {
+    bool Generated = false;
+    unsigned Survivors = 0;
+    std::set<unsigned> Functions; // generated in, by functionId()
+  };
+  llvm::StringMap<std::map<std::pair<unsigned, unsigned>, Fp64Record>> Fp64;
+  // Functions with FP64 instructions left without a position (hoisted):
+  // nothing generated in them counts as removed.
+  std::set<unsigned> Fp64Unplaced;
+  llvm::StringMap<Fp64Share> Shares; // by the definition's file:line
 };
 
 } // namespace warplint::ir

@@ -1,11 +1,13 @@
-// RUN: %warplint --checks='-*,arith-fp64-promotion' --arch=sm_61 %s -- -std=c++17 | FileCheck %s --implicit-check-not='{{warning|error|note}}:'
-// RUN: %warplint --checks='-*,arith-fp64-promotion' --arch=sm_80 %s -- -std=c++17 | FileCheck %s --check-prefix=SM80 --implicit-check-not='{{warning|error|note}}:'
-// RUN: %warplint --checks='-*,arith-fp64-promotion' --arch=sm_90 %s -- -std=c++17 | FileCheck %s --check-prefix=SM80 --implicit-check-not='{{warning|error|note}}:'
-// RUN: %warplint --checks='-*,arith-fp64-promotion' --arch=sm_61,sm_75,sm_80 %s -- -std=c++17 | FileCheck %s --check-prefix=MERGED --implicit-check-not='{{warning|error|note}}:'
-// RUN: %warplint --checks='-*,arith-fp64-promotion' --arch=sm_75,sm_86 %s -- -std=c++17 | FileCheck %s --check-prefix=RATIOS
+// RUN: %warplint --checks='-*,arith-fp64-promotion' --config-file=%S/Inputs/fp64-ungrouped.yaml --arch=sm_61 %s -- -std=c++17 | FileCheck %s --implicit-check-not='{{warning|error|note}}:'
+// Without the IR layer the AST's model of nvcc's narrowing gives the same.
+// RUN: %warplint --ir-layer=false --checks='-*,arith-fp64-promotion' --config-file=%S/Inputs/fp64-ungrouped.yaml --arch=sm_61 %s -- -std=c++17 | FileCheck %s --implicit-check-not='{{warning|error|note}}:'
+// RUN: %warplint --checks='-*,arith-fp64-promotion' --config-file=%S/Inputs/fp64-ungrouped.yaml --arch=sm_80 %s -- -std=c++17 | FileCheck %s --check-prefix=SM80 --implicit-check-not='{{warning|error|note}}:'
+// RUN: %warplint --checks='-*,arith-fp64-promotion' --config-file=%S/Inputs/fp64-ungrouped.yaml --arch=sm_90 %s -- -std=c++17 | FileCheck %s --check-prefix=SM80 --implicit-check-not='{{warning|error|note}}:'
+// RUN: %warplint --checks='-*,arith-fp64-promotion' --config-file=%S/Inputs/fp64-ungrouped.yaml --arch=sm_61,sm_75,sm_80 %s -- -std=c++17 | FileCheck %s --check-prefix=MERGED --implicit-check-not='{{warning|error|note}}:'
+// RUN: %warplint --checks='-*,arith-fp64-promotion' --config-file=%S/Inputs/fp64-ungrouped.yaml --arch=sm_75,sm_86 %s -- -std=c++17 | FileCheck %s --check-prefix=RATIOS
 // RUN: rm -rf %t.empty && mkdir -p %t.empty
-// RUN: %warplint --cuda-path=%t.empty --checks='-*,arith-fp64-promotion' --arch=sm_61 %s -- -std=c++17 2>/dev/null | FileCheck %s --implicit-check-not='{{warning|error|note}}:'
-// RUN: cp %s %t.cu && %warplint --fix --checks='-*,arith-fp64-promotion' --arch=sm_80 %t.cu -- -std=c++17 > /dev/null 
+// RUN: %warplint --cuda-path=%t.empty --checks='-*,arith-fp64-promotion' --config-file=%S/Inputs/fp64-ungrouped.yaml --arch=sm_61 %s -- -std=c++17 2>/dev/null | FileCheck %s --implicit-check-not='{{warning|error|note}}:'
+// RUN: cp %s %t.cu && %warplint --fix --checks='-*,arith-fp64-promotion' --config-file=%S/Inputs/fp64-ungrouped.yaml --arch=sm_80 %t.cu -- -std=c++17 > /dev/null 
 // RUN: %strip-checks %t.cu | FileCheck %s --check-prefix=FIXED
 // RUN: %if nvcc %{ %python %S/Inputs/ptx_fp64_lines.py %cudapath/bin/nvcc %s | FileCheck %s --check-prefix=PTX --implicit-check-not='f64 on line' %}
 // Float code that an unsuffixed literal, a double constant or a double math
@@ -65,7 +67,7 @@ __global__ void literals(float *out, const float *in, int n) {
   // PTX: f64 on line [[@LINE-5]]
   // FIXED: {{^}}  out[3] = expf(-0.5f * x * x);{{$}}
   out[4] = x * PI_D;
-  // CHECK: :[[@LINE-1]]:16: warning: 'x * PI_D' is computed in double precision: the literal 3.14159265358979 (from macro 'PI_D') promotes the float operand to double; FP64 runs at 1:32 of the FP32 rate on sm_61; write 3.14159265358979f in the macro (CUDA C++ Best Practices Guide, 'Other Arithmetic Instructions') [arith-fp64-promotion]
+  // CHECK: :[[@LINE-1]]:16: warning: 'x * PI_D' is computed in double precision: the literal 3.14159265358979 (from macro 'PI_D') promotes the float operand to double; FP64 runs at 1:32 of the FP32 rate on sm_61; write 3.14159265358979f in macro 'PI_D' (CUDA C++ Best Practices Guide, 'Other Arithmetic Instructions') [arith-fp64-promotion]
   // SM80: :[[@LINE-2]]:16: note: 'x * PI_D' is computed in double precision: {{.*}}FP64 runs at 1:2 of the FP32 rate on sm_{{[89]0}};
   // MERGED: :[[@LINE-3]]:16: warning: 'x * PI_D' is computed in double precision: {{.*}}FP64 runs at 1:32 of the FP32 rate on sm_61 and sm_75;
   // MERGED: :[[@LINE-4]]:16: note: 'x * PI_D' is computed in double precision: {{.*}}FP64 runs at 1:2 of the FP32 rate on sm_80;
@@ -109,12 +111,12 @@ __global__ void calls(float *out, const float *in) {
   // PTX: f64 on line [[@LINE-5]]
   // FIXED: {{^}}  out[1] = fmax(x, 0.0f);{{$}}
   out[2] = pow(x, 2);
-  // CHECK: :[[@LINE-1]]:12: warning: 'pow(x, 2)' is computed in double precision: nvcc's headers follow C++11, which has no pow(float, int), so both arguments are promoted to double; FP64 runs at 1:32 of the FP32 rate on sm_61; call powf (CUDA C++ Best Practices Guide, 'Other Arithmetic Instructions') [arith-fp64-promotion]
+  // CHECK: :[[@LINE-1]]:12: warning: 'pow(x, 2)' is computed in double precision: nvcc's headers follow C++11, which has no pow(float, int), so both arguments are promoted to double; FP64 runs at 1:32 of the FP32 rate on sm_61; write x * x (CUDA C++ Best Practices Guide, 'Other Arithmetic Instructions') [arith-fp64-promotion]
   // SM80: :[[@LINE-2]]:12: note: 'pow(x, 2)' is computed in double precision: {{.*}}FP64 runs at 1:2 of the FP32 rate on sm_{{[89]0}};
   // MERGED: :[[@LINE-3]]:12: warning: 'pow(x, 2)' is computed in double precision: {{.*}}FP64 runs at 1:32 of the FP32 rate on sm_61 and sm_75;
   // MERGED: :[[@LINE-4]]:12: note: 'pow(x, 2)' is computed in double precision: {{.*}}FP64 runs at 1:2 of the FP32 rate on sm_80;
   // PTX: f64 on line [[@LINE-5]]
-  // FIXED: {{^}}  out[2] = powf(x, 2);{{$}}
+  // FIXED: {{^}}  out[2] = (x * x);{{$}}
   out[3] = std::pow(x, 3);
   // CHECK: :[[@LINE-1]]:12: warning: 'std::pow(x, 3)' is computed in double precision: nvcc's headers follow C++11, which has no pow(float, int), so both arguments are promoted to double; FP64 runs at 1:32 of the FP32 rate on sm_61; call powf (CUDA C++ Best Practices Guide, 'Other Arithmetic Instructions') [arith-fp64-promotion]
   // SM80: :[[@LINE-2]]:12: note: 'std::pow(x, 3)' is computed in double precision: {{.*}}FP64 runs at 1:2 of the FP32 rate on sm_{{[89]0}};
@@ -123,11 +125,12 @@ __global__ void calls(float *out, const float *in) {
   // PTX: f64 on line [[@LINE-5]]
   // FIXED: {{^}}  out[3] = powf(x, 3);{{$}}
   out[4] = fmax(x, 1);
-  // CHECK: :[[@LINE-1]]:12: warning: 'fmax(x, 1)' is computed in double precision: 'fmax' is the double-precision overload for float arguments; FP64 runs at 1:32 of the FP32 rate on sm_61; pass float arguments (CUDA C++ Best Practices Guide, 'Other Arithmetic Instructions') [arith-fp64-promotion]
+  // CHECK: :[[@LINE-1]]:12: warning: 'fmax(x, 1)' is computed in double precision: 'fmax' is the double-precision overload for float arguments; FP64 runs at 1:32 of the FP32 rate on sm_61; call fmaxf (CUDA C++ Best Practices Guide, 'Other Arithmetic Instructions') [arith-fp64-promotion]
   // SM80: :[[@LINE-2]]:12: note: 'fmax(x, 1)' is computed in double precision: {{.*}}FP64 runs at 1:2 of the FP32 rate on sm_{{[89]0}};
   // MERGED: :[[@LINE-3]]:12: warning: 'fmax(x, 1)' is computed in double precision: {{.*}}FP64 runs at 1:32 of the FP32 rate on sm_61 and sm_75;
   // MERGED: :[[@LINE-4]]:12: note: 'fmax(x, 1)' is computed in double precision: {{.*}}FP64 runs at 1:2 of the FP32 rate on sm_80;
   // PTX: f64 on line [[@LINE-5]]
+  // FIXED: {{^}}  out[4] = fmaxf(x, 1);{{$}}
 }
 
 __global__ void constants(float *out, const float *in) {

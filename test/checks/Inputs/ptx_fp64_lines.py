@@ -2,7 +2,7 @@
 instructions, one 'f64 on line N' each: the ground truth of
 arith-fp64-promotion, read from the .loc line information of nvcc -lineinfo.
 
-usage: ptx_fp64_lines.py <nvcc> <source.cu>
+usage: ptx_fp64_lines.py <nvcc> <source.cu> [nvcc flags...]
 """
 import os
 import re
@@ -10,12 +10,12 @@ import subprocess
 import sys
 import tempfile
 
-nvcc, source = sys.argv[1], sys.argv[2]
+nvcc, source, flags = sys.argv[1], sys.argv[2], sys.argv[3:]
 with tempfile.TemporaryDirectory() as tmp:
     out = os.path.join(tmp, "out.ptx")
     subprocess.run([nvcc, "-ptx", "-O3", "-lineinfo", "-arch=sm_80",
                     "-std=c++17", "--expt-relaxed-constexpr", "-o", out,
-                    source], check=True)
+                    source] + flags, check=True)
     with open(out) as f:
         ptx = f.read()
 
