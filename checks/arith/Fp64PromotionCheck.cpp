@@ -137,7 +137,7 @@ public:
   }
 
   // Whether the compiler computes E at compile time: literals and constants
-  // combined by arithmetic and casts, and locals whose one
+  // combined by arithmetic, casts and math calls, and locals whose one
   // definition (an initialiser, or one assignment to a local declared
   // without one) is itself such an expression: `fp r; r = 10.25; ...
   // pow(r, 2) * 1e-15` is a constant after propagation, as -O3 sees it.
@@ -156,9 +156,17 @@ public:
       Visiting.erase(V);
       return Out;
     }
-    // Not through calls: nvcc calls libdevice's pow even for constant
-    // arguments, and what it returns is a run-time value.
-    if (isa<UnaryOperator, BinaryOperator, ConditionalOperator, CastExpr>(E)) {
+    // Through math calls (exp, sqrt of a constant), but not pow: nvcc calls
+    // libdevice's pow even for constant arguments, and what it returns is a
+    // run-time value.
+    const auto *Call = dyn_cast<CallExpr>(E);
+    const FunctionDecl *Callee = Call ? Call->getDirectCallee() : nullptr;
+    bool MathCall = Callee && !isa<CXXMethodDecl>(Callee) &&
+                    inSystemHeader(Callee) &&
+                    Callee->getDeclName().isIdentifier() &&
+                    !Callee->getName().starts_with("pow");
+    if (isa<UnaryOperator, BinaryOperator, ConditionalOperator, CastExpr>(E) ||
+        MathCall) {
       if (const auto *U = dyn_cast<UnaryOperator>(E);
           U && (U->isIncrementDecrementOp() || U->getOpcode() == UO_Deref ||
                 U->getOpcode() == UO_AddrOf))
@@ -166,6 +174,11 @@ public:
       if (const auto *BO = dyn_cast<BinaryOperator>(E);
           BO && (BO->isAssignmentOp() || BO->getOpcode() == BO_Comma))
         return false;
+      if (Call)
+        return Call->getNumArgs() &&
+               llvm::all_of(Call->arguments(), [&](const Expr *A) {
+                 return foldable(A, Depth + 1);
+               });
       bool Any = false;
       for (const Stmt *Child : E->children()) {
         const auto *CE = dyn_cast_or_null<Expr>(Child);

@@ -73,6 +73,56 @@ bool isFp64(const Instruction &I) {
   return false;
 }
 
+// nvcc links libdevice in, and its double exp, sqrt, fmin, floor... are the
+// LLVM intrinsics' arithmetic: -O3 folds them on constants and narrows
+// floor/fabs/fmin of a widened float back to float. Declared here, they
+// would stay calls. Each becomes its intrinsic, so that the optimised view
+// of FP64 work is nvcc's; pow is left a call: nvcc calls it even for
+// constant arguments.
+void libdeviceAsIntrinsics(Module &M) {
+  static const std::pair<const char *, Intrinsic::ID> Map[] = {
+      {"__nv_exp", Intrinsic::exp},
+      {"__nv_exp2", Intrinsic::exp2},
+      {"__nv_log", Intrinsic::log},
+      {"__nv_log2", Intrinsic::log2},
+      {"__nv_log10", Intrinsic::log10},
+      {"__nv_sqrt", Intrinsic::sqrt},
+      {"__nv_fabs", Intrinsic::fabs},
+      {"__nv_fmin", Intrinsic::minnum},
+      {"__nv_fmax", Intrinsic::maxnum},
+      {"__nv_floor", Intrinsic::floor},
+      {"__nv_ceil", Intrinsic::ceil},
+      {"__nv_trunc", Intrinsic::trunc},
+      {"__nv_round", Intrinsic::round},
+      {"__nv_rint", Intrinsic::rint},
+      {"__nv_nearbyint", Intrinsic::nearbyint},
+      {"__nv_copysign", Intrinsic::copysign},
+      {"__nv_fma", Intrinsic::fma},
+      {"__nv_sin", Intrinsic::sin},
+      {"__nv_cos", Intrinsic::cos}};
+  Type *Double = Type::getDoubleTy(M.getContext());
+  for (auto [Name, ID] : Map) {
+    Function *F = M.getFunction(Name);
+    if (!F || !F->isDeclaration() || F->getReturnType() != Double ||
+        any_of(F->args(),
+               [&](const Argument &A) { return A.getType() != Double; }))
+      continue;
+    Function *Intr = Intrinsic::getOrInsertDeclaration(&M, ID, {Double});
+    if (Intr->getFunctionType() != F->getFunctionType())
+      continue;
+    for (User *U : make_early_inc_range(F->users())) {
+      auto *Call = dyn_cast<CallInst>(U);
+      if (!Call || Call->getCalledFunction() != F)
+        continue;
+      SmallVector<Value *, 3> Args(Call->args());
+      CallInst *New = CallInst::Create(Intr, Args, "", Call->getIterator());
+      New->setDebugLoc(Call->getDebugLoc());
+      Call->replaceAllUsesWith(New);
+      Call->eraseFromParent();
+    }
+  }
+}
+
 unsigned bytesOf(const Instruction &I) {
   return unsigned(I.getModule()->getDataLayout().getTypeStoreSize(
       getLoadStoreType(const_cast<Instruction *>(&I))));
@@ -373,6 +423,7 @@ void OptimisedAccesses::optimise(Module &M, TargetMachine &TM, StringRef CPU) {
       F.setWillReturn();
       F.setNoSync();
     }
+  libdeviceAsIntrinsics(M);
   for (Function &F : M) {
     if (F.isDeclaration())
       continue;
