@@ -171,7 +171,11 @@ std::optional<int64_t> LaneEvaluator::evalIn(const Expr *E, const ThreadId &T,
         auto It = B->find(P);
         if (It != B->end())
           return It->second;
+        return std::nullopt;
       }
+      auto It = Fixed.find(P);
+      if (It != Fixed.end())
+        return It->second;
       return std::nullopt;
     }
     const auto *V = dyn_cast<VarDecl>(DRE->getDecl());

@@ -85,6 +85,12 @@ public:
   // iteration); clear() forgets all such bindings.
   void fix(const clang::VarDecl *V, int64_t Value) { Fixed[V] = Value; }
   void clearFixed() { Fixed.clear(); }
+  // All the fixed values at once (a parameter among them counts when no
+  // call binds it): a caller that keeps each lane's locals swaps its map in
+  // before evaluating and out after.
+  llvm::DenseMap<const clang::VarDecl *, int64_t> &fixedValues() {
+    return Fixed;
+  }
 
   unsigned warpSize() const { return WarpSize; }
   bool shapeKnown() const { return Shape.pinned(); }
