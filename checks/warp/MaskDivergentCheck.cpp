@@ -70,21 +70,6 @@ void MaskDivergentCheck::checkFunction(const FunctionDecl *Fn) {
   });
 }
 
-const Stmt *MaskDivergentCheck::earlierReturn(const Stmt *Site,
-                                              const FunctionDecl *Fn,
-                                              FunctionDependence &FD,
-                                              LaneEvaluator &LE, unsigned W) {
-  const SourceManager &SM = context().sourceManager();
-  return findStmt(Fn->getBody(), WalkOptions(), [&](const Stmt *S) {
-    const auto *R = dyn_cast<ReturnStmt>(S);
-    if (!R ||
-        !SM.isBeforeInTranslationUnit(R->getBeginLoc(), Site->getBeginLoc()))
-      return false;
-    auto Lanes = LE.activeLanes(R, FD, W);
-    return Lanes && *Lanes;
-  });
-}
-
 void MaskDivergentCheck::judge(const CallExpr *Site, const FunctionDecl *Fn,
                                FunctionDependence &FD, LaneEvaluator &LE) {
   // The collective itself, through the helpers that lead to it.
@@ -107,10 +92,25 @@ void MaskDivergentCheck::judge(const CallExpr *Site, const FunctionDecl *Fn,
   }
   if (Reported.count(Target))
     return;
+  // The innermost branch that splits a warp.
+  const Stmt *Splitter = nullptr;
+  for (const auto &G : FD.guardSites(Site))
+    if (G.Kind == FunctionDependence::GuardKind::Branch &&
+        isa<IfStmt>(G.Where)) {
+      LaneSplit Split = LE.split(FunctionDependence::conditionOf(G.Where));
+      if (Split.Known && Split.WarpsSplit > 0) {
+        Splitter = G.Where;
+        break;
+      }
+    }
+  const Stmt *GoesOn = Splitter ? continuation(Site, Splitter, FD) : nullptr;
   for (unsigned W = 0; W < LE.warpCount(); ++W) {
     auto Active = LE.activeLanes(Site, FD, W);
-    if (!Active)
-      return; // a condition on the way cannot be evaluated: stay silent
+    if (!Active) {
+      // A condition on the way cannot be evaluated per lane.
+      judgeUnknown(Site, Target, Chain, Tile, FD, LE);
+      return;
+    }
     uint64_t Lanes = 0;
     for (unsigned L = 0; L < LE.warpSize(); ++L)
       if (LE.thread(W, L))
@@ -125,8 +125,19 @@ void MaskDivergentCheck::judge(const CallExpr *Site, const FunctionDecl *Fn,
       if (In && In != (Lanes & (Group << B)))
         Missing |= (Lanes & (Group << B)) & ~In;
     }
+    // Lanes that returned from the kernel have exited: not waited for.
+    findStmt(Fn->getBody(), WalkOptions(), [&](const Stmt *X) {
+      const auto *R = dyn_cast<ReturnStmt>(X);
+      if (R && context().sourceManager().isBeforeInTranslationUnit(
+                   R->getBeginLoc(), Site->getBeginLoc()))
+        if (auto Gone = LE.activeLanes(R, FD, W))
+          Missing &= ~*Gone;
+      return false;
+    });
     if (!Missing)
       continue;
+    if (!GoesOn)
+      return; // the lanes that skip it can only exit
     Reported.insert(Target);
     bool Its = arch().independent_thread_scheduling;
     SyncSite S = classifySync(Target);
@@ -147,18 +158,14 @@ void MaskDivergentCheck::judge(const CallExpr *Site, const FunctionDecl *Fn,
               : "otherwise the result is undefined (on " + arch().Name +
                     " the missing lanes' values are garbage)");
     // The condition or exit that leaves lanes out, where it is one place.
-    bool Noted = false;
     for (const auto &G : FD.guardSites(Site))
       if (G.Kind == FunctionDependence::GuardKind::Branch) {
         const Expr *Cond = FunctionDependence::conditionOf(G.Where);
         B.note(Cond ? Cond->getBeginLoc() : G.Where->getBeginLoc(),
                "only some lanes pass this condition");
-        Noted = true;
         break;
       }
-    if (!Noted)
-      if (const Stmt *Ret = earlierReturn(Site, Fn, FD, LE, W))
-        B.note(Ret->getBeginLoc(), "the other lanes have returned here");
+    B.note(GoesOn->getBeginLoc(), "the lanes that skip the call go on here");
     for (auto It = Chain.rbegin(); It != Chain.rend(); ++It)
       B.note((*It)->getBeginLoc(), "reached through this call");
     B.note(Target->getBeginLoc(),
@@ -169,6 +176,179 @@ void MaskDivergentCheck::judge(const CallExpr *Site, const FunctionDecl *Fn,
            "point");
     return;
   }
+}
+
+namespace {
+// A statement that does nothing the other lanes could wait for.
+bool trivial(const Stmt *S) {
+  if (!S || isa<NullStmt>(S))
+    return true;
+  if (const auto *CS = dyn_cast<CompoundStmt>(S))
+    return llvm::all_of(CS->body(), trivial);
+  return false;
+}
+// Whether every path through S ends in a return (the lanes exit).
+bool exits(const Stmt *S) {
+  if (!S)
+    return false;
+  if (isa<ReturnStmt>(S))
+    return true;
+  if (const auto *CS = dyn_cast<CompoundStmt>(S))
+    for (const Stmt *X : CS->body()) {
+      if (exits(X))
+        return true;
+      if (!trivial(X))
+        return false;
+    }
+  return false;
+}
+} // namespace
+
+const Stmt *MaskDivergentCheck::continuation(const Stmt *Site,
+                                             const Stmt *Guard,
+                                             FunctionDependence &FD) {
+  // The child of Guard that holds Site.
+  const Stmt *C = Site;
+  for (const Stmt *P = FD.parent(C); P && P != Guard; P = FD.parent(P))
+    C = P;
+  bool Skipping = true;
+  const Stmt *P = Guard;
+  if (const auto *If = dyn_cast<IfStmt>(Guard)) {
+    // The skipping lanes run the other side, then what follows.
+    const Stmt *Other = C == If->getThen() ? If->getElse() : If->getThen();
+    if (exits(Other))
+      return nullptr;
+    if (!trivial(Other))
+      return Other;
+  }
+  // Outwards from the guard: past a branch, its skipping lanes run the
+  // other side, then what follows it.
+  for (C = P, P = FD.parent(C); P; C = P, P = FD.parent(P)) {
+    if (const auto *If = dyn_cast<IfStmt>(P)) {
+      if (C != If->getThen() && C != If->getElse())
+        continue;
+      const Stmt *Other = C == If->getThen() ? If->getElse() : If->getThen();
+      if (exits(Other)) {
+        Skipping = false; // those lanes have exited
+        continue;
+      }
+      if (!trivial(Other))
+        return Other;
+      Skipping = true;
+      continue;
+    }
+    if (isa<ForStmt, WhileStmt, DoStmt, CXXForRangeStmt, SwitchStmt>(P)) {
+      if (FunctionDependence::conditionOf(P) == C)
+        continue;
+      return P; // the next iteration
+    }
+    if (const auto *CS = dyn_cast<CompoundStmt>(P)) {
+      if (!Skipping)
+        continue;
+      bool After = false;
+      for (const Stmt *X : CS->body()) {
+        if (X == C) {
+          After = true;
+          continue;
+        }
+        if (!After)
+          continue;
+        if (exits(X))
+          return nullptr;
+        if (!trivial(X))
+          return X;
+      }
+    }
+  }
+  // The end of the kernel: the lanes exit. (Helpers are judged at their
+  // call sites in the kernel.)
+  return nullptr;
+}
+
+void MaskDivergentCheck::judgeUnknown(const CallExpr *Site,
+                                      const CallExpr *Target,
+                                      llvm::ArrayRef<const CallExpr *> Chain,
+                                      unsigned Tile, FunctionDependence &FD,
+                                      LaneEvaluator &LE) {
+  // The innermost branch or loop whose condition depends on the thread and
+  // that LaneEval cannot show keeps the warps (or tiles) whole.
+  const Stmt *Where = nullptr;
+  bool IsLoop = false;
+  LaneSplit Known;
+  for (const auto &G : FD.guardSites(Site)) {
+    if (G.Kind == FunctionDependence::GuardKind::EarlyExit ||
+        G.D != Dependence::ThreadDependent)
+      continue;
+    const Expr *Cond = FunctionDependence::conditionOf(G.Where);
+    if (!Cond)
+      continue;
+    if (G.Kind == FunctionDependence::GuardKind::Loop && G.Exit)
+      continue; // a break or continue that varies: not followed
+    LaneSplit Split = LE.split(Cond);
+    if (Split.Known && Split.WarpsSplit == 0)
+      continue; // whole warps pass or fail it
+    if (Split.Known && Tile < LE.warpSize()) {
+      // Lanes of one tile on both sides?
+      bool TileSplit = false;
+      uint64_t Group = (uint64_t(1) << Tile) - 1;
+      for (unsigned B = 0; B < LE.warpSize(); B += Tile) {
+        uint64_t In = Split.TrueLanes & (Group << B);
+        if (In && In != (Split.Lanes & (Group << B)))
+          TileSplit = true;
+      }
+      if (!TileSplit)
+        continue;
+    }
+    Where = G.Where;
+    IsLoop = G.Kind == FunctionDependence::GuardKind::Loop;
+    Known = Split;
+    break;
+  }
+  if (!Where)
+    return;
+  const Stmt *GoesOn = continuation(Site, Where, FD);
+  if (!GoesOn)
+    return; // the lanes that skip it can only exit
+  Reported.insert(Target);
+  bool Its = arch().independent_thread_scheduling;
+  SyncSite S = classifySync(Target);
+  std::string Mask =
+      S.Kind == SyncKind::TileCollective
+          ? "the whole tile of " + std::to_string(Tile) + " lanes"
+          : "the full mask";
+  const Expr *Cond = FunctionDependence::conditionOf(Where);
+  FindingBuilder B =
+      diag(Target->getBeginLoc(),
+           "'{0}' expects {1}, but {2} '{3}' {4}, and {5} go on to other code: "
+           "every non-exited lane named in the mask must execute the call, {6} "
+           "(Volta tuning guide 1.4.1.2)",
+           Its ? Severity::Error : Severity::Warning);
+  B << S.Name << Mask
+    << (IsLoop ? "the lanes of a warp can leave the loop on"
+               : "only the lanes where")
+    << context().sourceText(Cond)
+    << (IsLoop ? "after different numbers of iterations"
+        : Known.Known
+            ? "holds reach it (" +
+                  describeLanes(Known.TrueLanes, LE.warpSize()) + " of warp " +
+                  std::to_string(Known.FirstWarp) + ")"
+            : std::string("holds reach it (the condition depends on each "
+                          "thread's data or a run-time bound)"))
+    << (IsLoop ? "those that leave first" : "the others")
+    << (Its ? "otherwise it is undefined behaviour on " + arch().Name +
+                  " (the warp can hang or read garbage)"
+            : "otherwise the result is undefined (on " + arch().Name +
+                  " the missing lanes' values are garbage)");
+  B.note(Cond->getBeginLoc(), IsLoop ? "this loop's trip count varies "
+                                       "between lanes"
+                                     : "this condition can split the warp");
+  B.note(GoesOn->getBeginLoc(), "the lanes that skip the call go on here");
+  for (auto It = Chain.rbegin(); It != Chain.rend(); ++It)
+    B.note((*It)->getBeginLoc(), "reached through this call");
+  B.note(Target->getBeginLoc(),
+         "take the mask before the branch (unsigned m = __ballot_sync("
+         "0xffffffff, cond); then pass m), or let the whole warp make the "
+         "call and use its result conditionally");
 }
 
 WARPLINT_CHECK_FACTORY(MaskDivergentCheck)

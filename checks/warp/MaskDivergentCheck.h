@@ -23,11 +23,21 @@ private:
   bool fullMask(const clang::CallExpr *Call, unsigned &TileSize);
   void judge(const clang::CallExpr *Site, const clang::FunctionDecl *Fn,
              FunctionDependence &FD, LaneEvaluator &LE);
-  // A return before Site in the kernel that some lanes of warp W take.
-  const clang::Stmt *earlierReturn(const clang::Stmt *Site,
-                                   const clang::FunctionDecl *Fn,
-                                   FunctionDependence &FD, LaneEvaluator &LE,
-                                   unsigned W);
+
+  // Where the lanes of the kernel that do not reach Site go on (the other
+  // side of a branch, the statement after it, the next iteration of a
+  // loop), or null when they can only exit (the CUDA C++ rule names the
+  // non-exited lanes only).
+  // Guard: the branch or loop (around Site) whose condition splits.
+  const clang::Stmt *continuation(const clang::Stmt *Site,
+                                  const clang::Stmt *Guard,
+                                  FunctionDependence &FD);
+  // A condition around Site that may split a warp and that LaneEval cannot
+  // evaluate (data, a run-time bound): reported when the lanes that skip go
+  // on to other code.
+  void judgeUnknown(const clang::CallExpr *Site, const clang::CallExpr *Target,
+                    llvm::ArrayRef<const clang::CallExpr *> Chain,
+                    unsigned Tile, FunctionDependence &FD, LaneEvaluator &LE);
 
   llvm::DenseMap<const clang::FunctionDecl *, const clang::CallExpr *> Memo;
   llvm::DenseSet<const clang::CallExpr *> Reported;

@@ -13,8 +13,9 @@ __global__ void half_warp_shuffle(float *a) {
     v = __shfl_down_sync(0xffffffff, v, 8);
   // CHECK: :[[@LINE-1]]:9: error: '__shfl_down_sync' expects the full mask, but only lanes 0-15 of warp 0 reach it (lanes 16-31 do not): every lane named in the mask must execute the call, otherwise it is undefined behaviour on sm_80 (the warp can hang or read garbage) (Volta tuning guide 1.4.1.2) [warp-mask-divergent]
   // CHECK: :[[@LINE-3]]:7: note: only some lanes pass this condition
-  // CHECK: :[[@LINE-3]]:9: note: take the mask before the branch (unsigned m = __ballot_sync(0xffffffff, cond); then pass m), or let the whole warp make the call and use its result conditionally; __activemask() only says which lanes happen to be converged, it is not a synchronisation point
-  // PASCAL: :[[@LINE-4]]:9: warning: '__shfl_down_sync' expects the full mask, {{.*}} otherwise the result is undefined (on sm_60 the missing lanes' values are garbage)
+  // CHECK: :[[@LINE+3]]:3: note: the lanes that skip the call go on here
+  // CHECK: :[[@LINE-4]]:9: note: take the mask before the branch (unsigned m = __ballot_sync(0xffffffff, cond); then pass m), or let the whole warp make the call and use its result conditionally; __activemask() only says which lanes happen to be converged, it is not a synchronisation point
+  // PASCAL: :[[@LINE-5]]:9: warning: '__shfl_down_sync' expects the full mask, {{.*}} otherwise the result is undefined (on sm_60 the missing lanes' values are garbage)
   a[threadIdx.x] = v;
 }
 
@@ -23,13 +24,16 @@ __global__ void votes_and_syncwarp(int *out) {
     unsigned m = __ballot_sync(FULL, out[threadIdx.x] > 0);
     // CHECK: :[[@LINE-1]]:18: error: '__ballot_sync' expects the full mask, but only lanes 0-15 of warp 0 reach it (lanes 16-31 do not)
     // CHECK: :[[@LINE-3]]:7: note: only some lanes pass this condition
-    // CHECK: :[[@LINE-3]]:18: note: take the mask before the branch
+    // CHECK: :[[@LINE+9]]:3: note: the lanes that skip the call go on here
+    // CHECK: :[[@LINE-4]]:18: note: take the mask before the branch
     __syncwarp();
     // CHECK: :[[@LINE-1]]:5: error: '__syncwarp' expects the full mask, but only lanes 0-15 of warp 0 reach it
-    // CHECK: :[[@LINE-7]]:7: note: only some lanes pass this condition
-    // CHECK: :[[@LINE-3]]:5: note: take the mask before the branch
+    // CHECK: :[[@LINE-8]]:7: note: only some lanes pass this condition
+    // CHECK: :[[@LINE+4]]:3: note: the lanes that skip the call go on here
+    // CHECK: :[[@LINE-4]]:5: note: take the mask before the branch
     out[threadIdx.x] = __popc(m);
   }
+  out[blockDim.x + threadIdx.x] = 0;
 }
 
 // A helper with a full-mask reduction, called by the odd lanes only.
@@ -37,24 +41,16 @@ __device__ float warp_sum(float v) {
   for (int o = 16; o > 0; o /= 2)
     v += __shfl_down_sync(FULL, v, o);
   // CHECK: :[[@LINE-1]]:10: error: '__shfl_down_sync' expects the full mask, but only the 16 odd lanes of warp 0 reach it (the 16 even lanes do not)
-  // CHECK: :[[@LINE+6]]:7: note: only some lanes pass this condition
+  // CHECK: :[[@LINE+7]]:7: note: only some lanes pass this condition
+  // CHECK: :[[@LINE+8]]:3: note: the lanes that skip the call go on here
   // CHECK: :[[@LINE+6]]:12: note: reached through this call
-  // CHECK: :[[@LINE-4]]:10: note: take the mask before the branch
+  // CHECK: :[[@LINE-5]]:10: note: take the mask before the branch
   return v;
 }
 __global__ void odd_lanes(float *a) {
   if (threadIdx.x % 2)
     a[0] = warp_sum(a[threadIdx.x]);
-}
-
-// Lanes that returned are not there to take part.
-__global__ void after_return(float *a) {
-  if (threadIdx.x % 32 >= 8)
-    return;
-  a[threadIdx.x] = __shfl_sync(FULL, a[0], 0);
-  // CHECK: :[[@LINE-1]]:20: error: '__shfl_sync' expects the full mask, but only lanes 0-7 of warp 0 reach it (lanes 8-31 do not)
-  // CHECK: :[[@LINE-3]]:5: note: the other lanes have returned here
-  // CHECK: :[[@LINE-3]]:20: note: take the mask before the branch
+  a[threadIdx.x] += 1.0f;
 }
 
 // A tile collective needs its whole tile.
@@ -65,7 +61,8 @@ __global__ void tile(float *a) {
     v = t.shfl_down(v, 1);
   // CHECK: :[[@LINE-1]]:9: error: 't.shfl_down' expects the whole tile of 16 lanes, but only lanes 0-7, 16-23 of warp 0 reach it (lanes 8-15, 24-31 do not)
   // CHECK: :[[@LINE-3]]:7: note: only some lanes pass this condition
-  // CHECK: :[[@LINE-3]]:9: note: take the mask before the branch
+  // CHECK: :[[@LINE+2]]:3: note: the lanes that skip the call go on here
+  // CHECK: :[[@LINE-4]]:9: note: take the mask before the branch
   if (threadIdx.x % 32 < 16)
     v += t.shfl_down(v, 2); // fine: the first tile of each warp, whole
   a[threadIdx.x] = v;
@@ -86,10 +83,21 @@ __global__ void fine(float *a, int n) {
   if (lane < 16)                  // the mask names exactly the lanes
     v = __shfl_down_sync(m, v, 8);
   v = __shfl_down_sync(__activemask(), v, 1); // not a full mask
-  int i = blockIdx.x * blockDim.x + threadIdx.x;
-  if (i < n)                      // a run-time bound: not provable
-    v = __shfl_down_sync(FULL, v, 1);
-  if (a[threadIdx.x] > 0.0f)      // data: not provable
-    v = __shfl_down_sync(FULL, v, 1);
   a[threadIdx.x] = v;
 }
+
+// The lanes that skip the call can only exit: "all non-exited threads named
+// in the mask" are there.
+__global__ void after_return(float *a) {
+  if (threadIdx.x % 32 >= 8)
+    return;
+  a[threadIdx.x] = __shfl_sync(FULL, a[0], 0);
+}
+__global__ void last_if(int *out) {
+  if (threadIdx.x < 16) {
+    unsigned m = __ballot_sync(FULL, out[threadIdx.x] > 0);
+    __syncwarp();
+    out[threadIdx.x] = __popc(m);
+  }
+}
+// (Data-dependent conditions and run-time bounds: warp-mask-divergent-data.cu.)
