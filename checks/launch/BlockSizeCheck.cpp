@@ -52,8 +52,12 @@ void BlockSizeCheck::judge(const Expr *Grid, const Expr *Block,
   // constants that has fewer blocks than one SM may hold: its shape is the
   // algorithm's or the demo's choice, and it cannot fill the GPU, so
   // neither idle lanes nor the block limit are what limit it.
-  std::optional<BlockShape> G = context().affine().literalShapeOf(Grid);
-  uint64_t GridBlocks = G ? uint64_t(G->X) * G->Y * G->Z : 0;
+  std::optional<uint64_t> G;
+  if (auto Shape = context().affine().literalShapeOf(Grid))
+    G = uint64_t(Shape->X) * Shape->Y * Shape->Z;
+  else
+    G = gridBlocksOf(Grid, context().astContext());
+  uint64_t GridBlocks = G.value_or(0);
   if (Threads == 1 || (G && GridBlocks < A.max_blocks_per_sm))
     return;
   // A size that a template argument gives (a run-time block size

@@ -55,9 +55,12 @@ void OccupancyCheck::judge(const Launch &L) {
   uint64_t Threads = uint64_t(S->X) * S->Y * S->Z;
   // Beyond the per-block limit, one block of one thread, or a single block:
   // launch-block-size's verdicts, or no SM to fill.
-  std::optional<BlockShape> G = context().affine().literalShapeOf(L.Grid);
-  if (Threads > A.max_threads_per_block || Threads == 1 ||
-      (G && uint64_t(G->X) * G->Y * G->Z == 1))
+  std::optional<uint64_t> G;
+  if (auto Shape = context().affine().literalShapeOf(L.Grid))
+    G = uint64_t(Shape->X) * Shape->Y * Shape->Z;
+  else
+    G = gridBlocksOf(L.Grid, context().astContext());
+  if (Threads > A.max_threads_per_block || Threads == 1 || (G && *G == 1))
     return;
   LaunchResources R;
   R.ThreadsPerBlock = unsigned(Threads);
@@ -115,7 +118,7 @@ void OccupancyCheck::judge(const Launch &L) {
   if (G) {
     // Written with constants and fewer blocks than an SM may hold: a fixed,
     // small piece of work, resident at once on any GPU of a few SMs.
-    uint64_t Blocks = uint64_t(G->X) * G->Y * G->Z;
+    uint64_t Blocks = *G;
     if (Blocks <= O.BlocksPerSM || Blocks < A.max_blocks_per_sm)
       return;
     MaxBlocks = unsigned(std::min<uint64_t>(Blocks, UINT_MAX));

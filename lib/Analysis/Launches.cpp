@@ -1,6 +1,7 @@
 #include "Analysis/Launches.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/Lex/Lexer.h"
+#include <algorithm>
 #include <functional>
 #include <set>
 
@@ -404,6 +405,131 @@ void namesOf(const Expr *E, const ASTContext &Ctx, std::set<std::string> &Out,
 }
 
 } // namespace
+
+namespace {
+
+bool keepsInit(const VarDecl *V, const ASTContext &Ctx) {
+  if (!V->isLocalVarDecl() || !V->getInit())
+    return false;
+  const auto *Fn =
+      dyn_cast_or_null<FunctionDecl>(V->getParentFunctionOrMethod());
+  if (!Fn || !Fn->getBody())
+    return false;
+  Writes W;
+  scanWrites(Fn->getBody(), V, W, Ctx);
+  return W.Other == 0 && !W.SMCount && !W.BlocksPerSM;
+}
+
+std::optional<uint64_t> foldCount(const Expr *E, const ASTContext &Ctx,
+                                  unsigned Depth);
+
+// Field I of a local initialised with constants: dim3 d(a, b, c) (x, y, z;
+// 1 where left out) or a struct's braces ({1024, 0, 0}).
+std::optional<uint64_t> foldField(const VarDecl *V, const FieldDecl *F,
+                                  const ASTContext &Ctx, unsigned Depth) {
+  const Expr *Init = plain(V->getInit());
+  unsigned I = F->getFieldIndex();
+  if (const auto *Ctor = dyn_cast<CXXConstructExpr>(Init)) {
+    if (Ctor->getConstructor()->isCopyOrMoveConstructor() || I > 2)
+      return std::nullopt;
+    if (I >= Ctor->getNumArgs() || isa<CXXDefaultArgExpr>(Ctor->getArg(I)))
+      return 1;
+    return foldCount(Ctor->getArg(I), Ctx, Depth + 1);
+  }
+  if (const auto *List = dyn_cast<InitListExpr>(Init))
+    if (I < List->getNumInits())
+      return foldCount(List->getInit(I), Ctx, Depth + 1);
+  return std::nullopt;
+}
+
+std::optional<uint64_t> foldCount(const Expr *E, const ASTContext &Ctx,
+                                  unsigned Depth) {
+  if (!E || Depth > 8 || E->isValueDependent())
+    return std::nullopt;
+  E = plain(E);
+  Expr::EvalResult R;
+  if (E->getType()->isIntegralOrEnumerationType() && E->EvaluateAsInt(R, Ctx)) {
+    if (R.Val.getInt().isNegative() || R.Val.getInt().getActiveBits() > 63)
+      return std::nullopt;
+    return R.Val.getInt().getZExtValue();
+  }
+  if (const auto *B = dyn_cast<BinaryOperator>(E)) {
+    auto L = foldCount(B->getLHS(), Ctx, Depth + 1);
+    auto Rt = L ? foldCount(B->getRHS(), Ctx, Depth + 1) : std::nullopt;
+    if (!L || !Rt)
+      return std::nullopt;
+    switch (B->getOpcode()) {
+    case BO_Add:
+      return *L + *Rt;
+    case BO_Sub:
+      return *L >= *Rt ? std::optional<uint64_t>(*L - *Rt) : std::nullopt;
+    case BO_Mul:
+      return *L * *Rt;
+    case BO_Div:
+      return *Rt ? std::optional<uint64_t>(*L / *Rt) : std::nullopt;
+    default:
+      return std::nullopt;
+    }
+  }
+  if (const auto *C = dyn_cast<CallExpr>(E); C && C->getNumArgs() == 2) {
+    std::string Name = llvm::StringRef(calleeName(C)).lower();
+    Name.erase(std::remove(Name.begin(), Name.end(), '_'), Name.end());
+    auto A = foldCount(C->getArg(0), Ctx, Depth + 1);
+    auto B = A ? foldCount(C->getArg(1), Ctx, Depth + 1) : std::nullopt;
+    if (!A || !B)
+      return std::nullopt;
+    // The ceiling division helpers the samples and kernels libraries use
+    // (iDivUp, divUp, ceil_div, CEIL_DIV as a function), min and max.
+    if (*B && (llvm::StringRef(Name).contains("divup") ||
+               llvm::StringRef(Name).contains("ceildiv") ||
+               llvm::StringRef(Name).contains("divroundup")))
+      return (*A + *B - 1) / *B;
+    if (Name == "min")
+      return std::min(*A, *B);
+    if (Name == "max")
+      return std::max(*A, *B);
+    return std::nullopt;
+  }
+  if (const auto *Ctor = dyn_cast<CXXConstructExpr>(E)) {
+    if (Ctor->getConstructor()->isCopyOrMoveConstructor() &&
+        Ctor->getNumArgs() == 1)
+      return foldCount(Ctor->getArg(0), Ctx, Depth + 1);
+    if (Ctor->getNumArgs() == 0 || Ctor->getNumArgs() > 3)
+      return std::nullopt;
+    uint64_t Product = 1;
+    for (const Expr *Arg : Ctor->arguments()) {
+      if (isa<CXXDefaultArgExpr>(Arg))
+        break;
+      auto V = foldCount(Arg, Ctx, Depth + 1);
+      if (!V)
+        return std::nullopt;
+      Product *= *V;
+    }
+    return Product;
+  }
+  if (const auto *M = dyn_cast<MemberExpr>(E)) {
+    const auto *Base = dyn_cast<DeclRefExpr>(plain(M->getBase()));
+    const auto *V = Base ? dyn_cast<VarDecl>(Base->getDecl()) : nullptr;
+    const auto *F = dyn_cast<FieldDecl>(M->getMemberDecl());
+    if (V && F && keepsInit(V, Ctx))
+      return foldField(V, F, Ctx, Depth);
+    return std::nullopt;
+  }
+  if (const auto *Ref = dyn_cast<DeclRefExpr>(E))
+    if (const auto *V = dyn_cast<VarDecl>(Ref->getDecl());
+        V && keepsInit(V, Ctx))
+      return foldCount(V->getInit(), Ctx, Depth + 1);
+  return std::nullopt;
+}
+
+} // namespace
+
+std::optional<uint64_t> gridBlocksOf(const Expr *Grid, const ASTContext &Ctx) {
+  std::optional<uint64_t> N = foldCount(Grid, Ctx, 0);
+  if (N && *N == 0)
+    return std::nullopt;
+  return N;
+}
 
 GridPerSM gridPerSMOf(const Expr *Grid, const ASTContext &Ctx) {
   GridPerSM Out;

@@ -54,6 +54,15 @@ struct GridPerSM {
 };
 GridPerSM gridPerSMOf(const clang::Expr *Grid, const clang::ASTContext &Ctx);
 
+// The blocks of a grid written with constants, through what the constant
+// evaluator does not fold: locals (dim3 or struct) initialised with
+// constants and never written again, their fields, + - * /, min and max,
+// and the ceiling-division helpers (iDivUp, divUp, ceil_div):
+// `dim3 grid(iDivUp(extent.width, block.x))` with `cudaExtent extent =
+// {1024, 0, 0}` is 32 blocks of 32 threads.
+std::optional<uint64_t> gridBlocksOf(const clang::Expr *Grid,
+                                     const clang::ASTContext &Ctx);
+
 // The non-extern __shared__ arrays declared in Kernel's body whose size is
 // written with a name (a macro, a constant) that the launch's block-size
 // expression Block also uses, directly or through the local it names: the

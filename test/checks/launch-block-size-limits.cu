@@ -47,12 +47,25 @@ void occupancy(float *a, int n, int bytes) {
   // CHECK: :[[@LINE-1]]:10: warning: 'k' is launched with blocks of 32 threads, too small to fill an SM on sm_80: {{.*}} (16 registers per thread (ptxas), 2048 bytes of shared memory per block); blocks of 64 threads
 }
 
+static unsigned iDivUp(size_t a, size_t b) { return (a + b - 1) / b; }
 void grids(float *a, int n) {
   // Negative: a demo grid written with constants, fewer blocks than one SM
   // holds: it cannot fill the GPU, lanes and block limit aside.
   k<<<2, 8>>>(a);
   k<<<dim3(2, 2), dim3(2, 2, 2)>>>(a);
   k<<<16, 32>>>(a);
+  // Negative: 1024 / 32 = 32 blocks of one warp, through a local struct's
+  // field and a ceiling-division helper: fewer than 64.
+  cudaExtent extent = {1024, 0, 0};
+  dim3 block(32, 1, 1);
+  dim3 grid(iDivUp(extent.width, block.x), 1, 1);
+  k<<<grid, block>>>(a);
+  dim3 half(iDivUp(extent.width, block.x) / 2);
+  k<<<half, 32>>>(a);
+  // Positive: 65536 / 32 = 2048 blocks, folded the same way.
+  cudaExtent wide = {65536, 0, 0};
+  k<<<iDivUp(wide.width, 32), 32>>>(a);
+  // CHECK: :[[@LINE-1]]:31: warning: 'k' is launched with blocks of 32 threads, too small to fill an SM on sm_80: it holds at most 32 blocks
   // Positive beside them: a constant grid of 64 blocks.
   k<<<64, 8>>>(a);
   // CHECK: :[[@LINE-1]]:11: warning: 'k' is launched with blocks of 8 threads, not a multiple of the warp size (32): the last warp of every block runs 8 of its 32 lanes, so 24 of the 32 lanes the block occupies (75%) idle on sm_80
