@@ -104,8 +104,9 @@ bool readsClock(const CallExpr *Call) {
 }
 
 // Whether the value a small copy writes into Dst decides what the code
-// does next: a condition (a convergence test, a break) or a launch shape
-// reads it, or a value computed from it (grid.x = blocksFor(count)).
+// does next: a condition (a convergence test, a break) or a launch (its
+// shape or an argument) reads it, or a value computed from it (grid.x =
+// blocksFor(count)).
 bool steers(const ValueDecl *Dst, const Stmt *Scope, const CallExpr *Copy) {
   DeclSet Tainted;
   Tainted.insert(Dst);
@@ -125,8 +126,11 @@ bool steers(const ValueDecl *Dst, const Stmt *Scope, const CallExpr *Copy) {
   bool Found = false;
   forEachStmt(Scope, [&](const Stmt *N) {
     const Stmt *Cond = FunctionDependence::conditionOf(N);
-    if (const auto *L = dyn_cast<CUDAKernelCallExpr>(N))
-      Cond = L->getConfig();
+    // A launch's shape or its arguments: the next launch needs the value
+    // (srad's q0sqr, from the sums it reads back), so the copy cannot leave
+    // the loop.
+    if (const auto *L = dyn_cast<CallExpr>(N); L && isLaunch(L))
+      Cond = L;
     else if (const auto *R = dyn_cast<ReturnStmt>(N))
       Cond = R->getRetValue();
     // The copy's own error check (if (cudaMemcpy(&x, ...) != cudaSuccess))
@@ -294,6 +298,7 @@ void TransferInLoopCheck::checkFunction(const FunctionDecl *F) {
 void TransferInLoopCheck::finishTranslationUnit() {
   Summaries.clear();
   HotLoops.clear();
+  WaitingLoops.clear();
 }
 
 TransferInLoopCheck::Summary TransferInLoopCheck::summary(const FunctionDecl *F,
@@ -317,6 +322,7 @@ TransferInLoopCheck::Summary TransferInLoopCheck::analyse(const FunctionDecl *F,
   W.visit(F->getBody());
 
   Summary Out;
+  llvm::SmallVector<Pending, 8> Found;
   // A function that times itself is a benchmark: what it does is measured
   // on purpose, and not held against the loops that call it.
   bool Timed = anyCall(F->getBody(), readsClock);
@@ -342,13 +348,15 @@ TransferInLoopCheck::Summary TransferInLoopCheck::analyse(const FunctionDecl *F,
     }
     if (!Launch) {
       // Not in a loop that launches here: a loop of a caller may.
-      if (!Timed && !guardedOnce(E, nullptr, 0) &&
-          !smallSteeringRead(E.R, F->getBody()))
+      if (smallSteeringRead(E.R, F->getBody()))
+        Out.Waits |= E.R.Site == E.R.Inner && E.Frames.empty();
+      else if (!Timed && !guardedOnce(E, nullptr, 0))
         Out.Blocking.push_back(E.R);
       continue;
     }
     const Stmt *Loop = E.Frames[LoopIndex].S;
-    if (!Report || guardedOnce(E, Loop, LoopIndex) || !isHot(Loop))
+    if (!Report || guardedOnce(E, Loop, LoopIndex) ||
+        !isHot(Loop, F->getBody()))
       continue;
     // An allocation is churn when the loop frees too (not when it sets up
     // one buffer per iteration, nor inside one self-contained helper call).
@@ -364,32 +372,42 @@ TransferInLoopCheck::Summary TransferInLoopCheck::analyse(const FunctionDecl *F,
       if (!Freed)
         continue;
     }
-    judge(E.R, Loop, Launch->R, Freed);
+    Found.push_back({&E.R, Loop, &Launch->R, Freed});
   }
+  report(Found, F, Depth);
   return Out;
 }
 
-std::optional<uint64_t> TransferInLoopCheck::bytes(const CallExpr *Copy) {
+std::optional<uint64_t> TransferInLoopCheck::bytes(const Reach &Op) {
+  const CallExpr *Copy = Op.Inner;
   const RuntimeCall &R = *runtimeCall(Copy);
   AffineAnalysis &A = context().affine();
-  std::optional<uint64_t> N = A.literalValueOf(callArgument(Copy, R.Size));
+  const Stmt *Body = Op.InnerFn ? Op.InnerFn->getBody() : nullptr;
+  // Through a local assigned constants only: `size = sizeof(float) * 1`.
+  auto ValueOf = [&](int Index) {
+    return constantThroughLocals(
+        callArgument(Copy, Index), Body,
+        [&](const Expr *E) { return A.literalValueOf(E); });
+  };
+  std::optional<uint64_t> N = ValueOf(R.Size);
   if (!N || R.Size2 < 0)
     return N;
-  std::optional<uint64_t> M = A.literalValueOf(callArgument(Copy, R.Size2));
+  std::optional<uint64_t> M = ValueOf(R.Size2);
   return M ? std::optional<uint64_t>(*N * *M) : std::nullopt;
 }
 
-bool TransferInLoopCheck::isSmallDeviceToHost(const CallExpr *Copy) {
-  const RuntimeCall &R = *runtimeCall(Copy);
-  if (R.Kind != OpKind::Copy || direction(Copy, R) != "cudaMemcpyDeviceToHost")
+bool TransferInLoopCheck::isSmallDeviceToHost(const Reach &Op) {
+  const RuntimeCall &R = *runtimeCall(Op.Inner);
+  if (R.Kind != OpKind::Copy ||
+      direction(Op.Inner, R) != "cudaMemcpyDeviceToHost")
     return false;
-  std::optional<uint64_t> N = bytes(Copy);
+  std::optional<uint64_t> N = bytes(Op);
   return N && *N <= uint64_t(SmallCopyBytes);
 }
 
 bool TransferInLoopCheck::smallSteeringRead(const Reach &Op,
                                             const Stmt *Scope) {
-  if (!isSmallDeviceToHost(Op.Inner))
+  if (!isSmallDeviceToHost(Op))
     return false;
   // Through a helper: its result is the test (while (!converged(...))).
   if (Op.Site != Op.Inner)
@@ -418,14 +436,14 @@ bool TransferInLoopCheck::steersThroughCall(const CallExpr *Site,
   return Assigned;
 }
 
-bool TransferInLoopCheck::isHot(const Stmt *Loop) {
+bool TransferInLoopCheck::isHot(const Stmt *Loop, const Stmt *Body) {
   auto [It, New] = HotLoops.try_emplace(Loop, false);
   if (New)
-    It->second = judgeLoop(Loop);
+    It->second = judgeLoop(Loop, Body);
   return It->second;
 }
 
-bool TransferInLoopCheck::judgeLoop(const Stmt *Loop) {
+bool TransferInLoopCheck::judgeLoop(const Stmt *Loop, const Stmt *Body) {
   // A fixed handful of iterations: a list of block sizes, kernels, levels.
   AffineAnalysis &A = context().affine();
   if (std::optional<uint64_t> N =
@@ -433,8 +451,17 @@ bool TransferInLoopCheck::judgeLoop(const Stmt *Loop) {
                             [&](const Expr *E) { return A.literalValueOf(E); });
       N && *N < uint64_t(MinIterations))
     return false;
+  // log2(n) passes: mipmap levels, reduction passes, problem sizes.
+  if (isGeometric(Loop))
+    return false;
   // A loop that times itself measures what it does on purpose.
   if (anyCall(Loop, readsClock))
+    return false;
+  // A benchmark's repetitions between a timer start and stop: the same work
+  // run again and again, measured as written (a synchronous baseline).
+  if (repeatsSameWork(Loop) && bracketedBy(Body, Loop, [](const Stmt *S) {
+        return anyCall(S, readsClock);
+      }))
     return false;
   // A loop over the GPUs sets up another device each iteration.
   if (anyCall(Loop, [](const CallExpr *C) {
@@ -458,17 +485,76 @@ bool TransferInLoopCheck::judgeLoop(const Stmt *Loop) {
   });
 }
 
-void TransferInLoopCheck::judge(const Reach &Op, const Stmt *Loop,
-                                const Reach &Launch, const Reach *Freed) {
+// Whether the host produces the data of Copy (a host-to-device copy made in
+// Loop) in Loop itself: it declares the source from a call or assigns it
+// (frame = next_frame()), writes into it (h[i] = ...), or hands it to a
+// function that may fill it (fread(h, ...)); the runtime's own calls left
+// out.
+static bool producedInLoop(const CallExpr *Copy, const RuntimeCall &R,
+                           const Stmt *Loop) {
+  const ValueDecl *Src = baseDecl(callArgument(Copy, R.Src));
+  if (!Src)
+    return false;
+  bool Found = false;
+  forEachStmt(Loop, [&](const Stmt *N) {
+    const auto *Call = dyn_cast<CallExpr>(N);
+    if (Call && globalCalleeName(Call).starts_with("cuda"))
+      return WalkStep::SkipChildren;
+    if (const auto *B = dyn_cast<BinaryOperator>(N)) {
+      Found |= B->isAssignmentOp() && baseDecl(B->getLHS()) == Src;
+    } else if (const auto *DS = dyn_cast<DeclStmt>(N)) {
+      // float *frame = next_frame(i);
+      for (const Decl *D : DS->decls())
+        if (const auto *V = dyn_cast<VarDecl>(D); V == Src && V->getInit())
+          Found |= findStmt(V->getInit(), WalkOptions(), [](const Stmt *I) {
+                     return isa<CallExpr>(I);
+                   }) != nullptr;
+    } else if (const auto *U = dyn_cast<UnaryOperator>(N)) {
+      Found |= U->isIncrementDecrementOp() && baseDecl(U->getSubExpr()) == Src;
+    } else if (Call) {
+      for (const Expr *Arg : Call->arguments()) {
+        QualType T = Arg->getType();
+        bool MayWrite =
+            T->isPointerType() && !T->getPointeeType().isConstQualified();
+        Found |= MayWrite && baseDecl(Arg) == Src;
+      }
+    }
+    return Found ? WalkStep::Stop : WalkStep::Continue;
+  });
+  return Found;
+}
+
+bool TransferInLoopCheck::waitsEachIteration(const Stmt *Loop,
+                                             const FunctionDecl *F,
+                                             unsigned Depth) {
+  auto [It, New] = WaitingLoops.try_emplace(Loop, false);
+  if (!New)
+    return It->second;
+  const SourceManager &SM = context().astContext().getSourceManager();
+  bool Waits = anyCall(Loop, [&](const CallExpr *C) {
+    if (const RuntimeCall *R = runtimeCall(C))
+      return R->Kind == OpKind::Copy && smallSteeringRead({C, C, F}, Loop);
+    const FunctionDecl *Callee = C->getDirectCallee();
+    const FunctionDecl *Def = nullptr;
+    if (Depth >= MaxHostCallDepth || !Callee || !Callee->hasBody(Def) ||
+        isDeviceSide(Def) ||
+        SM.isInSystemHeader(SM.getFileLoc(Def->getLocation())))
+      return false;
+    return summary(Def, Depth + 1).Waits && steersThroughCall(C, Loop);
+  });
+  WaitingLoops[Loop] = Waits;
+  return Waits;
+}
+
+std::optional<TransferInLoopCheck::Verdict>
+TransferInLoopCheck::verdict(const Pending &P, const FunctionDecl *F,
+                             unsigned Depth) {
+  const Reach &Op = *P.Op;
   const RuntimeCall &R = *runtimeCall(Op.Inner);
-  std::string Kernel = kernelName(Launch.Inner, context().astContext());
   std::string Call = R.Name.str();
   if (Op.Site != Op.Inner)
     Call = quotedName(Op.Site) + " calls " + Call;
-  SourceLocation Loc = Op.Site->getBeginLoc();
-
-  // The finding, whichever operation it is about; its notes follow.
-  std::optional<FindingBuilder> B;
+  Verdict V{&P, true, "", std::nullopt, false};
   switch (R.Kind) {
   case OpKind::Copy: {
     llvm::StringRef Dir = direction(Op.Inner, R);
@@ -476,14 +562,24 @@ void TransferInLoopCheck::judge(const Reach &Op, const Stmt *Loop,
     // computed or default direction is not known.
     bool ToDevice = Dir == "cudaMemcpyHostToDevice";
     if (!ToDevice && Dir != "cudaMemcpyDeviceToHost")
-      return;
-    std::optional<uint64_t> Bytes = bytes(Op.Inner);
+      return std::nullopt;
+    std::optional<uint64_t> Bytes = bytes(Op);
     bool Small = Bytes && *Bytes <= uint64_t(SmallCopyBytes);
     // The runtime stages a small host-to-device copy and returns at once;
     // a small read of a flag or a count the loop needs to decide what it
     // does next is the algorithm's sync point.
-    if (Small && (ToDevice || smallSteeringRead(Op, Loop)))
-      return;
+    if (Small && (ToDevice || smallSteeringRead(Op, P.Loop)))
+      return std::nullopt;
+    // The loop waits for the GPU every iteration anyway, for the value that
+    // decides whether it goes on: a read of the iteration's results costs
+    // its bytes, not a wait (a level of a tree built on the host).
+    if (!ToDevice && waitsEachIteration(P.Loop, F, Depth))
+      return std::nullopt;
+    // Data the host makes in this iteration (the next video frame) cannot
+    // be copied before the loop; the host's work making it already runs
+    // while the previous iteration's kernels do.
+    if (ToDevice && Op.Site == Op.Inner && producedInLoop(Op.Inner, R, P.Loop))
+      return std::nullopt;
     std::string Size;
     if (Bytes)
       Size = bytesText(*Bytes);
@@ -495,12 +591,81 @@ void TransferInLoopCheck::judge(const Reach &Op, const Stmt *Loop,
                         context().sourceText(callArgument(Op.Inner, R.Size2)) +
                         "'") +
              " bytes";
-    std::string What =
-        (Op.Site != Op.Inner ? quotedName(Op.Site) + " makes a blocking "
-                             : std::string("blocking ")) +
-        R.Name.str() + " of " + Size +
-        (ToDevice ? " host-to-device" : " device-to-host");
-    if (Small) {
+    V.What = (Op.Site != Op.Inner ? quotedName(Op.Site) + " makes a blocking "
+                                  : std::string("blocking ")) +
+             R.Name.str() + " of " + Size +
+             (ToDevice ? " host-to-device" : " device-to-host");
+    V.Warning = !Small;
+    V.Small = Small;
+    V.Bytes = Bytes;
+    return V;
+  }
+  case OpKind::Sync:
+    // A wait where the loop waits anyway adds nothing.
+    if (waitsEachIteration(P.Loop, F, Depth))
+      return std::nullopt;
+    V.What = Call;
+    return V;
+  case OpKind::Alloc:
+    V.What = Call + " with a free in the same loop";
+    return V;
+  case OpKind::Free:
+  case OpKind::SetDevice:
+    break;
+  }
+  return std::nullopt;
+}
+
+void TransferInLoopCheck::report(llvm::ArrayRef<Pending> Found,
+                                 const FunctionDecl *F, unsigned Depth) {
+  // One finding per loop: its first warning (or, with none, its first
+  // note); the loop's other blocking calls are notes of it.
+  llvm::SmallVector<const Stmt *, 4> Loops;
+  for (const Pending &P : Found)
+    if (!llvm::is_contained(Loops, P.Loop))
+      Loops.push_back(P.Loop);
+  for (const Stmt *Loop : Loops) {
+    llvm::SmallVector<Verdict, 4> Verdicts;
+    for (const Pending &P : Found)
+      if (P.Loop == Loop && llvm::none_of(Verdicts, [&](const Verdict &V) {
+            return V.P->Op->Inner == P.Op->Inner; // two paths to one call
+          }))
+        if (std::optional<Verdict> V = verdict(P, F, Depth))
+          Verdicts.push_back(std::move(*V));
+    if (Verdicts.empty())
+      continue;
+    const Verdict *Main = &Verdicts.front();
+    for (const Verdict &V : Verdicts)
+      if (V.Warning) {
+        Main = &V;
+        break;
+      }
+    llvm::SmallVector<const Verdict *, 4> Others;
+    for (const Verdict &V : Verdicts)
+      if (&V != Main)
+        Others.push_back(&V);
+    judge(*Main, Others);
+  }
+}
+
+void TransferInLoopCheck::judge(const Verdict &V,
+                                llvm::ArrayRef<const Verdict *> Others) {
+  const Reach &Op = *V.P->Op;
+  const Reach &Launch = *V.P->Launch;
+  const Reach *Freed = V.P->Freed;
+  const Stmt *Loop = V.P->Loop;
+  const RuntimeCall &R = *runtimeCall(Op.Inner);
+  std::string Kernel = kernelName(Launch.Inner, context().astContext());
+  std::string Call = R.Name.str();
+  if (Op.Site != Op.Inner)
+    Call = quotedName(Op.Site) + " calls " + Call;
+  SourceLocation Loc = Op.Site->getBeginLoc();
+
+  // The finding, whichever operation it is about; its notes follow.
+  std::optional<FindingBuilder> B;
+  switch (R.Kind) {
+  case OpKind::Copy:
+    if (V.Small) {
       B.emplace(diag(
           Loc,
           "{0} in a loop that launches {1}: the copy is small, but the host "
@@ -508,7 +673,7 @@ void TransferInLoopCheck::judge(const Reach &Op, const Stmt *Loop,
           "the next launch (a round trip of latency, not bandwidth); keep "
           "the value on the device, or read it once after the loop",
           Severity::Note));
-      *B << What << Kernel;
+      *B << V.What << Kernel;
       break;
     }
     B.emplace(diag(Loc,
@@ -519,11 +684,10 @@ void TransferInLoopCheck::judge(const Reach &Op, const Stmt *Loop,
                    "transfers between the host and the device); hoist the "
                    "copy out of the loop, or use pinned memory and "
                    "cudaMemcpyAsync on a stream"));
-    *B << What << Kernel;
-    if (Bytes)
-      B->metric("bytes", double(*Bytes));
+    *B << V.What << Kernel;
+    if (V.Bytes)
+      B->metric("bytes", double(*V.Bytes));
     break;
-  }
   case OpKind::Sync:
     B.emplace(diag(
         Loc, "{0} in a loop that launches {1}: the host waits for the GPU to "
@@ -578,6 +742,9 @@ void TransferInLoopCheck::judge(const Reach &Op, const Stmt *Loop,
         << R.Name << Op.InnerFn->getQualifiedNameAsString();
   if (Freed)
     B->note(Freed->Inner->getBeginLoc(), "freed here");
+  // The loop's other blocking calls: one finding per loop.
+  for (const Verdict *O : Others)
+    B->note(O->P->Op->Site->getBeginLoc(), "also in this loop: {0}") << O->What;
 }
 
 WARPLINT_CHECK_FACTORY(TransferInLoopCheck)

@@ -29,9 +29,12 @@ public:
   // What a function does, seen from a loop that calls it: the first launch
   // it reaches, and the blocking calls it makes that are not already
   // reported inside it nor guarded to run once.
+  // Waits: it reads back a small value that decides its result (a step
+  // that returns whether the algorithm has converged), outside its loops.
   struct Summary {
     std::optional<Reach> Launch;
     llvm::SmallVector<Reach, 2> Blocking;
+    bool Waits = false;
   };
 
 private:
@@ -43,16 +46,44 @@ private:
   // Reports the blocking calls in F's loops that launch when Report is set;
   // returns what F does for the loops of its callers.
   Summary analyse(const clang::FunctionDecl *F, unsigned Depth, bool Report);
+  // Whether Loop waits for the GPU every iteration on a value it decides on:
+  // a small steering read in it, or a call of a helper that makes one and
+  // whose result the loop tests. F holds the loop; Depth is F's, for the
+  // helpers' summaries.
+  bool waitsEachIteration(const clang::Stmt *Loop, const clang::FunctionDecl *F,
+                          unsigned Depth);
+  // A blocking call in a hot loop that launches, before it is judged.
   // Freed: for an allocation, the free of the same loop.
-  void judge(const Reach &Op, const clang::Stmt *Loop, const Reach &Launch,
-             const Reach *Freed);
-  // Whether the loop is one whose iterations add up: not a fixed handful,
-  // not a benchmark timing itself, not a loop over GPUs or problem sizes.
-  bool isHot(const clang::Stmt *Loop);
-  bool judgeLoop(const clang::Stmt *Loop);
-  // The byte count of a copy written with constants.
-  std::optional<uint64_t> bytes(const clang::CallExpr *Copy);
-  bool isSmallDeviceToHost(const clang::CallExpr *Copy);
+  struct Pending {
+    const Reach *Op;
+    const clang::Stmt *Loop;
+    const Reach *Launch;
+    const Reach *Freed;
+  };
+  // What a pending call is, when it is reported: a warning or a note, and
+  // how a note of another finding of its loop names it.
+  struct Verdict {
+    const Pending *P;
+    bool Warning;
+    std::string What;
+    std::optional<uint64_t> Bytes;
+    bool Small;
+  };
+  std::optional<Verdict> verdict(const Pending &P, const clang::FunctionDecl *F,
+                                 unsigned Depth);
+  // One finding per loop, the loop's other blocking calls as its notes.
+  void report(llvm::ArrayRef<Pending> Found, const clang::FunctionDecl *F,
+              unsigned Depth);
+  void judge(const Verdict &V, llvm::ArrayRef<const Verdict *> Others);
+  // Whether the loop (in the function body Body) is one whose iterations
+  // add up: not a fixed handful, not log2(n) passes, not a benchmark timing
+  // itself or its repetitions, not a loop over GPUs or problem sizes.
+  bool isHot(const clang::Stmt *Loop, const clang::Stmt *Body);
+  bool judgeLoop(const clang::Stmt *Loop, const clang::Stmt *Body);
+  // The byte count of a copy written with constants, directly or through
+  // locals assigned constants only.
+  std::optional<uint64_t> bytes(const Reach &Op);
+  bool isSmallDeviceToHost(const Reach &Op);
   // A small device-to-host read whose value decides what the code in Scope
   // does next (a convergence flag, the size of the next launch).
   bool smallSteeringRead(const Reach &Op, const clang::Stmt *Scope);
@@ -67,6 +98,7 @@ private:
   llvm::DenseMap<std::pair<const clang::FunctionDecl *, unsigned>, Summary>
       Summaries;
   llvm::DenseMap<const clang::Stmt *, bool> HotLoops;
+  llvm::DenseMap<const clang::Stmt *, bool> WaitingLoops;
 };
 
 } // namespace warplint::host

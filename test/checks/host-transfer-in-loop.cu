@@ -34,9 +34,15 @@ void copies(float *h, float *d, int n, int iters) {
     // CHECK: :[[@LINE-3]]:3: note: the loop
     // CHECK: :[[@LINE+1]]:5: note: 'k' is launched here, in the same loop
     k<<<n / 256, 256>>>(d);
+    // One finding per loop: the loop's other blocking copy is a note of it.
+    // CHECK: :[[@LINE+1]]:5: note: also in this loop: blocking cudaMemcpy of 'n * sizeof(float)' bytes device-to-host
+    cudaMemcpy(h, d, n * sizeof(float), cudaMemcpyDeviceToHost);
+  }
+  for (int i = 0; i < iters; ++i) {
+    k<<<n / 256, 256>>>(d);
     cudaMemcpy(h, d, n * sizeof(float), cudaMemcpyDeviceToHost);
     // CHECK: :[[@LINE-1]]:5: warning: blocking cudaMemcpy of 'n * sizeof(float)' bytes device-to-host in a loop that launches 'k': each iteration
-    // CHECK: :[[@LINE-8]]:3: note: the loop
+    // CHECK: :[[@LINE-4]]:3: note: the loop
     // CHECK: :[[@LINE-4]]:5: note: 'k' is launched here, in the same loop
   }
 }
@@ -59,11 +65,17 @@ void helpers(float *h, float *d, int n, int iters) {
     // CHECK: :[[@LINE-14]]:3: note: the cudaMemcpy, in 'upload'
     step(d, n);
     finish();
+    // CHECK: :[[@LINE-1]]:5: note: also in this loop: 'finish' calls cudaDeviceSynchronize
+    ++i;
+  }
+  while (i < 2 * iters) {
+    step(d, n);
+    finish();
     // CHECK: :[[@LINE-1]]:5: warning: 'finish' calls cudaDeviceSynchronize in a loop that launches 'k': the host waits for the GPU to go idle every iteration, so each launch starts on an idle GPU and nothing overlaps across iterations (Pascal deep dive, Streams: concurrent kernels, asynchronous data transfers); synchronize once after the loop, or on a stream or event where the host needs a result [host-transfer-in-loop]
-    // CHECK: :[[@LINE-10]]:3: note: the loop
+    // CHECK: :[[@LINE-4]]:3: note: the loop
     // CHECK: :[[@LINE-4]]:5: note: 'step' launches 'k'
-    // CHECK: :[[@LINE-18]]:30: note: 'k' is launched here
-    // CHECK: :[[@LINE-18]]:17: note: the cudaDeviceSynchronize, in 'finish'
+    // CHECK: :[[@LINE-24]]:30: note: 'k' is launched here
+    // CHECK: :[[@LINE-24]]:17: note: the cudaDeviceSynchronize, in 'finish'
     ++i;
   }
 }
@@ -80,10 +92,8 @@ void allocations(int n, int iters) {
     // CHECK: :[[@LINE+4]]:5: note: freed here
     k<<<n / 256, 256>>>(tmp);
     cudaDeviceSynchronize();
-    // CHECK: :[[@LINE-1]]:5: warning: cudaDeviceSynchronize in a loop that launches 'k': the host waits
+    // CHECK: :[[@LINE-1]]:5: note: also in this loop: cudaDeviceSynchronize{{$}}
     cudaFree(tmp);
-    // CHECK: :[[@LINE-11]]:3: note: the loop
-    // CHECK: :[[@LINE-5]]:5: note: 'k' is launched here, in the same loop
   } while (--iters > 0);
 }
 
@@ -104,8 +114,15 @@ void ranges(const Batches &Work, float *d, size_t pitch, int n) {
     k<<<n / 256, 256>>>(d);
     float part;
     cudaMemcpy(&part, d, sizeof(float), cudaMemcpyDeviceToHost);
+    // CHECK: :[[@LINE-1]]:5: note: also in this loop: blocking cudaMemcpy of 4 bytes device-to-host{{$}}
+    total += part;
+  }
+  for (float *h : Work) {
+    k<<<n / 256, 256>>>(h);
+    float part;
+    cudaMemcpy(&part, d, sizeof(float), cudaMemcpyDeviceToHost);
     // CHECK: :[[@LINE-1]]:5: note: blocking cudaMemcpy of 4 bytes device-to-host in a loop that launches 'k': the copy is small, but the host waits for the GPU to finish every iteration before it can queue the next launch (a round trip of latency, not bandwidth); keep the value on the device, or read it once after the loop [host-transfer-in-loop]
-    // CHECK: :[[@LINE-9]]:3: note: the loop
+    // CHECK: :[[@LINE-5]]:3: note: the loop
     // CHECK: :[[@LINE-5]]:5: note: 'k' is launched here, in the same loop
     total += part;
   }
@@ -118,13 +135,12 @@ template <typename T> void nested(T *h, T *d, int n, int epochs) {
     for (int s = 0; s < n; ++s)
       k<<<1, 256>>>(d);
     cudaMemcpyFromSymbol(h, table, sizeof(table), 0, cudaMemcpyDeviceToHost);
-    // CHECK: :[[@LINE-1]]:5: note: blocking cudaMemcpyFromSymbol of 4096 bytes (4 KiB) device-to-host in a loop that launches 'k': the copy is small
-    // CHECK: :[[@LINE-5]]:3: note: the loop
-    // CHECK: :[[@LINE-4]]:7: note: 'k' is launched here, in the same loop
     cudaMemcpy(h, d, n * sizeof(T), cudaMemcpyDeviceToHost);
-    // CHECK: :[[@LINE-1]]:5: warning: blocking cudaMemcpy of 'n * sizeof(T)' bytes device-to-host in a loop that launches 'k': each iteration
-    // CHECK: :[[@LINE-9]]:3: note: the loop
-    // CHECK: :[[@LINE-8]]:7: note: 'k' is launched here, in the same loop
+    // The warning leads, though the note-sized read comes first.
+    // CHECK: :[[@LINE-2]]:5: warning: blocking cudaMemcpy of 'n * sizeof(T)' bytes device-to-host in a loop that launches 'k': each iteration
+    // CHECK: :[[@LINE-7]]:3: note: the loop
+    // CHECK: :[[@LINE-6]]:7: note: 'k' is launched here, in the same loop
+    // CHECK: :[[@LINE-6]]:5: note: also in this loop: blocking cudaMemcpyFromSymbol of 4096 bytes (4 KiB) device-to-host
   }
 }
 
