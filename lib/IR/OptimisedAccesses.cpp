@@ -556,10 +556,23 @@ void OptimisedAccesses::optimise(Module &M, TargetMachine &TM, StringRef CPU) {
       if (!isFp64(I))
         continue;
       ++Share.Fp64;
-      if (auto Pos = positionOf(I))
-        ++Fp64[Pos->File][{Pos->Line, Pos->Column}].Survivors;
-      else
+      std::optional<SourcePos> Pos = positionOf(I);
+      if (!Pos) {
         Fp64Unplaced.insert(functionId(F.getName()));
+        continue;
+      }
+      // A float widened once for the double work of several expressions
+      // keeps the position of the first: it is theirs, not its own, unless
+      // an FP64 user sits at the same place.
+      if (isa<FPExtInst, SIToFPInst, UIToFPInst>(I) &&
+          none_of(I.users(), [&](const User *U) {
+            const auto *UI = dyn_cast<Instruction>(U);
+            std::optional<SourcePos> At = UI ? positionOf(*UI) : std::nullopt;
+            return !At || (At->Line == Pos->Line && At->Column == Pos->Column &&
+                           At->File == Pos->File);
+          }))
+        continue;
+      ++Fp64[Pos->File][{Pos->Line, Pos->Column}].Survivors;
     }
     if (const DISubprogram *SP = F.getSubprogram())
       Shares[pathOf(SP->getFile()) + ":" + std::to_string(SP->getLine())] =

@@ -185,3 +185,80 @@ TEST_F(OptimisedAccessesTest, TheModuleAnalysedIsLeftAsItWas) {
 }
 
 } // namespace
+
+// FP64 work (arithmetic, conversions, calls of double math functions) and
+// what -O3 leaves of it: line 31 is `x * 0.5` of a float (narrowed to
+// float), line 32 `x * 0.1` (kept), line 33 exp of a constant (libdevice's
+// exp folds), line 34 pow of constants (nvcc calls its pow at run time).
+constexpr const char *Fp64Kernel = R"(
+target datalayout = "e-p6:32:32-i64:64-i128:128-i256:256-v16:16-v32:32-n16:32:64"
+target triple = "nvptx64-nvidia-cuda"
+
+define ptx_kernel void @f(ptr %out, float %x) !dbg !5 {
+  %a = fpext float %x to double, !dbg !10
+  %b = fmul double %a, 5.000000e-01, !dbg !10
+  %c = fptrunc double %b to float, !dbg !10
+  store float %c, ptr %out, align 4
+  %d = fpext float %x to double, !dbg !11
+  %e = fmul double %d, 1.000000e-01, !dbg !11
+  %f = fptrunc double %e to float, !dbg !11
+  %o1 = getelementptr inbounds float, ptr %out, i64 1
+  store float %f, ptr %o1, align 4
+  %g = call double @__nv_exp(double 2.000000e+00), !dbg !12
+  %h = fptrunc double %g to float, !dbg !12
+  %o2 = getelementptr inbounds float, ptr %out, i64 2
+  store float %h, ptr %o2, align 4
+  %i = call double @__nv_pow(double 2.000000e+00, double 2.000000e+00), !dbg !13
+  %j = fptrunc double %i to float, !dbg !13
+  %o3 = getelementptr inbounds float, ptr %out, i64 3
+  store float %j, ptr %o3, align 4
+  ret void
+}
+
+declare double @__nv_exp(double)
+declare double @__nv_pow(double, double)
+
+!llvm.dbg.cu = !{!0}
+!llvm.module.flags = !{!2}
+!0 = distinct !DICompileUnit(language: DW_LANG_C_plus_plus_14, file: !1, emissionKind: LineTablesOnly)
+!1 = !DIFile(filename: "f.cu", directory: "/src")
+!2 = !{i32 2, !"Debug Info Version", i32 3}
+!5 = distinct !DISubprogram(name: "f", scope: !1, file: !1, line: 30, type: !6, scopeLine: 30, spFlags: DISPFlagDefinition, unit: !0)
+!6 = !DISubroutineType(types: !7)
+!7 = !{}
+!10 = !DILocation(line: 31, column: 5, scope: !5)
+!11 = !DILocation(line: 32, column: 5, scope: !5)
+!12 = !DILocation(line: 33, column: 5, scope: !5)
+!13 = !DILocation(line: 34, column: 5, scope: !5)
+)";
+
+namespace {
+
+TEST(OptimisedFp64Test, WhatMinusO3LeavesOfDoubleWork) {
+  llvm::LLVMContext Ctx;
+  llvm::SMDiagnostic Err;
+  std::unique_ptr<llvm::Module> M =
+      llvm::parseAssemblyString(Fp64Kernel, Err, Ctx);
+  ASSERT_TRUE(M) << Err.getMessage().str();
+  std::unique_ptr<OptimisedAccesses> O =
+      OptimisedAccesses::analyse(*M, "sm_90");
+  ASSERT_TRUE(O);
+  auto At = [&](unsigned Line) {
+    return O->fp64({"/src/f.cu", Line, 1}, {"/src/f.cu", Line, 80});
+  };
+  EXPECT_EQ(At(31), Fp64Fate::Removed);
+  EXPECT_EQ(At(32), Fp64Fate::Kept);
+  EXPECT_EQ(At(33), Fp64Fate::Removed);
+  EXPECT_EQ(At(34), Fp64Fate::Kept);
+  EXPECT_EQ(At(35), Fp64Fate::Unknown);
+  // A range that ends before the column: nothing generated in it.
+  EXPECT_EQ(O->fp64({"/src/f.cu", 32, 1}, {"/src/f.cu", 32, 4}),
+            Fp64Fate::Unknown);
+  std::optional<Fp64Share> S = O->fp64Share("/src/f.cu", 30);
+  ASSERT_TRUE(S);
+  EXPECT_GT(S->Fp64, 0u);
+  EXPECT_LT(S->Fp64, S->Instructions);
+  EXPECT_FALSE(O->fp64Share("/src/f.cu", 31));
+}
+
+} // namespace
