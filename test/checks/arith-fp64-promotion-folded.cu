@@ -64,3 +64,13 @@ __global__ void unused(float *out, const float *in) {
   // AST: :[[@LINE-1]]:20: warning: 'x * 0.1' is computed in double precision: the literal 0.1 promotes the float operand to double; FP64 runs at 1:32 of the FP32 rate on sm_61; write 0.1f (CUDA C++ Best Practices Guide, 'Other Arithmetic Instructions') [arith-fp64-promotion]
   out[threadIdx.x] = x;
 }
+
+// One widening of x serves both lines; -O3 narrows the first to float and
+// keeps the conversion, with the first line's position, for the second.
+__global__ void shared_widening(float *out, const float *in) {
+  float x = in[threadIdx.x];
+  out[0] = x * 0.5;
+  out[1] = x * 0.1;
+  // CHECK: :[[@LINE-1]]:16: warning: 'x * 0.1' is computed in double precision: the literal 0.1 promotes the float operand to double; FP64 runs at 1:32 of the FP32 rate on sm_61; write 0.1f (CUDA C++ Best Practices Guide, 'Other Arithmetic Instructions') [arith-fp64-promotion]
+  // PTX: f64 on line [[@LINE-2]]
+}
