@@ -647,7 +647,7 @@ void Fp64PromotionCheck::checkFunction(const FunctionDecl *F) {
   // silences counts towards the function's total.
   std::vector<Cause> Kept;
   for (Cause &C : Causes)
-    if (Reported.insert(C.Loc.getRawEncoding()).second && !suppressed(C.Loc))
+    if (Reported.insert(reportKey(C.Loc)).second && !suppressed(C.Loc))
       Kept.push_back(std::move(C));
   if (Kept.empty())
     return;
@@ -682,6 +682,16 @@ Fp64PromotionCheck::optimisedFate(const Expr *Shown) const {
     return Fate::Unknown;
   }
   return Fate::Unknown;
+}
+
+// A literal in a macro argument that a function-like macro expands several
+// times (`#define max(x, y) ((x) < (y) ? (y) : (x))`) is one cause: where it
+// is spelled and where the outermost expansion is.
+std::pair<unsigned, unsigned>
+Fp64PromotionCheck::reportKey(SourceLocation Loc) const {
+  const SourceManager &SM = context().sourceManager();
+  return {SM.getSpellingLoc(Loc).getRawEncoding(),
+          SM.getExpansionLoc(Loc).getRawEncoding()};
 }
 
 bool Fp64PromotionCheck::suppressed(SourceLocation Loc) {
@@ -870,7 +880,8 @@ void Fp64PromotionCheck::report(const Site &S, const FunctionDecl *F,
     C.Loc = Loc;
     C.Shown = S.Shown;
     C.Why = "the literal " + spelling(Loc, Ctx);
-    if (Loc.isMacroID()) {
+    // Written in a macro's definition, not in an argument of its call.
+    if (Loc.isMacroID() && !SM.isMacroArgExpansion(Loc)) {
       C.Macro = Lexer::getImmediateMacroName(Loc, SM, LO).str();
       C.Why += " (from macro '" + C.Macro + "')";
     }

@@ -61,7 +61,8 @@ private:
   int64_t GroupAbove;
   // Where a cause was reported (a literal, a declaration, a call), so that
   // one cause is reported once however many expressions it reaches.
-  llvm::DenseSet<unsigned> Reported;
+  llvm::DenseSet<std::pair<unsigned, unsigned>> Reported;
+  std::pair<unsigned, unsigned> reportKey(clang::SourceLocation Loc) const;
   llvm::DenseMap<clang::FileID, std::unique_ptr<NoLintIndex>> NoLint;
 };
 

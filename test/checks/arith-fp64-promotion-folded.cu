@@ -74,3 +74,12 @@ __global__ void shared_widening(float *out, const float *in) {
   // CHECK: :[[@LINE-1]]:16: warning: 'x * 0.1' is computed in double precision: the literal 0.1 promotes the float operand to double; FP64 runs at 1:32 of the FP32 rate on sm_61; write 0.1f (CUDA C++ Best Practices Guide, 'Other Arithmetic Instructions') [arith-fp64-promotion]
   // PTX: f64 on line [[@LINE-2]]
 }
+
+// A literal in a macro argument that the macro expands twice is one cause.
+#define MAXOF(a, b) ((a) < (b) ? (b) : (a))
+__global__ void macro_argument(float *out, const float *in) {
+  float x = in[threadIdx.x];
+  out[0] = MAXOF(x, 0.3) * in[1];
+  // CHECK: :[[@LINE-1]]:21: warning: 'MAXOF(x, 0.3) * in[1]' is computed in double precision: the literal 0.3 promotes the float operand to double; FP64 runs at 1:32 of the FP32 rate on sm_61; write 0.3f (CUDA C++ Best Practices Guide, 'Other Arithmetic Instructions') [arith-fp64-promotion]
+  // PTX: f64 on line [[@LINE-2]]
+}
