@@ -1,13 +1,107 @@
 #include "checks/warp/ImplicitSyncCheck.h"
+#include "Analysis/BodyWalk.h"
+#include "Analysis/SyncPrimitives.h"
+#include "clang/AST/ExprCXX.h"
 
 using namespace clang;
 
 namespace warplint::warp {
 
+namespace {
+
+// The variable an lvalue's base names: `s[i]`, `p[i]` (its root decl).
+const ValueDecl *baseOf(const Expr *E) {
+  E = E->IgnoreParenImpCasts();
+  while (const auto *AS = dyn_cast<ArraySubscriptExpr>(E))
+    E = AS->getBase()->IgnoreParenImpCasts();
+  const auto *DRE = dyn_cast<DeclRefExpr>(E);
+  return DRE ? DRE->getDecl() : nullptr;
+}
+
+// A base in shared memory for the tagged update: a __shared__ array, or a
+// pointer parameter to volatile data (the idiom's helpers take one).
+bool sharedBase(const ValueDecl *D) {
+  if (!D)
+    return false;
+  if (D->hasAttr<CUDASharedAttr>())
+    return true;
+  const auto *P = dyn_cast<ParmVarDecl>(D);
+  return P && P->getType()->isPointerType() &&
+         P->getType()->getPointeeType().isVolatileQualified();
+}
+
+} // namespace
+
+void ImplicitSyncCheck::checkTaggedUpdates(const FunctionDecl *Fn) {
+  // do { c = s[d] ...; s[d] = c; } while (s[d] != c): each lane writes its
+  // tagged value and reads back whether its own write survived, which
+  // counts on the colliding lanes writing together.
+  forEachStmt(Fn->getBody(), [&](const Stmt *S) {
+    const Expr *Cond = nullptr;
+    const Stmt *Body = nullptr;
+    if (const auto *Do = dyn_cast<DoStmt>(S)) {
+      Cond = Do->getCond();
+      Body = Do->getBody();
+    } else if (const auto *While = dyn_cast<WhileStmt>(S)) {
+      Cond = While->getCond();
+      Body = While->getBody();
+    }
+    const auto *Cmp =
+        Cond ? dyn_cast<BinaryOperator>(Cond->IgnoreParenImpCasts()) : nullptr;
+    if (!Cmp || Cmp->getOpcode() != BO_NE)
+      return;
+    const Expr *Read = nullptr;
+    for (const Expr *Side : {Cmp->getLHS(), Cmp->getRHS()}) {
+      const Expr *X = Side->IgnoreParenImpCasts();
+      if (isa<ArraySubscriptExpr>(X) && sharedBase(baseOf(X)))
+        Read = X;
+    }
+    if (!Read)
+      return;
+    std::string Text = context().sourceText(Read);
+    const Expr *Write = nullptr;
+    bool Barrier = false;
+    forEachStmt(Body, [&](const Stmt *X) {
+      if (classifySync(X).Kind != SyncKind::None)
+        Barrier = true;
+      const auto *BO = dyn_cast<BinaryOperator>(X);
+      if (BO && BO->getOpcode() == BO_Assign &&
+          isa<ArraySubscriptExpr>(BO->getLHS()->IgnoreParens()) &&
+          baseOf(BO->getLHS()) == baseOf(Read) &&
+          context().sourceText(BO->getLHS()) == Text)
+        Write = BO->getLHS();
+    });
+    if (!Write || Barrier || !Seen.insert({Read, Write}).second)
+      return;
+    bool Its = arch().independent_thread_scheduling;
+    FindingBuilder B = diag(
+        Read->getBeginLoc(),
+        "each lane writes '{0}' and reads it back to see whether its own "
+        "write survived (a tagged update): this counts on the lanes that "
+        "collide on one address writing together, in lockstep (warp-"
+        "synchronous code), which {1}; a lane that reads back before another "
+        "overwrites keeps its count and the other's is lost (Volta tuning "
+        "guide 1.4.1.2)",
+        Its ? Severity::Error : Severity::Warning);
+    B << Text
+      << (Its ? "independent thread scheduling on " + arch().Name +
+                    " does not guarantee"
+              : arch().Name +
+                    " happens to do, but sm_70 and later do not guarantee");
+    B.note(Write->getBeginLoc(), "written here");
+    B.note(Read->getBeginLoc(),
+           "update the counter with atomicAdd on shared memory (one "
+           "instruction since Maxwell) instead of the tag loop");
+  });
+}
+
 void ImplicitSyncCheck::checkFunction(const FunctionDecl *Fn) {
+  if (Fn->isDependentContext())
+    return;
+  checkTaggedUpdates(Fn);
   // Judged from the kernels, where the lanes are known; helpers run inside
   // them with their arguments bound.
-  if (!Fn->hasAttr<CUDAGlobalAttr>() || Fn->isDependentContext())
+  if (!Fn->hasAttr<CUDAGlobalAttr>())
     return;
   unsigned WS = arch().warp_size;
   const SourceManager &SM = context().sourceManager();

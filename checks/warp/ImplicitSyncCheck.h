@@ -16,6 +16,9 @@ public:
 private:
   void checkFunction(const clang::FunctionDecl *Fn) override;
   bool wantsInstantiations() const override { return true; }
+  // The tagged-update idiom of old histograms: a loop that writes a shared
+  // slot and repeats until it reads back its own value.
+  void checkTaggedUpdates(const clang::FunctionDecl *Fn);
 
   // (later, earlier) pairs reported: a helper called from several kernels
   // is reported once.

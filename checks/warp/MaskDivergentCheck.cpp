@@ -202,6 +202,30 @@ bool exits(const Stmt *S) {
     }
   return false;
 }
+// Whether Cond has one value in every lane of a warp because it is built
+// from warp votes and constants: `tile32.any(i < n)`, `!__all_sync(m, p)`,
+// `__ballot_sync(m, p) != 0`.
+bool warpVote(const Expr *Cond, const ASTContext &Ctx) {
+  Cond = Cond->IgnoreParenImpCasts();
+  if (Cond->isIntegerConstantExpr(Ctx))
+    return true;
+  if (const auto *UO = dyn_cast<UnaryOperator>(Cond))
+    return UO->getOpcode() == UO_LNot && warpVote(UO->getSubExpr(), Ctx);
+  if (const auto *BO = dyn_cast<BinaryOperator>(Cond))
+    return (BO->isComparisonOp() || BO->isLogicalOp() || BO->isBitwiseOp()) &&
+           warpVote(BO->getLHS(), Ctx) && warpVote(BO->getRHS(), Ctx);
+  const auto *Call = dyn_cast<CallExpr>(Cond);
+  if (!Call)
+    return false;
+  SyncSite S = classifySync(Call);
+  if (S.Kind != SyncKind::WarpCollective && S.Kind != SyncKind::TileCollective)
+    return false;
+  llvm::StringRef N(S.Name);
+  return N.ends_with("any") || N.ends_with("all") || N.ends_with("ballot") ||
+         N.contains("any_sync") || N.contains("all_sync") ||
+         N.contains("ballot_sync");
+}
+
 } // namespace
 
 const Stmt *MaskDivergentCheck::continuation(const Stmt *Site,
@@ -280,8 +304,8 @@ void MaskDivergentCheck::judgeUnknown(const CallExpr *Site,
         G.D != Dependence::ThreadDependent)
       continue;
     const Expr *Cond = FunctionDependence::conditionOf(G.Where);
-    if (!Cond)
-      continue;
+    if (!Cond || warpVote(Cond, context().astContext()))
+      continue; // a vote: the same in every lane of the warp
     if (G.Kind == FunctionDependence::GuardKind::Loop && G.Exit)
       continue; // a break or continue that varies: not followed
     LaneSplit Split = LE.split(Cond);

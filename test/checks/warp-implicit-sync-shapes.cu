@@ -239,6 +239,25 @@ __global__ void reduce4_synced(T *g_idata, T *g_odata, unsigned int n) {
 }
 template __global__ void reduce4_synced<float, 256>(float *, float *, unsigned);
 
+// ---- the tagged update of old histograms (warp-private sub-histograms)
+__device__ void addData(volatile unsigned *s_WarpHist, unsigned data,
+                        unsigned threadTag) {
+  unsigned count;
+  do {
+    count = s_WarpHist[data] & 0x07FFFFFFU;
+    count = threadTag | (count + 1);
+    s_WarpHist[data] = count;
+  } while (s_WarpHist[data] != count);
+}
+__device__ void addDataAtomic(unsigned *s_WarpHist, unsigned data) {
+  atomicAdd(&s_WarpHist[data], 1u);
+}
+__device__ void retry(volatile unsigned *flags, unsigned i, unsigned v) {
+  do {
+    v += 1;
+  } while (flags[i] != v); // reads only: not a tagged update
+}
+
 // ---- expected findings (lines above)
 // CHECK: {{.*}}warp-implicit-sync-shapes.cu:22:22: error: lanes 0-15 of warp 0 read 's[tid + 16]', which lanes 16-31 of the same warp write at line 21, with no __syncwarp() between: this assumes the warp runs in lockstep (warp-synchronous code), which independent thread scheduling on sm_80 does not guarantee (Volta tuning guide 1.4.1.2) [warp-implicit-sync]
 // CHECK: {{.*}}warp-implicit-sync-shapes.cu:21:5: note: written here
@@ -268,3 +287,6 @@ template __global__ void reduce4_synced<float, 256>(float *, float *, unsigned);
 // CHECK: {{.*}}warp-implicit-sync-shapes.cu:208:54: error: lanes 0-15 of warp 0 read 'smem[tid + 16]', which lanes 16-31 of the same warp write at line 207, with no __syncwarp() between: this assumes the warp runs in lockstep (warp-synchronous code), which independent thread scheduling on sm_80 does not guarantee (Volta tuning guide 1.4.1.2) [warp-implicit-sync]
 // CHECK: {{.*}}warp-implicit-sync-shapes.cu:207:26: note: written here
 // CHECK: {{.*}}warp-implicit-sync-shapes.cu:208:54: note: synchronise the lanes between the write and the read with __syncwarp(), or exchange the values with __shfl_down_sync / cooperative_groups::reduce; 'volatile' does not order lanes
+// CHECK: {{.*}}warp-implicit-sync-shapes.cu:250:12: error: each lane writes 's_WarpHist[data]' and reads it back to see whether its own write survived (a tagged update): this counts on the lanes that collide on one address writing together, in lockstep (warp-synchronous code), which independent thread scheduling on sm_80 does not guarantee; a lane that reads back before another overwrites keeps its count and the other's is lost (Volta tuning guide 1.4.1.2) [warp-implicit-sync]
+// CHECK: {{.*}}warp-implicit-sync-shapes.cu:249:5: note: written here
+// CHECK: {{.*}}warp-implicit-sync-shapes.cu:250:12: note: update the counter with atomicAdd on shared memory (one instruction since Maxwell) instead of the tag loop

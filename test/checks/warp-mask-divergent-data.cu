@@ -117,6 +117,19 @@ __global__ void whole_warp(const float *in, float *out) {
   out[threadIdx.x] = v;
 }
 
+// A loop whose condition is a warp vote: the lanes leave together.
+#include <cooperative_groups.h>
+namespace cg = cooperative_groups;
+__global__ void vote_loop(float *out, int n) {
+  auto tile32 = cg::tiled_partition<32>(cg::this_thread_block());
+  float v = 0.0f;
+  for (int i = tile32.thread_rank(); tile32.any(i < n); i += 32)
+    v += tile32.shfl(v + i, 0);
+  for (int i = threadIdx.x; __any_sync(FULL, i < n); i += 32)
+    v += __shfl_sync(FULL, v + i, 0);
+  out[threadIdx.x] = v;
+}
+
 // ---- expected findings (lines above)
 // CHECK: {{.*}}warp-mask-divergent-data.cu:14:10: error: '__shfl_xor_sync' expects the full mask, but only the lanes where 'v > 0.0f' holds reach it (the condition depends on each thread's data or a run-time bound), and the others go on to other code: every non-exited lane named in the mask must execute the call, otherwise it is undefined behaviour on sm_80 (the warp can hang or read garbage) (Volta tuning guide 1.4.1.2) [warp-mask-divergent]
 // CHECK: {{.*}}warp-mask-divergent-data.cu:13:7: note: this condition can split the warp
