@@ -50,7 +50,11 @@ public:
         WS(LE.warpSize()) {}
 
   std::vector<WarpExchange> run() {
-    for (unsigned W = 0; W < LE.warpCount() && !KernelStop; ++W) {
+    // Without a launch shape, only warp 0 has the right thread indices for
+    // every block whose x extent is a multiple of 32 (a 2-D block of 32 x 8
+    // puts y = 1 in warp 1, the 1-D model x = 32..63).
+    unsigned Warps = LE.shapeKnown() ? LE.warpCount() : 1;
+    for (unsigned W = 0; W < Warps && !KernelStop; ++W) {
       Warp = W;
       Lanes.assign(WS, LaneState());
       Tid.assign(WS, ThreadId());
@@ -220,6 +224,11 @@ private:
       auto Size = sizeOf(AS->getType());
       if (!Idx || !Size)
         return std::nullopt;
+      // An index past a dimension of a declared array: not modelled.
+      const Expr *B = AS->getBase()->IgnoreParenImpCasts();
+      if (const auto *AT = Ctx.getAsConstantArrayType(B->getType()))
+        if (*Idx < 0 || uint64_t(*Idx) >= AT->getZExtSize())
+          return std::nullopt;
       Base->Off += *Idx * *Size;
       return Base;
     }
