@@ -1,10 +1,14 @@
 // The checks of each target a parse is judged for, run over its AST, and the
 // IR layer fed by the same parse (AnalysisAction.h).
 #include "Driver/AnalysisAction.h"
+#include "Analysis/CallGraph.h"
+#include "Analysis/Launches.h"
 #include "Driver/ParseRecovery.h"
 #include "checks/Registry.h"
+#include "clang/ASTMatchers/ASTMatchFinder.h"
 #include "clang/Frontend/MultiplexConsumer.h"
 #include "clang/Lex/Preprocessor.h"
+#include "llvm/ADT/DenseSet.h"
 
 using namespace clang;
 
@@ -22,9 +26,10 @@ class AnalysisConsumer : public ASTConsumer {
 public:
   AnalysisConsumer(CompilerInstance &CI, std::vector<TargetChecks> Targets,
                    SharedParse *Shared, std::string *Dump, const FileTask &T,
-                   std::vector<BodySpan> *Bodies, FirstParseErrors *FirstErrors)
+                   std::vector<BodySpan> *Bodies, FirstParseErrors *FirstErrors,
+                   std::vector<std::pair<std::string, std::string>> *Launched)
       : CI(CI), Targets(std::move(Targets)), Shared(Shared), Dump(Dump), T(T),
-        Bodies(Bodies), FirstErrors(FirstErrors) {}
+        Bodies(Bodies), FirstErrors(FirstErrors), Launched(Launched) {}
 
   bool shouldSkipFunctionBody(Decl *D) override {
     if (!T.SkipBody)
@@ -69,6 +74,8 @@ public:
       return;
     }
     Targets.front().Runner->run(AST);
+    if (Launched)
+      recordLaunches(AST);
     if (!Shared)
       return;
     Shared->OwnParsesBecause = whyOwnParses(AST);
@@ -93,6 +100,52 @@ public:
 private:
   bool cancelled() const { return T.Cancelled && T.Cancelled(); }
 
+  // Each kernel a launch names, and the functions it calls (through the
+  // TU's call graph), by the name their findings carry
+  // (Finding::Function) and the file of their definition: the code this
+  // TU judges with the launch's shape.
+  void recordLaunches(ASTContext &AST) {
+    const SourceManager &SM = AST.getSourceManager();
+    CheckContext &Ctx = *Targets.front().Ctx;
+    Ctx.setASTContext(&AST);
+    const CallGraphView &Calls = Ctx.callGraph();
+    llvm::SmallVector<const FunctionDecl *, 16> Work;
+    llvm::DenseSet<const FunctionDecl *> Seen;
+    for (const auto &M : ast_matchers::match(launchMatcher(), AST))
+      if (const FunctionDecl *K =
+              launchSite(M.getNodeAs<CallExpr>("launch")).Kernel)
+        if (Seen.insert(K).second)
+          Work.push_back(K);
+    // A budget, as every walk of the call graph has one: a TU with more
+    // reachable functions than this records the first ones.
+    constexpr size_t MaxReached = 4096;
+    while (!Work.empty() && Seen.size() < MaxReached) {
+      const FunctionDecl *F = Work.pop_back_val();
+      record(F, SM);
+      for (const CallSite &C : Calls.callees(F))
+        if (C.Callee && !SM.isInSystemHeader(C.Callee->getLocation()) &&
+            Seen.insert(C.Callee).second)
+          Work.push_back(C.Callee);
+    }
+  }
+
+  void record(const FunctionDecl *F, const SourceManager &SM) {
+    const FunctionDecl *Def = F;
+    if (const FunctionDecl *P = Def->getTemplateInstantiationPattern())
+      Def = P;
+    if (const FunctionDecl *D = Def->getDefinition())
+      Def = D;
+    SourceLocation Loc = SM.getFileLoc(Def->getLocation());
+    auto Ref = SM.getFileEntryRefForID(SM.getFileID(Loc));
+    if (!Ref)
+      return;
+    std::pair<std::string, std::string> K = {Def->getQualifiedNameAsString(),
+                                             Ref->getName().str()};
+    auto It = llvm::lower_bound(*Launched, K);
+    if (It == Launched->end() || *It != K)
+      Launched->insert(It, std::move(K));
+  }
+
   // Why this parse cannot stand for the others' (empty: it can).
   std::string whyOwnParses(ASTContext &AST) const {
     if (!Shared->Watched.Where.empty())
@@ -114,6 +167,7 @@ private:
   const FileTask &T;
   std::vector<BodySpan> *Bodies;
   FirstParseErrors *FirstErrors;
+  std::vector<std::pair<std::string, std::string>> *Launched;
   std::vector<Decl *> MainDecls;
 };
 
@@ -140,8 +194,8 @@ AnalysisAction::CreateASTConsumer(CompilerInstance &CI, llvm::StringRef) {
         *Ctx);
     Targets.push_back({std::move(Ctx), std::move(Runner)});
   }
-  auto AST = std::make_unique<AnalysisConsumer>(CI, std::move(Targets), Shared,
-                                                Dump, T, Bodies, FirstErrors);
+  auto AST = std::make_unique<AnalysisConsumer>(
+      CI, std::move(Targets), Shared, Dump, T, Bodies, FirstErrors, Launched);
   if (!wantsIRLayer(CI))
     return AST;
   // The same parse feeds the code generator, after the checks (or when

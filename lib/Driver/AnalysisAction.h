@@ -86,6 +86,10 @@ public:
   void collectBodies(std::vector<BodySpan> *Out) { Bodies = Out; }
   // Whether the errors lie only in host bodies go to Out.
   void collectFirstParseErrors(FirstParseErrors *Out) { FirstErrors = Out; }
+  // The kernels the TU launches go to Out (FileResult::Launched).
+  void collectLaunches(std::vector<std::pair<std::string, std::string>> *Out) {
+    Launched = Out;
+  }
 
 protected:
   bool BeginInvocation(clang::CompilerInstance &CI) override {
@@ -108,6 +112,7 @@ private:
   DriverServices Services;
   std::vector<BodySpan> *Bodies = nullptr;
   FirstParseErrors *FirstErrors = nullptr;
+  std::vector<std::pair<std::string, std::string>> *Launched = nullptr;
 };
 
 } // namespace warplint

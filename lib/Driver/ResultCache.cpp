@@ -21,8 +21,8 @@ namespace warplint {
 namespace {
 
 // Of an entry; a change makes old entries misses. 5: findings as
-// Core/FindingJSON.h writes them.
-constexpr int Format = 5;
+// Core/FindingJSON.h writes them; 6: the kernels the file launches.
+constexpr int Format = 6;
 
 json locationJson(const Location &L) { return {L.File, L.Line, L.Column}; }
 Location locationOf(const json &J) {
@@ -40,11 +40,9 @@ json toJson(const FileResult &R) {
                       {"message", E.Message},
                       {"compiler", E.FromCompiler},
                       {"crashed", E.Crashed}});
-  return {{"findings", Findings},
-          {"errors", Errors},
-          {"warnings", R.Warnings},
-          {"dump", R.Dump},
-          {"dependencies", R.Dependencies}};
+  return {{"findings", Findings},           {"errors", Errors},
+          {"warnings", R.Warnings},         {"dump", R.Dump},
+          {"dependencies", R.Dependencies}, {"launched", R.Launched}};
 }
 
 // Nothing when a finding does not read back; the other fields throw
@@ -71,6 +69,8 @@ std::optional<FileResult> fromJson(const json &J) {
     R.Warnings.push_back(W.get<std::string>());
   R.Dump = J.at("dump").get<std::string>();
   R.Dependencies = J.at("dependencies").get<std::vector<std::string>>();
+  R.Launched =
+      J.at("launched").get<std::vector<std::pair<std::string, std::string>>>();
   return R;
 }
 

@@ -182,6 +182,8 @@ bool FileParses::parseOnce(size_t I, SharedParse *Shared, const FileTask &Task,
     Action->collectBodies(&R.Bodies);
   if (FirstErrors)
     Action->collectFirstParseErrors(FirstErrors);
+  if (T.RecordDependencies)
+    Action->collectLaunches(&R.Launched);
   std::unique_ptr<tooling::ToolInvocation> Invocation;
   if (!Preambles) {
     Invocation = std::make_unique<tooling::ToolInvocation>(

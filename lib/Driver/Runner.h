@@ -84,6 +84,11 @@ struct FileResult {
   // Every file the parses read (absolute paths): what decides the results
   // besides the task itself, for the result cache.
   std::vector<std::string> Dependencies;
+  // With RecordDependencies: the kernels the file's host code launches and
+  // the functions they call, as {qualified name, the file of its
+  // definition}, sorted: a kernel file that several inputs read is reported
+  // from the ones that launch its kernels (the CLI's merge).
+  std::vector<std::pair<std::string, std::string>> Launched;
 };
 
 // The driver arguments for one parse, program name first, file last.

@@ -8,6 +8,7 @@
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
 #include <algorithm>
+#include <map>
 #include <set>
 #include <tuple>
 
@@ -74,6 +75,74 @@ std::optional<FileResult> analyseThroughIncluder(StringRef Fragment,
   return R;
 }
 
+// Where a kernel file is read by several inputs (a header of kernels that
+// two files include, a .cu compiled on its own and #included by another),
+// each parse judges its kernels: the one that launches them with the block
+// shapes of the launch, the others with the default shape, which gives
+// other numbers, or findings the launch rules out. Of a finding in a
+// function that a shown input's launches run (the kernel, and the
+// functions it calls), only the inputs that run it are kept; of a finding
+// elsewhere in a file that such an input reads (code no launch reaches, or
+// that the IR layer names otherwise), the other inputs' only where none
+// that runs the file's code reports the same place and check. Drop[I][J]:
+// the J-th finding of Results[I] goes.
+std::vector<std::vector<bool>>
+fromLaunchingInputs(const std::vector<FileResult> &Results,
+                    const std::vector<bool> &Covered) {
+  std::vector<std::vector<bool>> Drop(Results.size());
+  for (size_t I = 0; I < Results.size(); ++I)
+    Drop[I].assign(Results[I].Sink.findings().size(), false);
+  if (Results.size() < 2)
+    return Drop;
+  // Function (name, file) and file: the inputs whose launches run it, or
+  // run code of the file.
+  std::map<std::pair<std::string, std::string>, std::set<size_t>> ByFunction;
+  std::map<std::string, std::set<size_t>> ByFile;
+  for (size_t I = 0; I < Results.size(); ++I) {
+    if (Covered[I])
+      continue; // shown through its includer, which sees the same launches
+    for (const auto &[Name, File] : Results[I].Launched) {
+      std::string Real = realPath(absolutePath(File));
+      ByFunction[{Name, Real}].insert(I);
+      ByFile[Real].insert(I);
+    }
+  }
+  if (ByFile.empty())
+    return Drop;
+  using Place = std::tuple<std::string, unsigned, unsigned, std::string>;
+  auto PlaceOf = [](const Finding &F, const std::string &Real) {
+    return Place{Real, F.Loc.Line, F.Loc.Column, F.Check};
+  };
+  // The places an input that launches kernels of the file reports.
+  std::set<Place> FromLauncher;
+  for (size_t I = 0; I < Results.size(); ++I) {
+    if (Covered[I])
+      continue;
+    for (const Finding &F : Results[I].Sink.findings()) {
+      std::string Real = realPath(absolutePath(F.Loc.File));
+      auto It = ByFile.find(Real);
+      if (It != ByFile.end() && It->second.count(I))
+        FromLauncher.insert(PlaceOf(F, Real));
+    }
+  }
+  for (size_t I = 0; I < Results.size(); ++I) {
+    const std::vector<Finding> &Found = Results[I].Sink.findings();
+    for (size_t J = 0; J < Found.size(); ++J) {
+      const Finding &F = Found[J];
+      std::string Real = realPath(absolutePath(F.Loc.File));
+      auto Kernel = ByFunction.find({F.Function, Real});
+      if (Kernel != ByFunction.end()) {
+        Drop[I][J] = !Kernel->second.count(I);
+        continue;
+      }
+      auto File = ByFile.find(Real);
+      if (File != ByFile.end() && !File->second.count(I))
+        Drop[I][J] = FromLauncher.count(PlaceOf(F, Real)) > 0;
+    }
+  }
+  return Drop;
+}
+
 } // namespace
 
 void recordIncludes(std::vector<FileTask> &Tasks) {
@@ -113,6 +182,7 @@ void mergeResults(const std::vector<FileTask> &Tasks,
                   std::vector<FileResult> &Results,
                   const std::optional<Regex> &HeaderFilter, DiagSink &All) {
   std::vector<bool> Covered = includedByAnotherInput(Tasks, Results);
+  std::vector<std::vector<bool>> Drop = fromLaunchingInputs(Results, Covered);
   std::set<std::string> CoveredFiles;
   for (size_t I = 0; I < Tasks.size(); ++I)
     if (Covered[I])
@@ -133,6 +203,12 @@ void mergeResults(const std::vector<FileTask> &Tasks,
       continue; // reported through the file that includes it
     std::string Main = absolutePath(Tasks[I].File);
     auto &Found = R.Sink.findings();
+    // An input that launches the kernel shows it.
+    size_t Kept = 0;
+    for (size_t J = 0; J < Found.size(); ++J)
+      if (!Drop[I][J] && Kept++ != J)
+        Found[Kept - 1] = std::move(Found[J]);
+    Found.resize(Kept);
     Found.erase(
         std::remove_if(
             Found.begin(), Found.end(),

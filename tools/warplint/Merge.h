@@ -1,7 +1,9 @@
 // One report from the results of several files (Merge.cpp): a .cu fragment
 // analysed through the file that #includes it, a file given twice (itself,
-// and #included by another input) reported once, the --header-filter, and
-// each header's findings shown once whichever files include it.
+// and #included by another input) reported once, a kernel file several
+// inputs read reported from the inputs that launch its kernels, the
+// --header-filter, and each header's findings shown once whichever files
+// include it.
 #pragma once
 #include "Core/DiagSink.h"
 #include "Driver/Runner.h"
