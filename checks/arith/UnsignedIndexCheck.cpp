@@ -21,6 +21,11 @@ struct UnsignedIndexCheck::Loop {
   // The condition's bound when it is i < Bound (Inclusive: i <= Bound).
   const Expr *Bound = nullptr;
   bool Inclusive = false;
+  // Stepped by ++, --, += 1 or -= 1.
+  bool UnitStep = false;
+  // The start and the step are constants: with a constant bound, a trip
+  // count nvcc knows (and unrolls whole when it is small).
+  bool ConstantTrip = false;
 };
 
 // a[Index] or p + Index.
@@ -81,6 +86,7 @@ std::optional<UnsignedIndexCheck::Loop> loopOf(const ForStmt *FS,
   if (const auto *U = dyn_cast<UnaryOperator>(Inc);
       U && U->isIncrementDecrementOp() && varOf(U->getSubExpr()) == V) {
     L.Increasing = U->isIncrementOp();
+    L.UnitStep = true;
   } else if (const auto *CA = dyn_cast<CompoundAssignOperator>(Inc);
              CA && varOf(CA->getLHS()) == V &&
              (CA->getOpcode() == BO_AddAssign ||
@@ -91,6 +97,7 @@ std::optional<UnsignedIndexCheck::Loop> loopOf(const ForStmt *FS,
         C ? *C >= 0
           : L.Step->IgnoreParenImpCasts()->getType()->isUnsignedIntegerType();
     L.Increasing = CA->getOpcode() == BO_AddAssign && NonNegative;
+    L.UnitStep = C && *C == 1;
   } else {
     return std::nullopt;
   }
@@ -104,6 +111,8 @@ std::optional<UnsignedIndexCheck::Loop> loopOf(const ForStmt *FS,
       L.Bound = Cond->getLHS();
     L.Inclusive = Op == BO_LE || Op == BO_GE;
   }
+  L.ConstantTrip =
+      constantOf(Start, Ctx) && (!L.Step || constantOf(L.Step, Ctx));
   return L;
 }
 
@@ -172,10 +181,21 @@ void collectAllLeaves(const Expr *E, const LocalWrites &Writes,
   collectLeaves(E, Writes, [](const VarDecl *) { return true; }, Out);
 }
 
-// Index is the counter, or the counter plus or minus a constant: the loop
-// condition bounds it, and the compiler widens it without help.
-bool isCounterPlusConstant(const Expr *Index, const VarDecl *Counter,
+// Index is the counter, or the counter plus or minus a constant, of a loop
+// that counts up by one from 0 to a strict bound (i < n): the bound keeps
+// the counter from wrapping, and the compiler widens it without help (one
+// instruction in four iterations of the unrolled loop). A larger or a
+// variable step may wrap past the bound, and a loop that starts elsewhere
+// or counts down is unrolled with a widening per copy: those cost one to
+// three instructions an iteration (nvcc -O3, sm_80) and are judged like any
+// other index.
+bool isCounterPlusConstant(const Expr *Index, const UnsignedIndexCheck::Loop &L,
                            const ASTContext &Ctx) {
+  std::optional<int64_t> Start = constantOf(L.Start, Ctx);
+  if (!L.Increasing || !L.UnitStep || !L.Bound || L.Inclusive || !Start ||
+      *Start != 0)
+    return false;
+  const VarDecl *Counter = L.Counter;
   const Expr *E = Index->IgnoreParenImpCasts();
   if (varOf(E) == Counter)
     return true;
@@ -331,7 +351,10 @@ private:
       Bounds Out = (*this)(L.Start, Depth + 1);
       Out.Why |= FirstIteration;
       Out.Hi.reset();
-      if (L.Bound) {
+      // With a start or a step known only at run time the loop stays a
+      // loop, and the compiler cannot use the bound to widen the address
+      // once (a thread-dependent start, a variable step that may wrap).
+      if (L.Bound && L.ConstantTrip) {
         Bounds B = (*this)(L.Bound, Depth + 1);
         if (B.Hi && (L.Inclusive || *B.Hi > 0))
           Out.Hi = L.Inclusive ? *B.Hi : *B.Hi - 1;
@@ -534,6 +557,12 @@ bool isArrayBase(const Expr *Base) {
   return Cast && Cast->getCastKind() == CK_ArrayToPointerDecay;
 }
 
+size_t findGroup(std::vector<size_t> &Group, size_t I) {
+  while (Group[I] != I)
+    I = Group[I] = Group[Group[I]];
+  return I;
+}
+
 } // namespace
 
 void UnsignedIndexCheck::checkFunction(const FunctionDecl *F) {
@@ -541,6 +570,7 @@ void UnsignedIndexCheck::checkFunction(const FunctionDecl *F) {
     return;
   LocalWrites Writes(F->getBody());
   const ASTContext &Ctx = F->getASTContext();
+  std::vector<SlowLoop> Slow; // in the order the loops are met
   // Lambdas are functions of their own; sizeof's operand is not indexed.
   WalkOptions Code = WalkOptions().skipSizeof();
   forEachStmt(
@@ -548,6 +578,16 @@ void UnsignedIndexCheck::checkFunction(const FunctionDecl *F) {
       [&](const Stmt *S, llvm::ArrayRef<const Stmt *> Path) {
         if (const auto *E = dyn_cast<Expr>(S); E && E->isValueDependent())
           return WalkStep::SkipChildren;
+        std::vector<Loop> Loops; // the counted loops around, outermost first
+        for (const Stmt *P : Path)
+          if (const auto *FS = dyn_cast<ForStmt>(P))
+            if (std::optional<Loop> L = loopOf(FS, Ctx))
+              Loops.push_back(*L);
+        if (const auto *FS = dyn_cast<ForStmt>(S)) {
+          if (std::optional<Loop> L = loopOf(FS, Ctx))
+            checkLoopStart(*L, Loops, Path, Writes);
+          return WalkStep::Continue;
+        }
         std::optional<Access> A;
         if (const auto *ASE = dyn_cast<ArraySubscriptExpr>(S))
           A = Access{ASE, ASE->getBase(), ASE->getIdx()};
@@ -562,21 +602,18 @@ void UnsignedIndexCheck::checkFunction(const FunctionDecl *F) {
         }
         if (!A || !isUnsigned32(A->Index->IgnoreParens()->getType(), Ctx))
           return WalkStep::Continue;
-        std::vector<Loop> Loops; // the counted loops around, outermost first
-        for (const Stmt *P : Path)
-          if (const auto *FS = dyn_cast<ForStmt>(P))
-            if (std::optional<Loop> L = loopOf(FS, Ctx))
-              Loops.push_back(*L);
-        checkStrengthReduction(*A, Loops, Writes, F);
+        collectSlowAccess(*A, Loops, Writes, F, Slow);
         checkWrap(*A, Loops, Path, Writes);
         return WalkStep::Continue;
       });
+  reportSlowLoops(Slow);
 }
 
-void UnsignedIndexCheck::checkStrengthReduction(const Access &A,
-                                                llvm::ArrayRef<Loop> Loops,
-                                                const LocalWrites &Writes,
-                                                const FunctionDecl *F) {
+void UnsignedIndexCheck::collectSlowAccess(const Access &A,
+                                           llvm::ArrayRef<Loop> Loops,
+                                           const LocalWrites &Writes,
+                                           const FunctionDecl *F,
+                                           std::vector<SlowLoop> &Slow) {
   if (isArrayBase(A.Base))
     return;
   const ASTContext &Ctx = context().astContext();
@@ -591,8 +628,7 @@ void UnsignedIndexCheck::checkStrengthReduction(const Access &A,
       L = &Candidate;
       break;
     }
-  if (!L || ReportedLoops.contains(L->For) ||
-      isCounterPlusConstant(A.Index, L->Counter, Ctx))
+  if (!L || isCounterPlusConstant(A.Index, *L, Ctx))
     return;
   // Locals computed from the counter are part of the index arithmetic; the
   // others are loop-invariant values whose own type is what counts.
@@ -606,19 +642,28 @@ void UnsignedIndexCheck::checkStrengthReduction(const Access &A,
   collectLeaves(A.Index, Writes, FollowsCounter, Leaves);
   if (L->Step)
     collectLeaves(L->Step, Writes, FollowsCounter, Leaves);
+  // With a step other than 1, an unsigned exit test (i < n with an unsigned
+  // n) alone keeps the compiler from stepping a pointer, the counter and
+  // the step int or not (nvcc -O3: 11 instructions an iteration against
+  // 7): the bound's declarations are part of the fix.
+  const auto *Cond = dyn_cast_or_null<BinaryOperator>(
+      L->For->getCond() ? L->For->getCond()->IgnoreParenImpCasts() : nullptr);
+  if (!L->UnitStep && L->Bound && Cond &&
+      isUnsigned32(Cond->getLHS()->getType(), Ctx))
+    collectLeaves(
+        L->Bound, Writes, [](const VarDecl *) { return false; }, Leaves);
   // The variables whose unsigned type makes the arithmetic unsigned; a
   // built-in or an opaque unsigned value would need a cast instead of a
   // declaration: not reported.
-  std::vector<std::string> Names;
+  std::vector<const VarDecl *> Vars;
   for (const IndexLeaf &X : Leaves) {
     QualType T = X.E->getType();
     if (!isUnsigned32(T, Ctx))
       continue;
     if (X.K != IndexLeaf::Var)
       return;
-    std::string Name = X.V->getName().str();
-    if (!llvm::is_contained(Names, Name))
-      Names.push_back(Name);
+    if (!llvm::is_contained(Vars, X.V))
+      Vars.push_back(X.V);
   }
   // An index whose range the compiler knows stays below 2^32 cannot wrap
   // (a constant trip count times a constant stride, a lane id): the PTX is
@@ -628,18 +673,162 @@ void UnsignedIndexCheck::checkStrengthReduction(const Access &A,
     return;
   // Shared memory and local arrays are addressed with 32 bits: there is
   // nothing to widen (nvcc -O3 PTX is the same for int and unsigned).
-  if (Names.empty() ||
+  if (Vars.empty() ||
       context().affine().pointer(A.Base, F).Space == MemorySpace::Shared)
     return;
-  ReportedLoops.insert(L->For);
-  diag(A.Index->getBeginLoc(),
-       "'{0}' indexes '{1}' with unsigned 32-bit arithmetic in the loop over "
-       "'{2}': unsigned overflow wraps, so the compiler cannot turn the "
-       "address into a pointer stepped each iteration and recomputes it with "
-       "a 64-bit widening multiply (mul.wide.u32) instead; declare {3} int "
-       "(CUDA C++ Best Practices Guide, 'Loop Counters Signed vs. Unsigned')")
-      << context().sourceText(A.Index) << context().sourceText(A.Base)
-      << L->Counter->getName() << quotedList(Names);
+  auto It =
+      llvm::find_if(Slow, [&](const SlowLoop &S) { return S.For == L->For; });
+  if (It == Slow.end()) {
+    Slow.push_back({L->For, L->Counter, {}, {}});
+    It = std::prev(Slow.end());
+  }
+  It->Accesses.push_back({A.Index, A.Base, Vars});
+  for (const VarDecl *V : Vars)
+    if (!llvm::is_contained(It->Vars, V))
+      It->Vars.push_back(V);
+}
+
+void UnsignedIndexCheck::reportSlowLoops(std::vector<SlowLoop> &Slow) {
+  // Loops whose accesses need the same declaration changed are one fix:
+  // changing the declarations one loop names leaves the other loop's
+  // arithmetic unsigned, and changing a shared one alone saves nothing
+  // where the counter stays unsigned. One finding for them, the other
+  // loops as notes.
+  std::vector<size_t> Group(Slow.size());
+  for (size_t I = 0; I < Slow.size(); ++I) {
+    Group[I] = I;
+    for (size_t J = 0; J < I; ++J)
+      if (llvm::any_of(Slow[I].Vars, [&](const VarDecl *V) {
+            return llvm::is_contained(Slow[J].Vars, V);
+          })) {
+        size_t A = findGroup(Group, I), B = findGroup(Group, J);
+        Group[std::max(A, B)] = std::min(A, B); // the first loop leads
+      }
+  }
+  for (size_t Root = 0; Root < Slow.size(); ++Root) {
+    if (findGroup(Group, Root) != Root)
+      continue;
+    std::vector<const SlowLoop *> Loops;
+    for (size_t I = Root; I < Slow.size(); ++I)
+      if (findGroup(Group, I) == Root)
+        Loops.push_back(&Slow[I]);
+    reportGroup(Loops);
+  }
+}
+
+void UnsignedIndexCheck::reportGroup(llvm::ArrayRef<const SlowLoop *> Loops) {
+  const SlowLoop &First = *Loops.front();
+  const SlowAccess &A = First.Accesses.front();
+  std::vector<const VarDecl *> All;
+  size_t Count = 0;
+  for (const SlowLoop *L : Loops) {
+    Count += L->Accesses.size();
+    for (const VarDecl *V : L->Vars)
+      if (!llvm::is_contained(All, V))
+        All.push_back(V);
+  }
+  std::vector<std::string> Names;
+  for (const VarDecl *V : All)
+    Names.push_back(V->getName().str());
+  std::vector<std::string> Counters;
+  for (const SlowLoop *L : Loops)
+    if (!llvm::is_contained(Counters, L->Counter->getName().str()))
+      Counters.push_back(L->Counter->getName().str());
+  std::string Where = Loops.size() == 1
+                          ? "the loop over '" + Counters.front() + "'"
+                          : "the " + std::to_string(Loops.size()) +
+                                " loops over " + quotedList(Counters);
+  FindingBuilder B =
+      diag(A.Index->getBeginLoc(),
+           "'{0}' indexes '{1}' with unsigned 32-bit arithmetic in {2}: "
+           "unsigned overflow wraps, so the compiler cannot turn the address "
+           "into a pointer stepped each iteration and recomputes it with a "
+           "64-bit widening multiply (mul.wide.u32) instead; declare {3} int "
+           "(CUDA C++ Best Practices Guide, 'Loop Counters Signed vs. "
+           "Unsigned')");
+  B << context().sourceText(A.Index) << context().sourceText(A.Base) << Where
+    << quotedList(Names);
+  B.metric("accesses", double(Count));
+  // Notes: each access that brings a declaration of its own into the fix,
+  // and the first access of each other loop.
+  std::vector<const VarDecl *> Named = First.Accesses.front().Vars;
+  for (const SlowLoop *L : Loops) {
+    for (size_t I = 0; I < L->Accesses.size(); ++I) {
+      const SlowAccess &S = L->Accesses[I];
+      if (L == &First && I == 0)
+        continue;
+      std::vector<std::string> New;
+      for (const VarDecl *V : S.Vars)
+        if (!llvm::is_contained(Named, V))
+          New.push_back(V->getName().str());
+      bool OtherLoop = L != &First && I == 0;
+      if (New.empty() && !OtherLoop)
+        continue;
+      for (const VarDecl *V : S.Vars)
+        if (!llvm::is_contained(Named, V))
+          Named.push_back(V);
+      std::string Loop = L == &First ? "in the same loop"
+                                     : "in the loop over '" +
+                                           L->Counter->getName().str() + "'";
+      std::vector<std::string> AllOfIt;
+      for (const VarDecl *V : S.Vars)
+        AllOfIt.push_back(V->getName().str());
+      std::string Why =
+          OtherLoop ? Loop + ", which needs " + quotedList(AllOfIt)
+                    : Loop + ", which needs " + quotedList(New) + " too";
+      B.note(S.Index->getBeginLoc(), "'{0}' indexes '{1}' the same way {2}")
+          << context().sourceText(S.Index) << context().sourceText(S.Base)
+          << Why;
+    }
+  }
+}
+
+void UnsignedIndexCheck::checkLoopStart(const Loop &L,
+                                        llvm::ArrayRef<Loop> Outer,
+                                        llvm::ArrayRef<const Stmt *> Path,
+                                        const LocalWrites &Writes) {
+  const ASTContext &Ctx = context().astContext();
+  if (!L.Increasing || !L.Bound || !isUnsigned32(L.Counter->getType(), Ctx))
+    return;
+  // for (unsigned j = i - w; j <= i + w; j++), or through a local that
+  // keeps its value.
+  const Expr *Start = L.Start->IgnoreParenImpCasts();
+  if (const VarDecl *V = varOf(Start); V && Writes.keepsInitialValue(V))
+    Start = V->getInit()->IgnoreParenImpCasts();
+  const auto *Sub = dyn_cast<BinaryOperator>(Start);
+  if (!Sub || Sub->getOpcode() != BO_Sub || !Sub->getType()->isIntegerType() ||
+      Ctx.getIntWidth(Sub->getType()) != 32 || constantOf(Sub, Ctx))
+    return;
+  Bounds Range = RangeFinder(Outer, Writes, Ctx)(Sub->getLHS());
+  if (!Range.Lo || Range.Why == 0)
+    return;
+  std::optional<int64_t> C = constantOf(Sub->getRHS(), Ctx);
+  if (C && (*C <= 0 || uint64_t(*C) <= *Range.Lo))
+    return;
+  if (!C && *Range.Lo != 0)
+    return; // below the smallest value the analysis knows of: unknown
+  // A guard on the minuend (if (i >= w), a loop from w) keeps it up.
+  GuardKeys Keys(Sub->getLHS(), Writes);
+  if (isGuarded(Path, L.For, Keys))
+    return;
+  if (!ReportedWraps.insert(Sub->getExprLoc().getRawEncoding()).second)
+    return;
+  std::string X = context().sourceText(Sub->getLHS());
+  std::string Y = context().sourceText(Sub->getRHS());
+  std::string Text = context().sourceText(Sub);
+  std::string Value =
+      C ? "to " + std::to_string((uint64_t(1) << 32) + *Range.Lo - *C) +
+              " when '" + X + "' is " + std::to_string(*Range.Lo) + " (" +
+              describe(Range.Why) + ")"
+        : "to a value near 2^32 when '" + X + "' is below '" + Y + "' (it is " +
+              std::to_string(*Range.Lo) + " " + describe(Range.Why) + ")";
+  diag(Sub->getBeginLoc(),
+       "'{0}' wraps around {1}: the loop over '{2}' then starts above its "
+       "bound '{3}' and is skipped without a word, so those threads do none "
+       "of its work; start it at '{4} < {5} ? 0 : {0}' to clip the range at "
+       "0, or guard the loop with '{4} >= {5}'")
+      << Text << Value << L.Counter->getName() << context().sourceText(L.Bound)
+      << X << Y;
 }
 
 void UnsignedIndexCheck::checkWrap(const Access &A, llvm::ArrayRef<Loop> Loops,

@@ -7,6 +7,7 @@
 #pragma once
 #include "Core/Check.h"
 #include "llvm/ADT/DenseSet.h"
+#include <vector>
 
 namespace warplint {
 class LocalWrites;
@@ -26,15 +27,32 @@ private:
   void checkFunction(const clang::FunctionDecl *F) override;
   bool wantsInstantiations() const override { return true; }
 
-  void checkStrengthReduction(const Access &A, llvm::ArrayRef<Loop> Loops,
-                              const LocalWrites &Writes,
-                              const clang::FunctionDecl *F);
+  // An access whose address costs a widening each iteration, with the
+  // declarations to change; the loop it is slow in, with all of them.
+  struct SlowAccess {
+    const clang::Expr *Index, *Base;
+    std::vector<const clang::VarDecl *> Vars;
+  };
+  struct SlowLoop {
+    const clang::Stmt *For;
+    const clang::VarDecl *Counter;
+    std::vector<SlowAccess> Accesses;
+    std::vector<const clang::VarDecl *> Vars;
+  };
+  void collectSlowAccess(const Access &A, llvm::ArrayRef<Loop> Loops,
+                         const LocalWrites &Writes,
+                         const clang::FunctionDecl *F,
+                         std::vector<SlowLoop> &Slow);
+  void reportSlowLoops(std::vector<SlowLoop> &Slow);
+  void reportGroup(llvm::ArrayRef<const SlowLoop *> Loops);
   void checkWrap(const Access &A, llvm::ArrayRef<Loop> Loops,
                  llvm::ArrayRef<const clang::Stmt *> Path,
                  const LocalWrites &Writes);
+  // for (unsigned j = i - w; j < n; j++) where i can be below w.
+  void checkLoopStart(const Loop &L, llvm::ArrayRef<Loop> Outer,
+                      llvm::ArrayRef<const clang::Stmt *> Path,
+                      const LocalWrites &Writes);
 
-  // Loops that already have a finding: one per loop.
-  llvm::DenseSet<const clang::Stmt *> ReportedLoops;
   llvm::DenseSet<unsigned> ReportedWraps;
 };
 

@@ -42,7 +42,7 @@ __global__ void through_local(float *out, const float *in, unsigned n,
 __global__ void block_loop(float *out, const float *in, int n) {
   for (unsigned i = threadIdx.x; i < n; i += 32) {
     out[i] = *(in + i * 2);
-    // CHECK: :[[@LINE-1]]:21: warning: 'i * 2' indexes 'in' with unsigned 32-bit arithmetic in the loop over 'i': unsigned overflow wraps, so the compiler cannot turn the address into a pointer stepped each iteration and recomputes it with a 64-bit widening multiply (mul.wide.u32) instead; declare 'i' int (CUDA C++ Best Practices Guide, 'Loop Counters Signed vs. Unsigned') [arith-unsigned-index]
+    // CHECK: :[[@LINE-1]]:9: warning: 'i' indexes 'out' with unsigned 32-bit arithmetic in the loop over 'i': unsigned overflow wraps, so the compiler cannot turn the address into a pointer stepped each iteration and recomputes it with a 64-bit widening multiply (mul.wide.u32) instead; declare 'i' int (CUDA C++ Best Practices Guide, 'Loop Counters Signed vs. Unsigned') [arith-unsigned-index]
   }
 }
 __global__ void grid_stride_step(float *out, const float *in, unsigned n,
@@ -50,7 +50,8 @@ __global__ void grid_stride_step(float *out, const float *in, unsigned n,
   unsigned step = blockDim.x * gridDim.x;
   for (unsigned i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += step) {
     out[i] = in[i * w];
-    // CHECK: :[[@LINE-1]]:17: warning: 'i * w' indexes 'in' with unsigned 32-bit arithmetic in the loop over 'i': unsigned overflow wraps, so the compiler cannot turn the address into a pointer stepped each iteration and recomputes it with a 64-bit widening multiply (mul.wide.u32) instead; declare 'i', 'w' and 'step' int (CUDA C++ Best Practices Guide, 'Loop Counters Signed vs. Unsigned') [arith-unsigned-index]
+    // CHECK: :[[@LINE-1]]:9: warning: 'i' indexes 'out' with unsigned 32-bit arithmetic in the loop over 'i': unsigned overflow wraps, so the compiler cannot turn the address into a pointer stepped each iteration and recomputes it with a 64-bit widening multiply (mul.wide.u32) instead; declare 'i', 'step', 'n' and 'w' int (CUDA C++ Best Practices Guide, 'Loop Counters Signed vs. Unsigned') [arith-unsigned-index]
+    // CHECK: :[[@LINE-2]]:17: note: 'i * w' indexes 'in' the same way in the same loop, which needs 'w' too
   }
 }
 __global__ void row_of_thread(float *od, const float *in, int w) {
@@ -64,7 +65,8 @@ __global__ void counting_down(float *out, const float *in, unsigned n,
                               unsigned stride) {
   for (unsigned i = n; i > 0; i--) {
     out[i] = in[i * stride];
-    // CHECK: :[[@LINE-1]]:17: warning: 'i * stride' indexes 'in' with unsigned 32-bit arithmetic in the loop over 'i': unsigned overflow wraps, so the compiler cannot turn the address into a pointer stepped each iteration and recomputes it with a 64-bit widening multiply (mul.wide.u32) instead; declare 'i' and 'stride' int (CUDA C++ Best Practices Guide, 'Loop Counters Signed vs. Unsigned') [arith-unsigned-index]
+    // CHECK: :[[@LINE-1]]:9: warning: 'i' indexes 'out' with unsigned 32-bit arithmetic in the loop over 'i': unsigned overflow wraps, so the compiler cannot turn the address into a pointer stepped each iteration and recomputes it with a 64-bit widening multiply (mul.wide.u32) instead; declare 'i' and 'stride' int (CUDA C++ Best Practices Guide, 'Loop Counters Signed vs. Unsigned') [arith-unsigned-index]
+    // CHECK: :[[@LINE-2]]:17: note: 'i * stride' indexes 'in' the same way in the same loop, which needs 'stride' too
   }
 }
 __global__ void lane_tiles(float4 *dst, const float *src, int n) {
@@ -199,6 +201,8 @@ __global__ void guarded(float *out, const float *in, unsigned n, unsigned k,
                         size_t m) {
   for (unsigned i = 1; i < n; i++) {
     out[i] = in[i] - in[i - 1];
+    // (A loop from 1 costs a widening per unrolled copy.)
+    // CHECK: :[[@LINE-2]]:9: warning: 'i' indexes 'out' with unsigned 32-bit arithmetic in the loop over 'i': {{.*}}; declare 'i' int
   }
   for (unsigned i = 0; i < n; i++) {
     if (i > 0) {
@@ -222,6 +226,8 @@ __global__ void guarded(float *out, const float *in, unsigned n, unsigned k,
   }
   for (unsigned i = n; i > 0; i--) {
     out[i - 1] = in[i - 1];
+    // (A loop counting down costs a widening per unrolled copy.)
+    // CHECK: :[[@LINE-2]]:9: warning: 'i - 1' indexes 'out' with unsigned 32-bit arithmetic in the loop over 'i': {{.*}}; declare 'i' int
   }
   out[0] = in[k - 1] + in[(int)threadIdx.x - 1];
   for (size_t i = 0; i < m; i++) {
@@ -241,4 +247,126 @@ __global__ void suppressed(float *out, const float *in, unsigned n,
   for (unsigned i = 0; i < n; i++) {
     out[i] = in[i * stride]; // NOLINT(arith-unsigned-index)
   }
+}
+
+// Every declaration the saving needs is named: each unsigned-indexed access
+// of the loop costs its own widening, and a note says where each name comes
+// from (a 'dword' that only the second access uses).
+__global__ void pack(unsigned *dst, const unsigned *src, const unsigned *pos,
+                     unsigned per) {
+  unsigned tid = blockIdx.x * blockDim.x + threadIdx.x;
+  unsigned offset = tid * per;
+  unsigned dword = pos[tid] / 32;
+  for (unsigned i = 1; i < per; i++) {
+    unsigned w = src[offset + i];
+    // CHECK: :[[@LINE-1]]:22: warning: 'offset + i' indexes 'src' with unsigned 32-bit arithmetic in the loop over 'i': unsigned overflow wraps, so the compiler cannot turn the address into a pointer stepped each iteration and recomputes it with a 64-bit widening multiply (mul.wide.u32) instead; declare 'offset', 'i' and 'dword' int (CUDA C++ Best Practices Guide, 'Loop Counters Signed vs. Unsigned') [arith-unsigned-index]
+    dst[dword + i] = w;
+    // CHECK: :[[@LINE-1]]:9: note: 'dword + i' indexes 'dst' the same way in the same loop, which needs 'dword' too
+  }
+}
+
+// Two loops whose indices need the same declaration changed ('stride'): one
+// fix, one finding, the other loop as a note. Loops with declarations of
+// their own ('s1', 's2') are two fixes and two findings.
+__global__ void shared_stride(float *out, const float *in, int n,
+                              unsigned stride) {
+  for (int i = 0; i < n; i++)
+    out[i] = in[i * stride];
+  // CHECK: :[[@LINE-1]]:17: warning: 'i * stride' indexes 'in' with unsigned 32-bit arithmetic in the 2 loops over 'i' and 'j': unsigned overflow wraps, so the compiler cannot turn the address into a pointer stepped each iteration and recomputes it with a 64-bit widening multiply (mul.wide.u32) instead; declare 'stride' int (CUDA C++ Best Practices Guide, 'Loop Counters Signed vs. Unsigned') [arith-unsigned-index]
+  for (int j = 0; j < n; j++)
+    out[j] += in[j * stride + 1];
+  // CHECK: :[[@LINE-1]]:18: note: 'j * stride + 1' indexes 'in' the same way in the loop over 'j', which needs 'stride'
+}
+__global__ void own_strides(float *out, const float *in, int n, unsigned s1,
+                            unsigned s2) {
+  for (int i = 0; i < n; i++)
+    out[i] = in[i * s1];
+  // CHECK: :[[@LINE-1]]:17: warning: 'i * s1' indexes 'in' with unsigned 32-bit arithmetic in the loop over 'i': {{.*}}; declare 's1' int
+  for (int j = 0; j < n; j++)
+    out[j] += in[j * s2];
+  // CHECK: :[[@LINE-1]]:18: warning: 'j * s2' indexes 'in' with unsigned 32-bit arithmetic in the loop over 'j': {{.*}}; declare 's2' int
+}
+
+// The bare counter is exempt only when the loop counts up by one from 0 to
+// a strict bound: a step of 4 or of a variable may wrap past the bound (and
+// then an unsigned exit test alone blocks the stepped pointer: the bound's
+// declaration is named too), and a loop from another start or to an
+// inclusive bound is unrolled with a widening per copy (nvcc -O3: one to
+// three instructions an iteration).
+__global__ void variable_step(float *out, const float *in, unsigned first,
+                              unsigned n, unsigned stride) {
+  for (unsigned i = first; i < n; i += stride)
+    out[i] = in[i];
+  // CHECK: :[[@LINE-1]]:9: warning: 'i' indexes 'out' with unsigned 32-bit arithmetic in the loop over 'i': {{.*}}; declare 'i', 'stride' and 'n' int
+}
+__global__ void constant_step(float *out, const float *in, unsigned n) {
+  for (unsigned i = 0; i < n; i += 4)
+    out[i] = in[i];
+  // CHECK: :[[@LINE-1]]:9: warning: 'i' indexes 'out' with unsigned 32-bit arithmetic in the loop over 'i': {{.*}}; declare 'i' and 'n' int
+}
+__global__ void variable_start(float *out, const float *in, unsigned first,
+                               int n) {
+  for (unsigned i = first; i < n; i++)
+    out[i] = in[i];
+  // CHECK: :[[@LINE-1]]:9: warning: 'i' indexes 'out' with unsigned 32-bit arithmetic in the loop over 'i': {{.*}}; declare 'i' int
+}
+__global__ void inclusive_bound(float *out, const float *in, int n) {
+  for (unsigned i = 0; i <= n; i++)
+    out[i] = in[i];
+  // CHECK: :[[@LINE-1]]:9: warning: 'i' indexes 'out' with unsigned 32-bit arithmetic in the loop over 'i': {{.*}}; declare 'i' int
+}
+// A thread-dependent start with a constant bound: the bound caps the index,
+// but the loop stays a loop with a widening each iteration.
+__global__ void capped(float *out, const float *in) {
+  for (unsigned i = threadIdx.x; i < 4096; i += 64)
+    out[i] = in[i * 3];
+  // CHECK: :[[@LINE-1]]:9: warning: 'i' indexes 'out' with unsigned 32-bit arithmetic in the loop over 'i': {{.*}}; declare 'i' int
+}
+// Silent: up by one from 0 to a strict bound (++ or += 1), and a constant
+// trip count (unrolled whole).
+__global__ void bare_counters_fine(float *out, const float *in, unsigned n) {
+  for (unsigned i = 0; i < n; i++)
+    out[i] = in[i + 1];
+  for (unsigned i = 0; i < n; i += 1)
+    out[i] = in[i];
+  for (unsigned i = 0; i < 4096; i += 64)
+    out[i] = in[i * 3];
+}
+
+// A loop that starts at an unsigned difference: for the threads where it
+// wraps, the loop starts above its bound and does nothing.
+__global__ void window(float *out, const float *in, unsigned n, unsigned w) {
+  __shared__ float tile[1024];
+  unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+  float s = 0.0f;
+  for (unsigned j = i - w; j <= i + w; j++)
+    s += tile[j % 1024];
+  // CHECK: :[[@LINE-2]]:21: warning: 'i - w' wraps around to a value near 2^32 when 'i' is below 'w' (it is 0 in thread 0 of block 0): the loop over 'j' then starts above its bound 'i + w' and is skipped without a word, so those threads do none of its work; start it at 'i < w ? 0 : i - w' to clip the range at 0, or guard the loop with 'i >= w' [arith-unsigned-index]
+  unsigned lo = threadIdx.x - 2;
+  for (unsigned j = lo; j < threadIdx.x + 3; j++)
+    s += tile[j % 1024];
+  // CHECK: :[[@LINE-3]]:17: warning: 'threadIdx.x - 2' wraps around to 4294967294 when 'threadIdx.x' is 0 (in thread 0): the loop over 'j' then starts above its bound 'threadIdx.x + 3' and is skipped without a word, so those threads do none of its work; start it at 'threadIdx.x < 2 ? 0 : threadIdx.x - 2' to clip the range at 0, or guard the loop with 'threadIdx.x >= 2' [arith-unsigned-index]
+  out[i] = s;
+}
+// Silent: a guard, a clipped start, a signed counter, a minuend the
+// analysis cannot bring below the constant, and one it knows nothing of.
+__global__ void window_fine(float *out, const float *in, unsigned n,
+                            unsigned w, unsigned k) {
+  __shared__ float tile[1024];
+  unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+  float s = 0.0f;
+  if (i >= w) {
+    for (unsigned j = i - w; j <= i + w; j++)
+      s += tile[j % 1024];
+  }
+  for (unsigned j = i < w ? 0 : i - w; j <= i + w; j++)
+    s += tile[j % 1024];
+  for (int j = int(i) - int(w); j <= int(i + w); j++)
+    s += j >= 0 ? tile[j % 1024] : 0.0f;
+  unsigned x = threadIdx.x + 4;
+  for (unsigned j = x - 2; j < x + 3; j++)
+    s += tile[j % 1024];
+  for (unsigned j = k - w; j < k; j++)
+    s += tile[j % 1024];
+  out[i] = s;
 }
