@@ -36,6 +36,7 @@ private:
   struct SlowLoop {
     const clang::Stmt *For;
     const clang::VarDecl *Counter;
+    bool Unrolled; // a constant trip count, which nvcc unrolls whole
     std::vector<SlowAccess> Accesses;
     std::vector<const clang::VarDecl *> Vars;
   };
