@@ -384,3 +384,19 @@ __global__ void copy_rows(float *dst, const float *src, int stride) {
     dst[i * stride] = tile[i * 33 + threadIdx.x];
   // CHECK: :[[@LINE-1]]:9: note: 'i * stride' indexes 'dst' the same way in the loop over 'i', which needs 'i'
 }
+
+// Silent: an address computed once an iteration of a loop that runs another
+// loop each iteration ('out + i'); the widening is spread over the inner
+// loop's work. The inner loop's own index is judged.
+__global__ void paths(float *out, const float *rnd, unsigned n, unsigned steps) {
+  unsigned step = blockDim.x * gridDim.x;
+  for (unsigned i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += step) {
+    float *path = out + i;
+    float s = 1.0f;
+    for (unsigned t = 0; t < steps; t++) {
+      s *= rnd[t];
+      path[t * n] = s;
+      // CHECK: :[[@LINE-1]]:12: warning: 't * n' indexes 'path' with unsigned 32-bit arithmetic in the loop over 't': {{.*}}; declare 't' and 'n' int
+    }
+  }
+}
