@@ -1,4 +1,6 @@
 #include "checks/divergence/DivergentBarrierCheck.h"
+#include "Analysis/AffineIndex.h"
+#include "Analysis/BodyWalk.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/Basic/SourceManager.h"
 
@@ -105,6 +107,139 @@ bool DivergentBarrierCheck::takesThreadsToExit(
   return endsKernel(FD.function());
 }
 
+// `for (i = threadIdx.x; i < N; i += blockDim.x)`: thread t runs
+// ceil((N - t) / blockDim.x) iterations, the same for every thread when N is
+// a multiple of blockDim.x — one iteration each when they are equal. True
+// when every launch of the kernel in the TU has such a block (the launch
+// shapes agree on a literal blockDim.x); the counter must not be written in
+// the body.
+bool DivergentBarrierCheck::sameTripsForLaunch(const Stmt *Loop,
+                                               FunctionDependence &FD,
+                                               const FunctionDecl *Kernel) {
+  const auto *For = dyn_cast<ForStmt>(Loop);
+  if (!For || !For->getInit() || !For->getCond() || !For->getInc() || !Kernel ||
+      !Kernel->hasAttr<CUDAGlobalAttr>())
+    return false;
+  BlockShape Shape = context().affine().blockShape(Kernel);
+  if (!Shape.pinned())
+    return false;
+  auto IsComponent = [](const Expr *E, llvm::StringRef Type) {
+    auto B = cudaBuiltinComponent(E);
+    return B && B->first == Type && B->second == "x";
+  };
+  // The counter and its start.
+  const VarDecl *Counter = nullptr;
+  const Expr *Start = nullptr;
+  if (const auto *DS = dyn_cast<DeclStmt>(For->getInit());
+      DS && DS->isSingleDecl()) {
+    Counter = dyn_cast<VarDecl>(DS->getSingleDecl());
+    Start = Counter ? Counter->getInit() : nullptr;
+  } else if (const auto *BO = dyn_cast<BinaryOperator>(For->getInit());
+             BO && BO->getOpcode() == BO_Assign) {
+    if (const auto *DRE =
+            dyn_cast<DeclRefExpr>(BO->getLHS()->IgnoreParenImpCasts()))
+      Counter = dyn_cast<VarDecl>(DRE->getDecl());
+    Start = BO->getRHS();
+  }
+  if (!Counter || !Start ||
+      !IsComponent(Start->IgnoreParenImpCasts(), "__cuda_builtin_threadIdx_t"))
+    return false;
+  auto IsCounter = [&](const Expr *E) {
+    const auto *DRE = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts());
+    return DRE && DRE->getDecl() == Counter;
+  };
+  // i < N, N a constant multiple of blockDim.x.
+  const auto *Cond = dyn_cast<BinaryOperator>(For->getCond()->IgnoreParens());
+  if (!Cond || Cond->getOpcode() != BO_LT || !IsCounter(Cond->getLHS()))
+    return false;
+  Expr::EvalResult N;
+  const Expr *Bound = Cond->getRHS();
+  if (Bound->isValueDependent() ||
+      !Bound->EvaluateAsInt(N, Kernel->getASTContext()) ||
+      N.Val.getInt().isNegative() ||
+      N.Val.getInt().getZExtValue() % Shape.X != 0)
+    return false;
+  // i += blockDim.x
+  const auto *Inc = dyn_cast<CompoundAssignOperator>(For->getInc());
+  if (!Inc || Inc->getOpcode() != BO_AddAssign || !IsCounter(Inc->getLHS()) ||
+      !IsComponent(Inc->getRHS()->IgnoreParenImpCasts(),
+                   "__cuda_builtin_blockDim_t"))
+    return false;
+  // Nothing else in the loop writes the counter or leaves it early.
+  bool Written = false;
+  forEachStmt(For->getBody(), [&](const Stmt *S) {
+    if (const auto *BO = dyn_cast<BinaryOperator>(S);
+        BO && BO->isAssignmentOp() && IsCounter(BO->getLHS()))
+      Written = true;
+    if (const auto *UO = dyn_cast<UnaryOperator>(S);
+        UO && (UO->isIncrementDecrementOp() || UO->getOpcode() == UO_AddrOf) &&
+        IsCounter(UO->getSubExpr()))
+      Written = true;
+    return WalkStep::Continue;
+  });
+  (void)FD;
+  return !Written;
+}
+
+// Whether E reads the block's position in the grid: blockIdx, a group's
+// block index or rank, or a local set from one of them.
+static bool readsBlockIndex(const Expr *E, unsigned Depth = 0) {
+  if (!E || Depth > 6)
+    return false;
+  E = E->IgnoreParenImpCasts();
+  if (auto B = cudaBuiltinComponent(E))
+    return B->first == "__cuda_builtin_blockIdx_t";
+  if (const auto *MC = dyn_cast<CXXMemberCallExpr>(E))
+    if (const CXXMethodDecl *M = MC->getMethodDecl())
+      if (M->getDeclName().isIdentifier() &&
+          llvm::is_contained({"group_index", "block_index", "block_rank"},
+                             M->getName()))
+        return true;
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(E))
+    if (const auto *V = dyn_cast<VarDecl>(DRE->getDecl());
+        V && V->isLocalVarDecl() && V->getInit())
+      return readsBlockIndex(V->getInit(), Depth + 1);
+  for (const Stmt *C : E->children())
+    if (const auto *CE = dyn_cast_or_null<Expr>(C))
+      if (readsBlockIndex(CE, Depth + 1))
+        return true;
+  return false;
+}
+
+// A grid barrier (cooperative groups' grid sync) waits for every thread of
+// every block: a condition on the block index, uniform within each block,
+// still keeps whole blocks from it, and the grid hangs.
+bool DivergentBarrierCheck::reportGridSplit(const Stmt *Site,
+                                            FunctionDependence &FD) {
+  const Stmt *Child = Site;
+  for (const Stmt *P = FD.parent(Site); P; Child = P, P = FD.parent(P)) {
+    const Expr *Cond = FunctionDependence::conditionOf(P);
+    if (!Cond || Child == Cond)
+      continue;
+    if (const auto *For = dyn_cast<ForStmt>(P); For && Child == For->getInit())
+      continue;
+    if (const auto *BO = dyn_cast<BinaryOperator>(P);
+        BO && Child != BO->getRHS())
+      continue;
+    if (!readsBlockIndex(Cond))
+      continue;
+    if (!Reported.insert(Site).second)
+      return true;
+    FindingBuilder B =
+        diag(Site->getBeginLoc(),
+             "'{0}' is reached by only some blocks of the grid: it is under "
+             "the condition '{1}', which differs between blocks; a grid "
+             "barrier waits for every thread of every block of the grid, and "
+             "the blocks that wait never see the others arrive (the grid "
+             "hangs)",
+             Severity::Error);
+    B << barrierName(Site) << context().sourceText(Cond);
+    B.note(Cond->getBeginLoc(), "this condition splits the blocks of the grid");
+    return true;
+  }
+  return false;
+}
+
 bool DivergentBarrierCheck::onlyEndsKernels(const FunctionDecl *F,
                                             unsigned Depth) {
   if (Depth > MaxDeviceCallDepth)
@@ -140,6 +275,10 @@ void DivergentBarrierCheck::visit(FunctionDependence &FD,
     }
     if (Site.Kind != SyncKind::None)
       return WalkStep::SkipChildren; // a tile's or a warp's sync
+    // A device-side launch (`child<<<g, b>>>()`) starts a grid of its own:
+    // the child's barriers are its blocks' business, not this one's.
+    if (isa<CUDAKernelCallExpr>(S))
+      return WalkStep::Continue;
     if (const auto *Call = dyn_cast<CallExpr>(S))
       if (const FunctionDecl *Callee = Call->getDirectCallee())
         if (Barriers.barrierIn(Callee))
@@ -155,8 +294,12 @@ void DivergentBarrierCheck::judge(const Stmt *Site, FunctionDependence &FD,
   // end have exited, and a barrier does not wait for exited threads (PTX
   // ISA, "exit"): a helper's return back to a kernel that ends, a break out
   // of the loop that ends it, the kernel's last `if`.
+  const FunctionDecl *Kernel =
+      Chain.empty() ? FD.function() : Chain.front().Caller;
   llvm::erase_if(Guards, [&](const FunctionDependence::GuardSite &G) {
-    return takesThreadsToExit(G, Site, FD);
+    return takesThreadsToExit(G, Site, FD) ||
+           (G.Kind == FunctionDependence::GuardKind::Loop && !G.Exit &&
+            sameTripsForLaunch(G.Where, FD, Kernel));
   });
   const FunctionDependence::GuardSite *Worst = nullptr;
   for (const auto &G : Guards)
@@ -171,6 +314,9 @@ void DivergentBarrierCheck::judge(const Stmt *Site, FunctionDependence &FD,
         break;
       }
   const FunctionDecl *Callee = userCallee(Site);
+  if (!Worst && classifySync(Site).Kind == SyncKind::GridBarrier)
+    if (reportGridSplit(Site, FD))
+      return;
   if (Worst) {
     // A helper that synchronises: the finding goes on the barrier inside it
     // (through any depth of user helpers), the call sites in notes.

@@ -191,7 +191,9 @@ const Stmt *BarrierSummary::search(const Stmt *S, unsigned Depth) {
   // does for other kinds of group (thread_group::sync() also serves blocks).
   if (Site.Kind != SyncKind::None)
     return nullptr;
-  if (const auto *Call = dyn_cast<CallExpr>(S))
+  // A device-side launch starts another grid: not a call that synchronises.
+  if (const auto *Call = dyn_cast<CallExpr>(S);
+      Call && !isa<CUDAKernelCallExpr>(Call))
     if (const FunctionDecl *Callee = Call->getDirectCallee())
       if (barrierIn(Callee, Depth + 1))
         return S;

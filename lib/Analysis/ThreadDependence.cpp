@@ -492,6 +492,10 @@ Dependence FunctionDependence::compute(const Expr *E) {
     Dependence D = join(dependence(BO->getLHS()), dependence(BO->getRHS()));
     if (D == Dependence::ThreadDependent && isWarpIndex(BO))
       return Dependence::WarpUniform;
+    // Uniformity by value: the thread index cancels (`idx - threadIdx.x`).
+    if (D == Dependence::ThreadDependent && BO->isAdditiveOp())
+      if (auto P = threadPart(BO, 0); P && P->Atoms.empty())
+        return P->Rest;
     return D;
   }
   if (isa<CXXDefaultArgExpr>(E))
@@ -520,6 +524,7 @@ Dependence FunctionDependence::loopDependence(const Stmt *Loop) {
   // While this loop is being judged, a query that comes back to it sees
   // Unknown rather than recursing.
   LoopCache[Loop] = Dependence::Unknown;
+  LoopsInProgress.insert(Loop);
   Dependence D = Dependence::Uniform;
   if (const auto *For = dyn_cast<ForStmt>(Loop))
     D = For->getCond() ? dependence(For->getCond()) : Dependence::Uniform;
@@ -533,6 +538,7 @@ Dependence FunctionDependence::loopDependence(const Stmt *Loop) {
   // the loop lets threads leave or skip iterations at different times.
   for (const Stmt *Exit : loopExits(Loop))
     D = join(D, enclosingGuard(Exit, Loop).D);
+  LoopsInProgress.erase(Loop);
   LoopCache[Loop] = D;
   return D;
 }
@@ -750,6 +756,269 @@ ThreadDependenceAnalysis::forContext(const FunctionDecl *F,
   if (!Slot)
     Slot = std::make_unique<FunctionDependence>(F, *this, Args);
   return *Slot;
+}
+
+// --- Uniformity by value ---------------------------------------------------
+
+namespace {
+
+using ThreadPart = FunctionDependence::ThreadPart;
+
+// How deep threadPart follows operators, locals and helpers.
+constexpr unsigned MaxThreadPartDepth = 24;
+
+// The divisor of an atom, as a key that is equal only for equal values: a
+// constant, a template parameter, a const local or an unassigned parameter.
+std::optional<std::string> divisorKey(const Expr *D, const ASTContext &Ctx) {
+  D = D->IgnoreParenImpCasts();
+  Expr::EvalResult R;
+  if (!D->isValueDependent() && D->EvaluateAsInt(R, Ctx))
+    return "c" + std::to_string(R.Val.getInt().getExtValue());
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(D)) {
+    const ValueDecl *V = DRE->getDecl();
+    if (isa<NonTypeTemplateParmDecl>(V))
+      return "p" + V->getNameAsString();
+    if (const auto *Var = dyn_cast<VarDecl>(V);
+        Var && (Var->getType().isConstQualified() || Var->isConstexpr()))
+      return "v" + std::to_string(reinterpret_cast<uintptr_t>(Var));
+  }
+  return std::nullopt;
+}
+
+// The atom a thread index reads: threadIdx.x/y/z, or the rank of the thread
+// in its block (a thread_block's or the grid's thread_rank(); the grid's is
+// the block's plus a uniform multiple of blockDim).
+std::optional<std::string> threadAtom(const Expr *E) {
+  if (auto B = cudaBuiltinComponent(E)) {
+    if (B->first == "__cuda_builtin_threadIdx_t")
+      return "tid." + B->second.str();
+    return std::nullopt;
+  }
+  // block.thread_rank(): a member call, or a static member called through
+  // the object (cooperative groups declares thread_block's so).
+  const auto *Call = dyn_cast<CallExpr>(E->IgnoreParenImpCasts());
+  const auto *M =
+      Call ? dyn_cast_or_null<CXXMethodDecl>(Call->getDirectCallee()) : nullptr;
+  if (!M || !M->getDeclName().isIdentifier() || M->getName() != "thread_rank")
+    return std::nullopt;
+  const CXXRecordDecl *RD = M->getParent();
+  if (const auto *MC = dyn_cast<CXXMemberCallExpr>(Call))
+    if (const CXXRecordDecl *Object = MC->getRecordDecl())
+      RD = Object;
+  if (!RD)
+    return std::nullopt;
+  llvm::StringRef Name = RD->getName();
+  // A block's rank is threadIdx.x in a 1-D block, the shape the lane model
+  // assumes when the launch is not known (the grid's adds a uniform
+  // multiple of blockDim).
+  if (Name == "thread_block" || Name == "grid_group")
+    return std::string("tid.x");
+  return std::nullopt;
+}
+
+void addParts(ThreadPart &Into, const ThreadPart &P, int64_t Sign) {
+  for (auto &[K, C] : P.Atoms)
+    if ((Into.Atoms[K] += Sign * C) == 0)
+      Into.Atoms.erase(K);
+  Into.Rest = join(Into.Rest, P.Rest);
+  Into.RestBlockMultiple &= P.RestBlockMultiple;
+}
+
+bool isBlockDim(const Expr *E) {
+  auto B = cudaBuiltinComponent(E);
+  return B && B->first == "__cuda_builtin_blockDim_t";
+}
+
+} // namespace
+
+bool FunctionDependence::runsTogether(const Stmt *Site, const Stmt *Scope,
+                                      const Stmt *Judged) {
+  for (const Stmt *P : enclosingBranches(Site, Scope)) {
+    if (isLoop(P)) {
+      if (P != Judged && !LoopsInProgress.count(P) &&
+          loopDependence(P) != Dependence::Uniform)
+        return false;
+    } else if (dependence(conditionOf(P)) != Dependence::Uniform) {
+      return false;
+    }
+  }
+  return true;
+}
+
+std::optional<ThreadPart> FunctionDependence::varThreadPart(const VarDecl *V,
+                                                            const Expr *Use,
+                                                            unsigned Depth) {
+  if (Escaped.count(V) || !Defs.count(V) || !PartsInProgress.insert(V).second)
+    return std::nullopt;
+  struct Release {
+    llvm::DenseSet<const VarDecl *> &S;
+    const VarDecl *V;
+    ~Release() { S.erase(V); }
+  } R{PartsInProgress, V};
+  const ForStmt *Loop = resettingLoop(V, Use);
+  // The loop whose condition holds Use: its own steps are taken together
+  // while its condition is, which is what is being judged (induction).
+  const Stmt *Judged = nullptr;
+  for (const Stmt *C = Use, *P = parent(Use); P && !Judged;
+       C = P, P = parent(P))
+    if (isLoop(P) && C == conditionOf(P))
+      Judged = P;
+  auto DeclIt = DeclaredIn.find(V);
+  const Stmt *Scope =
+      DeclIt == DeclaredIn.end() ? nullptr : parent(DeclIt->second);
+  std::optional<ThreadPart> Base;
+  ThreadPart Steps;
+  for (auto &[Value, Site] : Defs.lookup(V)) {
+    if (Loop) { // only the loop's init and its own definitions reach Use
+      bool In = false;
+      for (const Stmt *P = Site; P && !In; P = parent(P))
+        In = P == Loop;
+      if (!In)
+        continue;
+    }
+    if (!Value)
+      continue; // a declaration without an initialiser
+    if (!runsTogether(Site, Scope, Judged))
+      return std::nullopt;
+    const auto *BO = dyn_cast<BinaryOperator>(Value);
+    const auto *UO = dyn_cast<UnaryOperator>(Site);
+    if (BO && BO->isCompoundAssignmentOp()) {
+      if (BO->getOpcode() != BO_AddAssign && BO->getOpcode() != BO_SubAssign)
+        return std::nullopt;
+      auto P = threadPart(BO->getRHS(), Depth + 1);
+      if (!P || !P->Atoms.empty())
+        return std::nullopt;
+      addParts(Steps, *P, 1);
+    } else if (UO && UO->isIncrementDecrementOp()) {
+      continue; // a step of one
+    } else {
+      if (Base)
+        return std::nullopt; // two starting values
+      Base = threadPart(Value, Depth + 1);
+      if (!Base)
+        return std::nullopt;
+    }
+  }
+  if (!Base)
+    return std::nullopt;
+  Base->Rest = join(Base->Rest, Steps.Rest);
+  Base->RestBlockMultiple &= Steps.Atoms.empty() && Steps.RestBlockMultiple;
+  return Base;
+}
+
+std::optional<ThreadPart> FunctionDependence::threadPart(const Expr *E,
+                                                         unsigned Depth) {
+  if (!E || Depth > MaxThreadPartDepth)
+    return std::nullopt;
+  E = E->IgnoreParens();
+  if (auto Atom = threadAtom(E)) {
+    ThreadPart P;
+    P.Atoms[*Atom] = 1;
+    return P;
+  }
+  if (const auto *Cast = dyn_cast<CastExpr>(E))
+    if (Cast->getType()->isIntegralOrEnumerationType() &&
+        Cast->getSubExpr()->getType()->isIntegralOrEnumerationType())
+      return threadPart(Cast->getSubExpr(), Depth + 1);
+  // index_type{threadIdx.x}: a functional cast of a one-element list.
+  if (const auto *List = dyn_cast<InitListExpr>(E))
+    if (List->getNumInits() == 1 && E->getType()->isIntegralOrEnumerationType())
+      return threadPart(List->getInit(0), Depth + 1);
+  if (const auto *Cast = dyn_cast<CXXFunctionalCastExpr>(E))
+    if (Cast->getType()->isIntegralOrEnumerationType())
+      return threadPart(Cast->getSubExpr(), Depth + 1);
+  if (const auto *BO = dyn_cast<BinaryOperator>(E)) {
+    BinaryOperatorKind Op = BO->getOpcode();
+    if (BO->isAdditiveOp()) {
+      auto L = threadPart(BO->getLHS(), Depth + 1);
+      auto R = threadPart(BO->getRHS(), Depth + 1);
+      if (!L || !R)
+        return std::nullopt;
+      addParts(*L, *R, Op == BO_Sub ? -1 : 1);
+      return L;
+    }
+    if (Op == BO_Mul) {
+      auto L = threadPart(BO->getLHS(), Depth + 1);
+      auto R = threadPart(BO->getRHS(), Depth + 1);
+      if (!L || !R)
+        return std::nullopt;
+      bool Dim = isBlockDim(BO->getLHS()) || isBlockDim(BO->getRHS());
+      const Expr *Other = L->Atoms.empty() ? BO->getRHS() : BO->getLHS();
+      const ThreadPart &Var = L->Atoms.empty() ? *R : *L;
+      if (!L->Atoms.empty() && !R->Atoms.empty())
+        return std::nullopt;
+      ThreadPart Out;
+      Out.Rest = join(L->Rest, R->Rest);
+      Out.RestBlockMultiple =
+          Dim || L->RestBlockMultiple || R->RestBlockMultiple;
+      if (!Var.Atoms.empty()) { // an atom times a constant
+        Expr::EvalResult C;
+        if (Other->isValueDependent() ||
+            !Other->EvaluateAsInt(C, F->getASTContext()))
+          return std::nullopt;
+        for (auto &[K, N] : Var.Atoms)
+          Out.Atoms[K] = N * C.Val.getInt().getExtValue();
+        Out.RestBlockMultiple = Var.RestBlockMultiple;
+      }
+      return Out;
+    }
+    if (Op == BO_Div || Op == BO_Shr) {
+      auto L = threadPart(BO->getLHS(), Depth + 1);
+      if (!L)
+        return std::nullopt;
+      Dependence DR = dependence(BO->getRHS());
+      if (DR != Dependence::Uniform)
+        return std::nullopt;
+      if (L->Atoms.empty()) {
+        L->RestBlockMultiple = false;
+        return L;
+      }
+      // (U + t) / d == U / d + t / d when U is a multiple of d: U a multiple
+      // of blockDim, d a group size that divides the block (the assumption
+      // the warp id makes too).
+      if (L->Atoms.size() != 1 || L->Atoms.begin()->second != 1 ||
+          !L->RestBlockMultiple)
+        return std::nullopt;
+      auto Key = divisorKey(BO->getRHS(), F->getASTContext());
+      if (!Key)
+        return std::nullopt;
+      if (Op == BO_Shr)
+        Key = "s" + *Key;
+      ThreadPart Out;
+      Out.Atoms["(" + L->Atoms.begin()->first + ")/" + *Key] = 1;
+      Out.Rest = L->Rest;
+      Out.RestBlockMultiple = false;
+      return Out;
+    }
+  }
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(E))
+    if (const auto *V = dyn_cast<VarDecl>(DRE->getDecl());
+        V && localVar(DRE, F) && V->getType()->isIntegralOrEnumerationType())
+      if (auto P = varThreadPart(V, DRE, Depth + 1))
+        return P;
+  if (const auto *Call = dyn_cast<CallExpr>(E)) {
+    // A helper that returns one expression and takes no arguments (a
+    // global-thread-id helper): its value, in its own function.
+    const FunctionDecl *Callee = Call->getDirectCallee();
+    const FunctionDecl *Def = Callee ? Callee->getDefinition() : nullptr;
+    const auto *Body =
+        Def ? dyn_cast_or_null<CompoundStmt>(Def->getBody()) : nullptr;
+    if (Body && Call->getNumArgs() == 0 && Body->size() == 1 &&
+        !isa<CXXMemberCallExpr>(Call))
+      if (const auto *Ret = dyn_cast<ReturnStmt>(Body->body_front()))
+        if (Ret->getRetValue())
+          return Parent.forFunction(Def).threadPart(Ret->getRetValue(),
+                                                    Depth + 1);
+  }
+  // Anything else: a value with no thread atom, if it is warp-uniform.
+  Dependence D = dependence(E);
+  if (!isWarpUniform(D))
+    return std::nullopt;
+  ThreadPart P;
+  P.Rest = D;
+  const auto *Lit = dyn_cast<IntegerLiteral>(E);
+  P.RestBlockMultiple = (Lit && Lit->getValue() == 0) || isBlockDim(E);
+  return P;
 }
 
 } // namespace warplint

@@ -102,7 +102,27 @@ public:
   static const clang::Expr *conditionOf(const clang::Stmt *S);
   const clang::FunctionDecl *function() const { return F; }
 
+  // Uniformity by value: the thread-dependent part of an integer expression
+  // as a sum of atoms (threadIdx.x, a block's or grid's thread_rank(), such
+  // an atom divided by a uniform divisor), each with its coefficient, and the
+  // dependence of the rest. `idx - threadIdx.x` with `idx` set to
+  // `blockIdx.x * blockDim.x + threadIdx.x` and stepped by a uniform stride
+  // has no atom left: its value is the same in every thread.
+  struct ThreadPart {
+    std::map<std::string, int64_t> Atoms;
+    Dependence Rest = Dependence::Uniform;
+    bool RestBlockMultiple = true; // the rest is a multiple of blockDim
+  };
+  std::optional<ThreadPart> threadPart(const clang::Expr *E, unsigned Depth);
+
 private:
+  std::optional<ThreadPart> varThreadPart(const clang::VarDecl *V,
+                                          const clang::Expr *Use,
+                                          unsigned Depth);
+  // Whether every thread that reaches the loops around Site runs Site
+  // together, taking a loop being judged (its condition) as run together.
+  bool runsTogether(const clang::Stmt *Site, const clang::Stmt *Scope,
+                    const clang::Stmt *Judged);
   Dependence compute(const clang::Expr *E);
   bool isWarpIndex(const clang::BinaryOperator *BO);
   Dependence varDependence(const clang::VarDecl *V);
@@ -163,6 +183,8 @@ private:
   llvm::DenseSet<const clang::VarDecl *> Escaped;  // address taken, asm output
   llvm::SmallVector<const clang::Stmt *, 4> Exits; // return/break/continue/goto
   llvm::DenseMap<const clang::Stmt *, Dependence> LoopCache;
+  llvm::DenseSet<const clang::Stmt *> LoopsInProgress;
+  llvm::DenseSet<const clang::VarDecl *> PartsInProgress;
   llvm::DenseMap<const clang::Stmt *, Guard> GuardCache;
   // The statement each local is declared in.
   llvm::DenseMap<const clang::VarDecl *, const clang::Stmt *> DeclaredIn;

@@ -1,4 +1,6 @@
 #include "Driver/IRLayer.h"
+#include "Analysis/AffineIndex.h"
+#include "Analysis/Launches.h"
 #include "Analysis/SyncPrimitives.h"
 #include "Core/Check.h"
 #include "IR/BarrierDivergence.h"
@@ -7,10 +9,13 @@
 #include "IR/Report.h"
 #include "clang/AST/ASTConsumer.h"
 #include "clang/AST/Attr.h"
+#include "clang/AST/DeclTemplate.h"
+#include "clang/AST/Mangle.h"
 #include "clang/ASTMatchers/ASTMatchers.h"
 #include "clang/Basic/SourceManager.h"
 #include "clang/CodeGen/ModuleBuilder.h"
 #include "clang/Frontend/CompilerInstance.h"
+#include "llvm/ADT/StringMap.h"
 #include "llvm/IR/DebugInfoMetadata.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"
@@ -292,6 +297,9 @@ private:
     Opts.InSystemHeader = [this](const llvm::Function &F) {
       return inSystemHeader(F);
     };
+    Opts.BlockDimX = [this](const llvm::Function &F) {
+      return launchedBlockDimX(F.getName());
+    };
     std::vector<std::unique_ptr<Reporter>> Reps;
     for (const IRLayerTarget &T : Targets())
       Reps.push_back(std::make_unique<Reporter>(*T.Ctx, *T.Sink, BarrierCheck));
@@ -312,6 +320,64 @@ private:
     const auto *FD = dyn_cast<FunctionDecl>(D.getSingleDecl());
     return FD && FD->hasAttr<CUDAGlobalAttr>() &&
            CI.getSourceManager().isInSystemHeader(FD->getLocation());
+  }
+
+  // blockDim.x of a kernel (by its device-side name) when every launch of it
+  // in the TU agrees on a literal one (the AST's launch shapes), else 0.
+  unsigned launchedBlockDimX(llvm::StringRef Name) {
+    if (!BlockDimXByName) {
+      BlockDimXByName.emplace();
+      std::vector<IRLayerTarget> Ts = Targets();
+      if (!AST || Ts.empty())
+        return 0;
+      // The launches, recorded here too: with the IR layer alone no check
+      // has seen them (recording one twice is a no-op).
+      {
+        struct Record : ast_matchers::MatchFinder::MatchCallback {
+          AffineAnalysis &AA;
+          explicit Record(AffineAnalysis &AA) : AA(AA) {}
+          void run(const ast_matchers::MatchFinder::MatchResult &R) override {
+            AA.recordLaunch(R.Nodes.getNodeAs<CallExpr>("launch"));
+          }
+        } Callback(Ts.front().Ctx->affine());
+        ast_matchers::MatchFinder Finder;
+        Finder.addMatcher(launchMatcher(), &Callback);
+        Finder.matchAST(*AST);
+      }
+      std::unique_ptr<MangleContext> MC(AST->createMangleContext());
+      std::function<void(const DeclContext *)> Walk =
+          [&](const DeclContext *DC) {
+            for (const Decl *D : DC->decls()) {
+              if (const auto *NS = dyn_cast<NamespaceDecl>(D))
+                Walk(NS);
+              else if (const auto *LS = dyn_cast<LinkageSpecDecl>(D))
+                Walk(LS);
+              std::vector<const FunctionDecl *> Fns;
+              if (const auto *FD = dyn_cast<FunctionDecl>(D))
+                Fns.push_back(FD);
+              else if (const auto *FT = dyn_cast<FunctionTemplateDecl>(D))
+                for (const FunctionDecl *Spec : FT->specializations())
+                  Fns.push_back(Spec);
+              for (const FunctionDecl *FD : Fns) {
+                if (!FD->hasAttr<CUDAGlobalAttr>() || FD->isDependentContext())
+                  continue;
+                BlockShape S = Ts.front().Ctx->affine().blockShape(FD);
+                if (!S.pinned())
+                  continue;
+                std::string Mangled;
+                if (MC->shouldMangleDeclName(FD)) {
+                  llvm::raw_string_ostream OS(Mangled);
+                  MC->mangleName(GlobalDecl(FD), OS);
+                } else {
+                  Mangled = FD->getName().str();
+                }
+                (*BlockDimXByName)[Mangled] = S.X;
+              }
+            }
+          };
+      Walk(AST->getTranslationUnitDecl());
+    }
+    return BlockDimXByName->lookup(Name);
   }
 
   bool inSystemHeader(const llvm::Function &F) {
@@ -336,6 +402,7 @@ private:
   bool *Analysed;
   std::string BarrierCheck; // empty: barriers are not judged
   ASTContext *AST = nullptr;
+  std::optional<llvm::StringMap<unsigned>> BlockDimXByName;
   std::vector<CodeGenEvent> Events;
   llvm::CrashRecoveryContext CRC;
   std::unique_ptr<llvm::LLVMContext> LLVM;

@@ -4,6 +4,7 @@
 #include "IR/DivergenceSources.h"
 #include "IR/PartialReach.h"
 #include "llvm/ADT/DenseSet.h"
+#include "llvm/Analysis/LoopInfo.h"
 #include "llvm/Analysis/PostDominators.h"
 #include "llvm/Analysis/UniformityAnalysis.h"
 #include "llvm/IR/DebugInfoMetadata.h"
@@ -60,9 +61,16 @@ verdictFor(const CallBase &CB, const DenseSet<const Function *> &Sync) {
 }
 
 FunctionBarriers judge(Function &F, FunctionAnalysisManager &FAM,
-                       const DenseSet<const Function *> &Sync) {
+                       const DenseSet<const Function *> &Sync,
+                       unsigned BlockDimX) {
   FunctionBarriers Out;
   Out.F = &F;
+  if (markUniformByValue(F, FAM.getResult<UniformityInfoAnalysis>(F),
+                         FAM.getResult<LoopAnalysis>(F), BlockDimX)) {
+    PreservedAnalyses PA = PreservedAnalyses::all();
+    PA.abandon<UniformityInfoAnalysis>();
+    FAM.invalidate(F, PA);
+  }
   auto &UI = FAM.getResult<UniformityInfoAnalysis>(F);
   auto &PDT = FAM.getResult<PostDominatorTreeAnalysis>(F);
   PartialReach Reach(F, PDT, UI);
@@ -136,7 +144,9 @@ BarrierResult analyseBarriers(Module &M, const PrepareOptions &Opts) {
   // many kernels would hold all of theirs at once.
   FAM.clear();
   for (Function *F : P.Roots) {
-    R.Functions.push_back(judge(*F, FAM, P.Synchronising));
+    unsigned BlockDimX =
+        Opts.BlockDimX && isKernel(*F) ? Opts.BlockDimX(*F) : 0;
+    R.Functions.push_back(judge(*F, FAM, P.Synchronising, BlockDimX));
     FAM.clear(*F, F->getName());
   }
   return R;

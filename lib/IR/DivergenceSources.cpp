@@ -5,7 +5,11 @@
 #include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/InlineAsm.h"
 #include "llvm/IR/Instructions.h"
+#include "llvm/IR/Metadata.h"
 #include "llvm/Support/NVPTXAddrSpace.h"
+#include <map>
+#include <optional>
+#include <string>
 
 using namespace llvm;
 
@@ -122,6 +126,284 @@ bool mayPointToPrivateMemory(const Value *Ptr) {
   });
 }
 
+constexpr StringLiteral UniformKind = "warplint.uniform";
+
+// The thread-dependent part of an integer value: atoms (a %tid register, or
+// an atom divided by a constant) with coefficients; the rest is uniform.
+struct Part {
+  std::map<std::string, int64_t> Atoms;
+  bool RestNtidMultiple = true;
+};
+
+class PartFinder {
+public:
+  PartFinder(const UniformityInfo &UI, const LoopInfo &LI) : UI(UI), LI(LI) {}
+  // The part of V, as seen from instruction At; nothing if unknown.
+  std::optional<Part> of(const Value *V, const Instruction *At,
+                         unsigned Depth = 0);
+
+private:
+  static void add(Part &Into, const Part &P, int64_t Sign) {
+    for (auto &[K, C] : P.Atoms)
+      if ((Into.Atoms[K] += Sign * C) == 0)
+        Into.Atoms.erase(K);
+    Into.RestNtidMultiple &= P.RestNtidMultiple;
+  }
+  const UniformityInfo &UI;
+  const LoopInfo &LI;
+};
+
+// V without the casts and the struct fields around it (threadIdx as a dim3:
+// an extractvalue of an insertvalue).
+const Value *resolve(const Value *V) {
+  for (unsigned Hops = 0; Hops < 8; ++Hops) {
+    if (isa<ZExtInst, SExtInst, TruncInst>(V)) {
+      V = cast<Instruction>(V)->getOperand(0);
+    } else if (const auto *EV = dyn_cast<ExtractValueInst>(V)) {
+      Value *In = FindInsertedValue(
+          const_cast<Value *>(EV->getAggregateOperand()), EV->getIndices());
+      if (!In || In == EV)
+        return V;
+      V = In;
+    } else {
+      return V;
+    }
+  }
+  return V;
+}
+
+std::optional<std::string> sregAtom(const Value *V, bool &IsNtid) {
+  V = resolve(V);
+  const auto *CB = dyn_cast<CallBase>(V);
+  const Function *Callee = CB ? CB->getCalledFunction() : nullptr;
+  IsNtid = false;
+  if (!Callee)
+    return std::nullopt;
+  StringRef Name = Callee->getName();
+  if (!Name.consume_front("llvm.nvvm.read.ptx.sreg."))
+    return std::nullopt;
+  if (Name.starts_with("ntid."))
+    IsNtid = true;
+  if (Name.starts_with("tid."))
+    return Name.str();
+  return std::nullopt;
+}
+
+std::optional<Part> PartFinder::of(const Value *V, const Instruction *At,
+                                   unsigned Depth) {
+  if (Depth > 24)
+    return std::nullopt;
+  bool IsNtid;
+  if (auto Atom = sregAtom(V, IsNtid)) {
+    Part P;
+    P.Atoms[*Atom] = 1;
+    return P;
+  }
+  if (const auto *C = dyn_cast<ConstantInt>(V)) {
+    Part P;
+    P.RestNtidMultiple = C->isZero();
+    return P;
+  }
+  const auto *I = dyn_cast<Instruction>(V);
+  if (I && (isa<ZExtInst>(I) || isa<SExtInst>(I) || isa<TruncInst>(I)))
+    return of(I->getOperand(0), At, Depth + 1);
+  // A field of a struct built in registers (threadIdx as a dim3).
+  if (const auto *EV = dyn_cast_or_null<ExtractValueInst>(I))
+    if (Value *In = FindInsertedValue(
+            const_cast<Value *>(EV->getAggregateOperand()), EV->getIndices()))
+      if (In != EV)
+        return of(In, At, Depth + 1);
+  const auto *BO = dyn_cast_or_null<BinaryOperator>(I);
+  if (BO && (BO->getOpcode() == Instruction::Add ||
+             BO->getOpcode() == Instruction::Sub)) {
+    auto L = of(BO->getOperand(0), At, Depth + 1);
+    auto R = of(BO->getOperand(1), At, Depth + 1);
+    if (!L || !R)
+      return std::nullopt;
+    add(*L, *R, BO->getOpcode() == Instruction::Sub ? -1 : 1);
+    return L;
+  }
+  if (BO && BO->getOpcode() == Instruction::Mul) {
+    auto L = of(BO->getOperand(0), At, Depth + 1);
+    auto R = of(BO->getOperand(1), At, Depth + 1);
+    if (!L || !R || (!L->Atoms.empty() && !R->Atoms.empty()))
+      return std::nullopt;
+    bool LN, RN;
+    sregAtom(BO->getOperand(0), LN);
+    sregAtom(BO->getOperand(1), RN);
+    // An atom times a block dimension (a block's thread rank,
+    // (tid.z * ntid.y + tid.y) * ntid.x + tid.x): a product atom.
+    const Value *Dim = !L->Atoms.empty() && RN   ? BO->getOperand(1)
+                       : !R->Atoms.empty() && LN ? BO->getOperand(0)
+                                                 : nullptr;
+    if (Dim) {
+      Dim = resolve(Dim);
+      StringRef DimName = cast<CallBase>(Dim)->getCalledFunction()->getName();
+      DimName.consume_front("llvm.nvvm.read.ptx.sreg.");
+      Part Out;
+      // tid.y * ntid.x (+ tid.z * ntid.y * ntid.x): the y and z terms of a
+      // block's thread rank, 0 in a 1-D block, the shape the AST layer
+      // assumes for thread_rank() too.
+      for (auto &[K, N] : (L->Atoms.empty() ? R : L)->Atoms)
+        if (!StringRef(K).starts_with("tid.y") &&
+            !StringRef(K).starts_with("tid.z"))
+          Out.Atoms[K + "*" + DimName.str()] = N;
+      Out.RestNtidMultiple = true;
+      return Out;
+    }
+    Part Out;
+    Out.RestNtidMultiple =
+        LN || RN || L->RestNtidMultiple || R->RestNtidMultiple;
+    const Part &Var = L->Atoms.empty() ? *R : *L;
+    if (!Var.Atoms.empty()) {
+      const auto *C =
+          dyn_cast<ConstantInt>(BO->getOperand(L->Atoms.empty() ? 0 : 1));
+      if (!C)
+        return std::nullopt;
+      for (auto &[K, N] : Var.Atoms)
+        Out.Atoms[K] = N * C->getSExtValue();
+      Out.RestNtidMultiple = Var.RestNtidMultiple;
+    }
+    return Out;
+  }
+  if (BO && (BO->getOpcode() == Instruction::SDiv ||
+             BO->getOpcode() == Instruction::UDiv ||
+             BO->getOpcode() == Instruction::LShr ||
+             BO->getOpcode() == Instruction::AShr)) {
+    auto L = of(BO->getOperand(0), At, Depth + 1);
+    const auto *C = dyn_cast<ConstantInt>(BO->getOperand(1));
+    if (!L || !C || C->isNegative() || C->isZero())
+      return std::nullopt;
+    if (L->Atoms.empty()) {
+      L->RestNtidMultiple = false;
+      return L;
+    }
+    // (U + t) / d == U / d + t / d when U is a multiple of d (U a multiple
+    // of ntid, d a group size that divides the block).
+    if (L->Atoms.size() != 1 || L->Atoms.begin()->second != 1 ||
+        !L->RestNtidMultiple)
+      return std::nullopt;
+    uint64_t D = C->getZExtValue();
+    bool Shift = BO->getOpcode() == Instruction::LShr ||
+                 BO->getOpcode() == Instruction::AShr;
+    if (Shift && D >= 63)
+      return std::nullopt;
+    Part Out;
+    Out.Atoms["(" + L->Atoms.begin()->first + ")/" +
+              std::to_string(Shift ? uint64_t(1) << D : D)] = 1;
+    Out.RestNtidMultiple = false;
+    return Out;
+  }
+  if (const auto *Phi = dyn_cast_or_null<PHINode>(I)) {
+    // A loop's induction variable: its start, when every trip through the
+    // latch adds a uniform step to it; seen from inside its loop only (the
+    // threads run the iterations together or the loop is reported anyway).
+    const Loop *L = LI.getLoopFor(Phi->getParent());
+    if (!L || L->getHeader() != Phi->getParent() || !L->contains(At) ||
+        Phi->getNumIncomingValues() != 2)
+      return std::nullopt;
+    std::optional<Part> Start;
+    for (unsigned K = 0; K < 2; ++K) {
+      const Value *In = Phi->getIncomingValue(K);
+      if (!L->contains(Phi->getIncomingBlock(K))) {
+        Start = of(In, At, Depth + 1);
+        continue;
+      }
+      const auto *Step = dyn_cast<BinaryOperator>(In);
+      if (!Step || (Step->getOpcode() != Instruction::Add &&
+                    Step->getOpcode() != Instruction::Sub))
+        return std::nullopt;
+      const Value *Other =
+          Step->getOperand(0) == Phi ? Step->getOperand(1)
+          : Step->getOperand(1) == Phi && Step->getOpcode() == Instruction::Add
+              ? Step->getOperand(0)
+              : nullptr;
+      if (!Other || UI.isDivergent(Other))
+        return std::nullopt;
+    }
+    if (Start)
+      Start->RestNtidMultiple = false;
+    return Start;
+  }
+  // Anything else: uniform by the analysis, or unknown.
+  if (UI.isDivergent(V))
+    return std::nullopt;
+  Part P;
+  P.RestNtidMultiple = IsNtid;
+  return P;
+}
+
+} // namespace
+
+// `for (i = tid.x; i < N; i += ntid.x)` with blockDim.x launched as X and N
+// a multiple of X: the compare of the loop's exit test.
+static bool blockStrideExit(const ICmpInst *Cmp, const LoopInfo &LI,
+                            unsigned X) {
+  if (!X || (Cmp->getPredicate() != ICmpInst::ICMP_SLT &&
+             Cmp->getPredicate() != ICmpInst::ICMP_ULT))
+    return false;
+  const auto *N = dyn_cast<ConstantInt>(Cmp->getOperand(1));
+  const auto *Phi = dyn_cast<PHINode>(resolve(Cmp->getOperand(0)));
+  if (!N || N->isNegative() || N->getZExtValue() % X != 0 || !Phi ||
+      Phi->getNumIncomingValues() != 2)
+    return false;
+  const Loop *L = LI.getLoopFor(Phi->getParent());
+  if (!L || L->getHeader() != Phi->getParent() || !L->contains(Cmp))
+    return false;
+  bool StartsAtTid = false, StepsByBlock = false;
+  for (unsigned K = 0; K < 2; ++K) {
+    const Value *In = Phi->getIncomingValue(K);
+    bool IsNtid;
+    if (!L->contains(Phi->getIncomingBlock(K))) {
+      auto Atom = sregAtom(In, IsNtid);
+      StartsAtTid = Atom && *Atom == "tid.x";
+      continue;
+    }
+    const auto *Step = dyn_cast<BinaryOperator>(In);
+    if (!Step || Step->getOpcode() != Instruction::Add)
+      return false;
+    const Value *Other = resolve(Step->getOperand(0)) == Phi
+                             ? Step->getOperand(1)
+                             : Step->getOperand(0);
+    const Value *R = resolve(Other);
+    const auto *C = dyn_cast<ConstantInt>(R);
+    const auto *CB = dyn_cast<CallBase>(R);
+    bool Ntid =
+        CB && CB->getCalledFunction() &&
+        CB->getCalledFunction()->getName() == "llvm.nvvm.read.ptx.sreg.ntid.x";
+    StepsByBlock = Ntid || (C && C->getZExtValue() == X);
+  }
+  return StartsAtTid && StepsByBlock;
+}
+
+bool markUniformByValue(Function &F, const UniformityInfo &UI,
+                        const LoopInfo &LI, unsigned BlockDimX) {
+  LLVMContext &Ctx = F.getContext();
+  PartFinder Finder(UI, LI);
+  bool Changed = false;
+  for (BasicBlock &BB : F)
+    for (Instruction &I : BB) {
+      if (auto *Cmp = dyn_cast<ICmpInst>(&I);
+          Cmp && UI.isDivergent(Cmp) && blockStrideExit(Cmp, LI, BlockDimX)) {
+        Cmp->setMetadata(UniformKind, MDNode::get(Ctx, {}));
+        Changed = true;
+        continue;
+      }
+      auto *BO = dyn_cast<BinaryOperator>(&I);
+      if (!BO || !BO->getType()->isIntegerTy() ||
+          BO->getOpcode() != Instruction::Sub || !UI.isDivergent(BO))
+        continue;
+      auto P = Finder.of(BO, BO);
+      if (P && P->Atoms.empty()) {
+        BO->setMetadata(UniformKind, MDNode::get(Ctx, {}));
+        Changed = true;
+      }
+    }
+  return Changed;
+}
+
+namespace {
+
 class BlockUniformityTTI : public TargetTransformInfoImplBase {
 public:
   explicit BlockUniformityTTI(const DataLayout &DL)
@@ -136,6 +418,9 @@ public:
 } // namespace
 
 InstructionUniformity blockUniformityOf(const Value *V) {
+  if (const auto *I = dyn_cast<Instruction>(V))
+    if (I->getMetadata(UniformKind))
+      return IU::AlwaysUniform;
   if (isa<AtomicRMWInst>(V) || isa<AtomicCmpXchgInst>(V))
     return IU::NeverUniform;
   if (const auto *L = dyn_cast<LoadInst>(V))

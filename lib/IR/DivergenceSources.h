@@ -35,12 +35,29 @@
 // uniform by definition.
 #pragma once
 #include "llvm/ADT/Uniformity.h"
+#include "llvm/Analysis/LoopInfo.h"
 #include "llvm/Analysis/TargetTransformInfo.h"
+#include "llvm/Analysis/UniformityAnalysis.h"
 
 namespace warplint::ir {
 
 // How uniformity treats V on its own, before propagation.
 llvm::InstructionUniformity blockUniformityOf(const llvm::Value *V);
+
+// Uniformity by value: marks the integer values of F that are the same in
+// every thread although computed from the thread index, as the AST layer's
+// ThreadDependence does: `idx - tid` with `idx` a loop's induction variable
+// that starts at `ctaid * ntid + tid` and steps by a uniform amount (the
+// thread index cancels), also per group (`idx / g - tid / g`, with the rest a
+// multiple of ntid and g dividing the block). UI is F's uniformity before;
+// blockUniformityOf calls the marked values uniform. Whether anything was
+// marked (then F's uniformity must be computed again).
+//
+// With BlockDimX (every launch's blockDim.x, 0 if unknown), also the exit
+// test of a block-stride loop `for (i = tid.x; i < N; i += ntid.x)` with N a
+// multiple of BlockDimX: every thread runs N / BlockDimX iterations.
+bool markUniformByValue(llvm::Function &F, const llvm::UniformityInfo &UI,
+                        const llvm::LoopInfo &LI, unsigned BlockDimX = 0);
 
 // A TargetIRAnalysis whose TTI answers with blockUniformityOf. Register it in
 // a FunctionAnalysisManager before PassBuilder's defaults.

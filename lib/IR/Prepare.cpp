@@ -246,6 +246,40 @@ bool cutSwitchEdges(SwitchInst *SI, LeavesFn Leaves) {
   return true;
 }
 
+// A loop whose only way out was a cut edge (a work queue's `while (1) { ...
+// if (done) break; ... }` at the end of the kernel) now never ends, and a
+// post-dominator tree of a region that never reaches the exit blames
+// unrelated branches. Such a loop gets a way out from its latch on a constant
+// condition: uniform, so nothing is control-dependent on it, and the blocks
+// of the loop post-dominate again what they did.
+void keepLoopsLeaving(Function &F, FunctionAnalysisManager &FAM) {
+  const LoopInfo &LI = FAM.getResult<LoopAnalysis>(F);
+  BasicBlock *Exit = nullptr;
+  bool Changed = false;
+  for (const Loop *L : LI.getLoopsInPreorder()) {
+    if (!L->hasNoExitBlocks())
+      continue;
+    BasicBlock *Latch = L->getLoopLatch();
+    auto *Br = Latch ? dyn_cast<BranchInst>(Latch->getTerminator()) : nullptr;
+    if (!Br || Br->isConditional())
+      continue;
+    if (!Exit) {
+      Exit = BasicBlock::Create(F.getContext(), "warplint.loop.exit", &F);
+      if (F.getReturnType()->isVoidTy())
+        ReturnInst::Create(F.getContext(), Exit);
+      else
+        ReturnInst::Create(F.getContext(), PoisonValue::get(F.getReturnType()),
+                           Exit);
+    }
+    BranchInst::Create(Br->getSuccessor(0), Exit,
+                       ConstantInt::getTrue(F.getContext()), Br->getIterator());
+    Br->eraseFromParent();
+    Changed = true;
+  }
+  if (Changed)
+    FAM.invalidate(F, PreservedAnalyses::none());
+}
+
 // Cuts the branch edges that threads take to leave: into code that can only
 // abort (never returns, ends in `unreachable`), and in a kernel into its
 // `ret` with nothing on the way (see onlyReturns). Those threads have exited,
@@ -296,6 +330,7 @@ void cutLeavingEdges(Function &F, FunctionAnalysisManager &FAM) {
   if (Changed) {
     removeUnreachableBlocks(F);
     FAM.invalidate(F, PreservedAnalyses::none());
+    keepLoopsLeaving(F, FAM);
   }
 }
 

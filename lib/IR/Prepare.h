@@ -35,6 +35,9 @@ struct PrepareOptions {
   // Functions defined in system headers (CUB's own kernels): not judged as
   // roots, since nothing in them could be reported. Inlined all the same.
   std::function<bool(const llvm::Function &)> InSystemHeader;
+  // blockDim.x of every launch of a kernel, when the host code's launches
+  // agree on a literal one; 0 when unknown.
+  std::function<unsigned(const llvm::Function &)> BlockDimX;
 };
 
 struct PreparedModule {

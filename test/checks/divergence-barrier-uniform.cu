@@ -1,0 +1,226 @@
+// Uniformity by value: conditions whose value is the same in every thread of
+// the block although they are computed from the thread index.
+// RUN: not %warplint --checks='-*,divergence-barrier' --arch=sm_80 %s -- -std=c++17 -fgpu-rdc | FileCheck %s --implicit-check-not='{{warning|error|note}}:'
+#include <cooperative_groups.h>
+namespace cg = cooperative_groups;
+
+// ---- negatives: the grid-stride loop made block-uniform by cancelling the
+// thread index (the fix of the tail-block barrier bug)
+
+__global__ void stride_cancelled(float *a, int n) {
+  __shared__ float s[256];
+  int stride = gridDim.x * blockDim.x;
+  for (int idx = blockIdx.x * blockDim.x + threadIdx.x; idx - threadIdx.x < n;
+       idx += stride) {
+    s[threadIdx.x] = idx < n ? a[idx] : 0.0f;
+    __syncthreads();
+    if (idx < n)
+      a[idx] = s[255 - threadIdx.x];
+    __syncthreads();
+  }
+}
+
+__global__ void stride_cancelled_rank(float *a, int n) {
+  auto block = cg::this_thread_block();
+  __shared__ float s[256];
+  unsigned stride = gridDim.x * blockDim.x;
+  for (unsigned idx = blockIdx.x * blockDim.x + block.thread_rank();
+       idx - block.thread_rank() < n; idx += stride) {
+    s[block.thread_rank()] = idx < n ? a[idx] : 0.0f;
+    block.sync();
+  }
+}
+
+// One index per group of CG threads (a hash table's probing group).
+template <int CG> __global__ void stride_per_group(int *a, int n) {
+  auto block = cg::this_thread_block();
+  auto tile = cg::tiled_partition<CG>(block);
+  int const thread_idx = blockIdx.x * blockDim.x + threadIdx.x;
+  int const loop_stride = gridDim.x * blockDim.x / CG;
+  int idx = thread_idx / CG;
+  while ((idx - threadIdx.x / CG) < n) {
+    if (idx < n)
+      a[idx] += tile.thread_rank();
+    block.sync();
+    idx += loop_stride;
+  }
+}
+template __global__ void stride_per_group<4>(int *, int);
+
+// A block-wide vote is the same in every thread.
+__global__ void vote_loop(const int *a, int *out) {
+  int running = a[threadIdx.x] > 0;
+  int i = 0;
+  while (__syncthreads_or(running)) {
+    running = a[++i * blockDim.x + threadIdx.x] > 0;
+  }
+  int count = __syncthreads_count(a[threadIdx.x] > 0);
+  if (count > 3)
+    __syncthreads();
+  out[threadIdx.x] = count;
+}
+
+// A __shared__ value written by one thread and read after a barrier.
+__global__ void shared_count(const int *a, int *out) {
+  __shared__ int trips;
+  if (threadIdx.x == 0)
+    trips = a[blockIdx.x];
+  __syncthreads();
+  for (int t = 0; t < trips; ++t) {
+    out[t * blockDim.x + threadIdx.x] = t;
+    __syncthreads();
+  }
+}
+
+// ---- positives: the look-alikes that do not cancel
+
+__global__ void stride_plain(float *a, int n) {
+  __shared__ float s[256];
+  for (int idx = blockIdx.x * blockDim.x + threadIdx.x; idx < n;
+       idx += gridDim.x * blockDim.x) {
+    s[threadIdx.x] = a[idx];
+    __syncthreads();
+    // CHECK: :[[@LINE-1]]:5: error: '__syncthreads()' is reached by only part of the thread block: it is inside a loop whose trip count differs between threads (the condition 'idx < n' depends on the thread)
+    // CHECK: :[[@LINE-5]]:57: note: the loop condition that varies between threads
+  }
+}
+
+// threadIdx.y does not cancel threadIdx.x.
+__global__ void stride_wrong_axis(float *a, int n) {
+  __shared__ float s[256];
+  for (int idx = blockIdx.x * blockDim.x + threadIdx.x; idx - threadIdx.y < n;
+       idx += gridDim.x * blockDim.x) {
+    s[threadIdx.x] = a[idx];
+    __syncthreads();
+    // CHECK: :[[@LINE-1]]:5: error: '__syncthreads()' is reached by only part of the thread block: it is inside a loop whose trip count differs between threads (the condition 'idx - threadIdx.y < n' depends on the thread)
+    // CHECK: :[[@LINE-5]]:57: note: the loop condition that varies between threads
+  }
+}
+
+// A step that only some threads take breaks the cancellation.
+__global__ void stride_divergent_step(float *a, int n) {
+  __shared__ float s[256];
+  for (int idx = blockIdx.x * blockDim.x + threadIdx.x; idx - threadIdx.x < n;
+       idx += gridDim.x * blockDim.x) {
+    s[threadIdx.x] = a[idx];
+    if (threadIdx.x % 2)
+      idx += 1;
+    __syncthreads();
+    // CHECK: :[[@LINE-1]]:5: error: '__syncthreads()' is reached by only part of the thread block: it is inside a loop whose trip count differs between threads (the condition 'idx - threadIdx.x < n' depends on the thread)
+    // CHECK: :[[@LINE-7]]:57: note: the loop condition that varies between threads
+  }
+}
+
+// The group index divided by another group size does not cancel.
+template <int CG> __global__ void stride_other_group(int *a, int n) {
+  auto block = cg::this_thread_block();
+  int idx = (blockIdx.x * blockDim.x + threadIdx.x) / CG;
+  while ((idx - threadIdx.x / (2 * CG)) < n) {
+    block.sync();
+    // CHECK: :[[@LINE-1]]:5: error: 'block.sync()' is reached by only part of the thread block: it is inside a loop whose trip count differs between threads (the condition '(idx - threadIdx.x / (2 * CG)) < n' depends on the thread)
+    // CHECK: :[[@LINE-3]]:10: note: the loop condition that varies between threads
+    idx += gridDim.x * blockDim.x / CG;
+  }
+}
+template __global__ void stride_other_group<4>(int *, int);
+
+// ---- a block-stride loop whose bound is the launched blockDim.x: each
+// thread runs the same number of iterations (one)
+
+constexpr int SUM_N = 256;
+__global__ void block_stride_launched(float *a) {
+  __shared__ float s[SUM_N];
+  for (int pos = threadIdx.x; pos < SUM_N; pos += blockDim.x) {
+    s[pos] = a[pos];
+    __syncthreads();
+    a[pos] = s[SUM_N - 1 - pos];
+  }
+}
+
+// The same loop launched with another block size: threads 0-55 of 200 run it
+// twice.
+__global__ void block_stride_other(float *a) {
+  __shared__ float s[SUM_N];
+  for (int pos = threadIdx.x; pos < SUM_N; pos += blockDim.x) {
+    s[pos] = a[pos];
+    __syncthreads();
+    // CHECK: :[[@LINE-1]]:5: error: '__syncthreads()' is reached by only part of the thread block: it is inside a loop whose trip count differs between threads (the condition 'pos < SUM_N' depends on the thread)
+    // CHECK: :[[@LINE-4]]:31: note: the loop condition that varies between threads
+  }
+}
+
+// Not launched in this file: the block size is not known.
+__global__ void block_stride_unknown(float *a) {
+  __shared__ float s[SUM_N];
+  for (int pos = threadIdx.x; pos < SUM_N; pos += blockDim.x) {
+    s[pos] = a[pos];
+    __syncthreads();
+    // CHECK: :[[@LINE-1]]:5: error: '__syncthreads()' is reached by only part of the thread block: it is inside a loop whose trip count differs between threads (the condition 'pos < SUM_N' depends on the thread)
+    // CHECK: :[[@LINE-4]]:31: note: the loop condition that varies between threads
+  }
+}
+
+// ---- a work queue: the only exit is a break on a __shared__ flag that
+// thread 0 sets before a barrier
+
+__device__ int queue_head;
+__global__ void work_queue(const float *in, float *out, int items) {
+  __shared__ int item;
+  __shared__ bool done;
+  __shared__ float s[256];
+  while (1) {
+    if (threadIdx.x == 0) {
+      item = atomicAdd(&queue_head, 1);
+      done = item >= items;
+    }
+    __syncthreads();
+    if (done)
+      break;
+    s[threadIdx.x] = in[item * 256 + threadIdx.x];
+    __syncthreads();
+    out[item * 256 + threadIdx.x] = s[255 - threadIdx.x];
+    __syncthreads();
+  }
+}
+
+// ---- a device-side launch is not a call: the child's barrier belongs to
+// the child's own blocks
+
+__global__ void child(float *a) {
+  __shared__ float s[32];
+  s[threadIdx.x] = a[threadIdx.x];
+  __syncthreads();
+  a[threadIdx.x] = s[31 - threadIdx.x];
+}
+__global__ void parent_launch(float *a) {
+  if (threadIdx.x == 0)
+    child<<<1, 32>>>(a);
+  __syncthreads();
+  a[threadIdx.x] += 1.0f;
+}
+
+// ---- a grid barrier: the block index is not uniform across the grid
+
+__global__ void grid_sync_even_blocks(float *a) {
+  cg::grid_group grid = cg::this_grid();
+  if (blockIdx.x % 2 == 0)
+    grid.sync();
+  // CHECK: :[[@LINE-1]]:5: error: 'grid.sync()' is reached by only some blocks of the grid: it is under the condition 'blockIdx.x % 2 == 0', which differs between blocks; a grid barrier waits for every thread of every block of the grid, and the blocks that wait never see the others arrive (the grid hangs) [divergence-barrier]
+  // CHECK: :[[@LINE-3]]:7: note: this condition splits the blocks of the grid
+  a[blockIdx.x] = 1.0f;
+}
+
+// A block-uniform condition that is the same in every block.
+__global__ void grid_sync_all_blocks(float *a, int rounds) {
+  cg::grid_group grid = cg::this_grid();
+  for (int r = 0; r < rounds; ++r) {
+    if (blockIdx.x == 0 && threadIdx.x == 0)
+      a[r] = 0.0f;
+    grid.sync();
+  }
+}
+
+void host(float *a, int n) {
+  block_stride_launched<<<n, SUM_N>>>(a);
+  block_stride_other<<<n, 200>>>(a);
+}
