@@ -1,8 +1,10 @@
 #include "checks/divergence/DivergentBarrierCheck.h"
 #include "Analysis/AffineIndex.h"
 #include "Analysis/BodyWalk.h"
+#include "Analysis/LaneEval.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/Basic/SourceManager.h"
+#include <functional>
 
 using namespace clang;
 
@@ -259,9 +261,19 @@ bool DivergentBarrierCheck::onlyEndsKernels(const FunctionDecl *F,
   return true;
 }
 
+DivergentBarrierCheck::DivergentBarrierCheck(llvm::StringRef Name,
+                                             CheckContext &Ctx)
+    : FunctionCheck(Name, Ctx),
+      ReportAllExits(Options.get("ReportAllExits", false)) {}
+
+void DivergentBarrierCheck::storeOptions(CheckOptionMap &Opts) const {
+  Opts[Name + ".ReportAllExits"] = ReportAllExits ? "true" : "false";
+}
+
 void DivergentBarrierCheck::checkFunction(const FunctionDecl *Fn) {
   llvm::SmallVector<Frame, 4> Chain;
   visit(context().threadDependence().forFunction(Fn), Chain);
+  checkEarlyExits(Fn);
 }
 
 void DivergentBarrierCheck::visit(FunctionDependence &FD,
@@ -425,6 +437,483 @@ void DivergentBarrierCheck::report(const Stmt *Site,
                                      "argument"
                             : Name + " is called here");
   }
+}
+
+// One access to a __shared__ array: its element index (row-major for a
+// multi-dimensional array), the conditions between the exit region and it.
+struct SharedAccess {
+  const Expr *E = nullptr; // the subscript expression
+  const VarDecl *Array = nullptr;
+  llvm::SmallVector<const Expr *, 2> Indices; // outermost first
+  llvm::SmallVector<uint64_t, 2> Dims;        // extents, outermost first
+  bool Write = false, Read = false;
+  bool InLoop = false;
+  llvm::SmallVector<std::pair<const Expr *, bool>, 2> Guards; // (cond, taken)
+  SourceLocation Loc;
+};
+
+// ---- The early-exit rule --------------------------------------------------
+//
+// A kernel's thread-dependent `return` (or its last `if`) before a barrier is
+// legal on NVIDIA hardware: exited threads release the barrier (PTX ISA,
+// "exit"). What goes wrong is the data: the exited threads do not write what
+// the survivors read after the barrier, and do not do their share after it.
+
+namespace {
+
+const VarDecl *sharedArrayOf(const ArraySubscriptExpr *AS,
+                             llvm::SmallVectorImpl<const Expr *> &Indices) {
+  const Expr *E = AS;
+  while (const auto *Sub = dyn_cast<ArraySubscriptExpr>(E)) {
+    Indices.insert(Indices.begin(), Sub->getIdx());
+    E = Sub->getBase()->IgnoreParenImpCasts();
+  }
+  const auto *DRE = dyn_cast<DeclRefExpr>(E);
+  const auto *V = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
+  if (!V || !V->hasAttr<CUDASharedAttr>() || !V->getType()->isArrayType())
+    return nullptr;
+  return V;
+}
+
+bool constantDims(const VarDecl *V, llvm::SmallVectorImpl<uint64_t> &Dims) {
+  QualType T = V->getType();
+  while (const auto *CAT = dyn_cast<ConstantArrayType>(T.getTypePtr())) {
+    Dims.push_back(CAT->getSize().getZExtValue());
+    T = CAT->getElementType();
+  }
+  return !Dims.empty() && !T->isArrayType();
+}
+
+} // namespace
+
+void DivergentBarrierCheck::checkEarlyExits(const FunctionDecl *Fn) {
+  const auto *Body = dyn_cast_or_null<CompoundStmt>(Fn->getBody());
+  if (!Body || !Fn->hasAttr<CUDAGlobalAttr>())
+    return;
+  FunctionDependence &FD = context().threadDependence().forFunction(Fn);
+  // The exits: `if (c) return;` at the top level of the body (survivors:
+  // !c), and the last `if (c) { ... barrier ... }` (survivors: c).
+  for (auto It = Body->body_begin(); It != Body->body_end(); ++It) {
+    const auto *If = dyn_cast<IfStmt>(*It);
+    if (!If || If->getInit() || If->getConditionVariable())
+      continue;
+    Dependence D = FD.dependence(If->getCond());
+    if (D != Dependence::ThreadDependent && D != Dependence::WarpUniform)
+      continue;
+    bool ThenReturns = isEmptyOrReturn(If->getThen()) &&
+                       !isa<NullStmt>(If->getThen()) && (!If->getElse());
+    if (ThenReturns) {
+      // The region the survivors run: the rest of the body.
+      llvm::SmallVector<const Stmt *, 8> Rest(std::next(It), Body->body_end());
+      judgeExit(Fn, FD, If, /*SurviveIfTrue=*/false, Rest);
+      continue;
+    }
+    if (std::next(It) == Body->body_end() &&
+        (!If->getElse() || isEmptyOrReturn(If->getElse()))) {
+      llvm::SmallVector<const Stmt *, 8> Rest = {If->getThen()};
+      judgeExit(Fn, FD, If, /*SurviveIfTrue=*/true, Rest);
+    }
+  }
+}
+
+void DivergentBarrierCheck::judgeExit(const FunctionDecl *Fn,
+                                      FunctionDependence &FD, const IfStmt *If,
+                                      bool SurviveIfTrue,
+                                      llvm::ArrayRef<const Stmt *> Region) {
+  const SourceManager &SM = Fn->getASTContext().getSourceManager();
+  auto Before = [&](SourceLocation A, SourceLocation B) {
+    return SM.isBeforeInTranslationUnit(A, B);
+  };
+  // The block barriers of the region, in source order; thread-dependent
+  // ones are judged as barriers already.
+  std::vector<const Stmt *> Bars;
+  std::vector<SharedAccess> Accesses;
+  std::function<void(const Stmt *,
+                     llvm::SmallVectorImpl<std::pair<const Expr *, bool>> &,
+                     bool)>
+      Walk = [&](const Stmt *S,
+                 llvm::SmallVectorImpl<std::pair<const Expr *, bool>> &Guards,
+                 bool InLoop) {
+        if (!S || isa<LambdaExpr>(S))
+          return;
+        SyncSite Sync = classifySync(S);
+        if (Sync.Kind == SyncKind::BlockBarrier) {
+          if (!InLoop && llvm::all_of(Guards, [&](auto &G) {
+                return FD.dependence(G.first) == Dependence::Uniform;
+              }))
+            Bars.push_back(S);
+          return;
+        }
+        if (const auto *Sub = dyn_cast<IfStmt>(S)) {
+          Walk(Sub->getCond(), Guards, InLoop);
+          Guards.push_back({Sub->getCond(), true});
+          Walk(Sub->getThen(), Guards, InLoop);
+          Guards.back().second = false;
+          Walk(Sub->getElse(), Guards, InLoop);
+          Guards.pop_back();
+          return;
+        }
+        bool Loop = isa<ForStmt, WhileStmt, DoStmt, CXXForRangeStmt>(S);
+        auto Record = [&](const Expr *Target, bool W, bool R) {
+          const auto *AS =
+              dyn_cast<ArraySubscriptExpr>(Target->IgnoreParenImpCasts());
+          if (!AS)
+            return false;
+          SharedAccess A;
+          A.Array = sharedArrayOf(AS, A.Indices);
+          if (!A.Array || !constantDims(A.Array, A.Dims) ||
+              A.Dims.size() != A.Indices.size())
+            return false;
+          A.E = AS;
+          A.Write = W;
+          A.Read = R;
+          A.InLoop = InLoop || Loop;
+          A.Guards.assign(Guards.begin(), Guards.end());
+          A.Loc = AS->getBeginLoc();
+          Accesses.push_back(A);
+          for (const Expr *I : A.Indices)
+            Walk(I, Guards, InLoop || Loop);
+          return true;
+        };
+        if (const auto *BO = dyn_cast<BinaryOperator>(S);
+            BO && BO->isAssignmentOp()) {
+          if (Record(BO->getLHS(), true, BO->isCompoundAssignmentOp())) {
+            Walk(BO->getRHS(), Guards, InLoop || Loop);
+            return;
+          }
+        } else if (const auto *UO = dyn_cast<UnaryOperator>(S)) {
+          if (UO->isIncrementDecrementOp() &&
+              Record(UO->getSubExpr(), true, true))
+            return;
+          if (UO->getOpcode() == UO_AddrOf &&
+              Record(UO->getSubExpr(), true, true)) // an atomic's target
+            return;
+        } else if (const auto *AS = dyn_cast<ArraySubscriptExpr>(S)) {
+          if (Record(AS, false, true))
+            return;
+        }
+        for (const Stmt *C : S->children())
+          Walk(C, Guards, InLoop || Loop);
+      };
+  // Writes before the exit, by every thread.
+  std::vector<SharedAccess> Early;
+  {
+    llvm::SmallVector<std::pair<const Expr *, bool>, 4> G;
+    std::swap(Accesses, Early);
+    for (const Stmt *S : cast<CompoundStmt>(Fn->getBody())->body()) {
+      if (S == If)
+        break;
+      Walk(S, G, false);
+    }
+    std::swap(Accesses, Early);
+    Bars.clear();
+    for (const Stmt *S : Region)
+      Walk(S, G, false);
+  }
+  if (Bars.empty())
+    return;
+  if (ReportAllExits) {
+    FindingBuilder B = diag(
+        Bars.front()->getBeginLoc(),
+        "'{0}' follows a thread-dependent exit: the threads that leave at "
+        "'{1}' never arrive; legal on NVIDIA GPUs (a barrier waits only for "
+        "non-exited threads), but HIP on AMD GPUs may wait for them and hang",
+        Severity::Warning);
+    B << barrierName(Bars.front()) << context().sourceText(If->getCond());
+    B.note(If->getBeginLoc(), "the threads that take this exit");
+  }
+  // The threads of the block: the launch's, or one of the arrays' extent.
+  BlockShape Shape = context().affine().blockShape(Fn);
+  bool Assumed = !Shape.pinned();
+  if (Assumed) {
+    Shape = BlockShape{256, 1, 1};
+    for (const SharedAccess &A : Accesses)
+      if (A.Dims.size() == 1 && A.Dims[0] >= 32 && A.Dims[0] <= 1024 &&
+          A.Dims[0] % 32 == 0) {
+        Shape.X = unsigned(A.Dims[0]);
+        break;
+      }
+  }
+  unsigned NT = Shape.X * Shape.Y * Shape.Z;
+  if (NT == 0 || NT > 1024)
+    return;
+  LaneEvaluator LE(Fn, Shape, arch().warp_size);
+  std::vector<ThreadId> Threads(NT);
+  for (unsigned T = 0; T < NT; ++T)
+    Threads[T] =
+        ThreadId{T % Shape.X, (T / Shape.X) % Shape.Y, T / (Shape.X * Shape.Y)};
+  // Who survives: evaluated per thread, or a tail guard (a prefix of x,
+  // and of y, of unknown length).
+  std::vector<std::optional<bool>> Survives(NT);
+  bool Concrete = true;
+  for (unsigned T = 0; T < NT; ++T) {
+    std::optional<int64_t> C = LE.eval(If->getCond(), Threads[T]);
+    if (!C) {
+      Concrete = false;
+      break;
+    }
+    Survives[T] = (*C != 0) == SurviveIfTrue;
+  }
+  // A tail guard: each disjunct of the exit condition is `a >= b` (or
+  // `a > b`) with `a` growing with one thread index and `b` uniform.
+  bool TailX = false, TailY = false;
+  if (!Concrete) {
+    std::function<bool(const Expr *)> Tail = [&](const Expr *E) {
+      E = E->IgnoreParenImpCasts();
+      const auto *BO = dyn_cast<BinaryOperator>(E);
+      if (!BO)
+        return false;
+      if (BO->getOpcode() == (SurviveIfTrue ? BO_LAnd : BO_LOr))
+        return Tail(BO->getLHS()) && Tail(BO->getRHS());
+      const Expr *Big = nullptr, *Bound = nullptr;
+      BinaryOperatorKind Op = BO->getOpcode();
+      if (SurviveIfTrue)
+        Op = Op == BO_LT   ? BO_GE
+             : Op == BO_LE ? BO_GT
+             : Op == BO_GT ? BO_LE
+             : Op == BO_GE ? BO_LT
+                           : BO_Comma;
+      if (Op == BO_GE || Op == BO_GT)
+        Big = BO->getLHS(), Bound = BO->getRHS();
+      else if (Op == BO_LE || Op == BO_LT)
+        Big = BO->getRHS(), Bound = BO->getLHS();
+      else
+        return false;
+      if (FD.dependence(Bound) != Dependence::Uniform)
+        return false;
+      auto P = FD.threadPart(Big, 0);
+      if (!P || P->Atoms.size() != 1 || P->Atoms.begin()->second <= 0)
+        return false;
+      const std::string &Atom = P->Atoms.begin()->first;
+      if (Atom == "tid.x" || Atom == "rank.block")
+        TailX = true;
+      else if (Atom == "tid.y")
+        TailY = true;
+      else
+        return false;
+      return true;
+    };
+    if (!Tail(If->getCond()))
+      return; // a data-dependent exit: not judged
+  }
+  // The survivor sets to try.
+  std::vector<std::vector<bool>> Models;
+  if (Concrete) {
+    std::vector<bool> S(NT);
+    for (unsigned T = 0; T < NT; ++T)
+      S[T] = *Survives[T];
+    Models.push_back(S);
+  } else {
+    auto Lengths = [](unsigned N, bool Cut) {
+      std::vector<unsigned> Out;
+      if (!Cut)
+        return std::vector<unsigned>{N};
+      for (unsigned K : {1u, 2u, 31u, 32u, 33u, N / 2, N - 2, N - 1})
+        if (K >= 1 && K < N && !llvm::is_contained(Out, K))
+          Out.push_back(K);
+      return Out;
+    };
+    for (unsigned KX : Lengths(Shape.X, TailX))
+      for (unsigned KY : Lengths(Shape.Y, TailY)) {
+        std::vector<bool> S(NT);
+        for (unsigned T = 0; T < NT; ++T)
+          S[T] = Threads[T].X < KX && Threads[T].Y < KY;
+        Models.push_back(S);
+      }
+  }
+  // Each access's element per thread (nothing: unknown), and whether the
+  // thread runs it (nothing: unknown).
+  auto Element = [&](const SharedAccess &A,
+                     const ThreadId &T) -> std::optional<int64_t> {
+    if (A.InLoop)
+      return std::nullopt;
+    int64_t Flat = 0;
+    for (size_t I = 0; I < A.Indices.size(); ++I) {
+      std::optional<int64_t> V = LE.eval(A.Indices[I], T);
+      if (!V)
+        return std::nullopt;
+      Flat = Flat * int64_t(A.Dims[I]) + *V;
+    }
+    return Flat;
+  };
+  auto Runs = [&](const SharedAccess &A,
+                  const ThreadId &T) -> std::optional<bool> {
+    for (auto &[Cond, Taken] : A.Guards) {
+      std::optional<int64_t> V = LE.eval(Cond, T);
+      if (!V)
+        return std::nullopt;
+      if ((*V != 0) != Taken)
+        return false;
+    }
+    return true;
+  };
+  struct Table {
+    std::vector<std::optional<int64_t>> Elem;
+    std::vector<std::optional<bool>> Run;
+  };
+  auto Tabulate = [&](const SharedAccess &A) {
+    Table Tb;
+    Tb.Elem.resize(NT);
+    Tb.Run.resize(NT);
+    for (unsigned T = 0; T < NT; ++T) {
+      Tb.Run[T] = Runs(A, Threads[T]);
+      if (!Tb.Run[T] || *Tb.Run[T])
+        Tb.Elem[T] = Element(A, Threads[T]);
+    }
+    return Tb;
+  };
+  std::vector<Table> Tabs;
+  for (const SharedAccess &A : Accesses)
+    Tabs.push_back(Tabulate(A));
+  const Stmt *FirstBar = Bars.front();
+  // The barrier that separates a read from the writes it may see: the last
+  // one before it.
+  auto BarrierBefore = [&](SourceLocation L) -> const Stmt * {
+    const Stmt *Found = nullptr;
+    for (const Stmt *B : Bars)
+      if (Before(B->getBeginLoc(), L))
+        Found = B;
+    return Found;
+  };
+  bool Undecided = false;
+  for (size_t R = 0; R < Accesses.size(); ++R) {
+    const SharedAccess &Rd = Accesses[R];
+    const Stmt *Bar = Rd.Read ? BarrierBefore(Rd.Loc) : nullptr;
+    if (!Bar)
+      continue;
+    // The writes of the same array before that barrier in the region.
+    std::vector<size_t> Writes;
+    bool UnknownWrite = false;
+    for (size_t W = 0; W < Accesses.size(); ++W) {
+      const SharedAccess &Wr = Accesses[W];
+      if (!Wr.Write || Wr.Array != Rd.Array ||
+          !Before(Wr.Loc, Bar->getBeginLoc()))
+        continue;
+      Writes.push_back(W);
+      for (unsigned T = 0; T < NT; ++T)
+        if ((!Tabs[W].Run[T] || *Tabs[W].Run[T]) && !Tabs[W].Elem[T])
+          UnknownWrite = true;
+    }
+    if (Writes.empty())
+      continue;
+    bool EarlyUnknown = llvm::any_of(Early, [&](const SharedAccess &E) {
+      return E.Write && E.Array == Rd.Array &&
+             llvm::any_of(Threads,
+                          [&](const ThreadId &T) { return !Element(E, T); });
+    });
+    bool UnknownRead = false;
+    for (unsigned T = 0; T < NT; ++T)
+      if ((!Tabs[R].Run[T] || *Tabs[R].Run[T]) && !Tabs[R].Elem[T])
+        UnknownRead = true;
+    for (const std::vector<bool> &S : Models) {
+      // Ownership: writes the indices of which are unknown (data: a
+      // histogram's bins) are merged after the barrier by each slot's
+      // owner, and the owners of some slots have exited.
+      if (UnknownWrite && !UnknownRead) {
+        llvm::DenseMap<int64_t, unsigned> ByExited;
+        llvm::DenseSet<int64_t> BySurvivor;
+        for (unsigned T = 0; T < NT; ++T)
+          if (Tabs[R].Run[T] && *Tabs[R].Run[T] && Tabs[R].Elem[T])
+            (S[T] ? (void)BySurvivor.insert(*Tabs[R].Elem[T])
+                  : (void)ByExited.try_emplace(*Tabs[R].Elem[T], T));
+        // The lowest such slot, for a message that does not depend on the
+        // order of a hash table.
+        std::optional<std::pair<int64_t, unsigned>> Lost;
+        for (auto &[Slot, Owner] : ByExited)
+          if (!BySurvivor.count(Slot) && (!Lost || Slot < Lost->first))
+            Lost = {Slot, Owner};
+        if (Lost) {
+          reportExitHazard(FD, If, Bar, Rd, Concrete, Assumed, NT, Lost->second,
+                           Lost->first, /*Owned=*/true, S);
+          return;
+        }
+        continue;
+      }
+      if (UnknownWrite || UnknownRead || EarlyUnknown) {
+        Undecided = true;
+        continue;
+      }
+      llvm::DenseSet<int64_t> Survived;
+      llvm::DenseMap<int64_t, unsigned> Exited;
+      for (const SharedAccess &E : Early) // written by every thread
+        if (E.Write && E.Array == Rd.Array)
+          for (unsigned T = 0; T < NT; ++T)
+            if (std::optional<int64_t> El = Element(E, Threads[T]))
+              Survived.insert(*El);
+      for (size_t W : Writes)
+        for (unsigned T = 0; T < NT; ++T) {
+          if (!*Tabs[W].Run[T])
+            continue;
+          int64_t E = *Tabs[W].Elem[T];
+          if (S[T])
+            Survived.insert(E);
+          else
+            Exited.try_emplace(E, T);
+        }
+      for (unsigned T = 0; T < NT; ++T) {
+        if (!S[T] || !*Tabs[R].Run[T])
+          continue;
+        int64_t E = *Tabs[R].Elem[T];
+        auto Ex = Exited.find(E);
+        if (!Survived.count(E) && Ex != Exited.end()) {
+          reportExitHazard(FD, If, Bar, Rd, Concrete, Assumed, NT, T, E,
+                           /*Owned=*/false, S, Ex->second);
+          return;
+        }
+      }
+    }
+  }
+  if (Undecided && !Concrete && !ReportAllExits) {
+    FindingBuilder B =
+        diag(FirstBar->getBeginLoc(),
+             "'{0}' follows a tail guard ('{1}'): the threads past the end "
+             "exit, and warplint cannot tell whether the survivors read after "
+             "it only shared memory that survivors wrote; check that no "
+             "thread reads a slot an exited thread would have written",
+             Severity::Warning);
+    B << barrierName(FirstBar) << context().sourceText(If->getCond());
+    B.note(If->getBeginLoc(),
+           "threads that take this exit write nothing after it");
+  }
+}
+
+void DivergentBarrierCheck::reportExitHazard(
+    FunctionDependence &FD, const IfStmt *If, const Stmt *Bar,
+    const SharedAccess &Rd, bool Concrete, bool Assumed, unsigned NT,
+    unsigned Thread, int64_t Slot, bool Owned, const std::vector<bool> &S,
+    unsigned Writer) {
+  (void)FD;
+  unsigned Survivors = unsigned(llvm::count(S, true));
+  std::string When = Concrete ? ""
+                              : " when only " + std::to_string(Survivors) +
+                                    " of the " + std::to_string(NT) +
+                                    " threads pass the tail guard";
+  std::string Block = Assumed ? " (assuming blocks of " + std::to_string(NT) +
+                                    " threads: the launch is not known)"
+                              : "";
+  std::string Name = Rd.Array->getName().str();
+  FindingBuilder B =
+      Owned ? diag(Bar->getBeginLoc(),
+                   "'{0}' follows a thread-dependent exit, and after it each "
+                   "thread consumes only its own slot of '{1}': slot {2} "
+                   "belongs to thread {3}, which has exited{4}, so what the "
+                   "survivors wrote there is never consumed{5}",
+                   Severity::Error)
+            : diag(Bar->getBeginLoc(),
+                   "'{0}' follows a thread-dependent exit, and after it thread "
+                   "{3} reads {1}[{2}], which only thread {4} writes, and that "
+                   "thread has exited{5}: the value read is stale{6}",
+                   Severity::Error);
+  if (Owned)
+    B << barrierName(Bar) << Name << Slot << Thread << When << Block;
+  else
+    B << barrierName(Bar) << Name << Slot << Thread << Writer << When << Block;
+  B.note(If->getBeginLoc(), "{0}")
+      << "threads exit here; an exited thread releases the barrier (PTX ISA, "
+         "'exit') but writes and reads nothing after it";
+  B.note(Rd.Loc, "{0}")
+      << (Owned ? "each slot is consumed here by its owner"
+                : "the read of a slot only exited threads write");
 }
 
 WARPLINT_CHECK_FACTORY(DivergentBarrierCheck)

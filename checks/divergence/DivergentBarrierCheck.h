@@ -8,9 +8,12 @@
 
 namespace warplint::divergence {
 
+struct SharedAccess;
+
 class DivergentBarrierCheck : public FunctionCheck {
 public:
-  using FunctionCheck::FunctionCheck;
+  DivergentBarrierCheck(llvm::StringRef Name, CheckContext &Ctx);
+  void storeOptions(CheckOptionMap &Opts) const override;
 
 private:
   // A call site on the way from a kernel to the barrier.
@@ -44,7 +47,22 @@ private:
   // A grid barrier under a condition on the block index: reported, true.
   bool reportGridSplit(const clang::Stmt *Site, FunctionDependence &FD);
 
+  // The early-exit rule: a kernel's thread-dependent exit before a barrier,
+  // and what the survivors read after it.
+  void checkEarlyExits(const clang::FunctionDecl *Fn);
+  void judgeExit(const clang::FunctionDecl *Fn, FunctionDependence &FD,
+                 const clang::IfStmt *If, bool SurviveIfTrue,
+                 llvm::ArrayRef<const clang::Stmt *> Region);
+  void reportExitHazard(FunctionDependence &FD, const clang::IfStmt *If,
+                        const clang::Stmt *Bar, const SharedAccess &Rd,
+                        bool Concrete, bool Assumed, unsigned NT,
+                        unsigned Thread, int64_t Slot, bool Owned,
+                        const std::vector<bool> &Survivors,
+                        unsigned Writer = 0);
+
   BarrierSummary Barriers;
+  // Report every thread-dependent exit before a barrier (HIP portability).
+  bool ReportAllExits;
   llvm::DenseSet<const clang::Stmt *> Reported;
 };
 

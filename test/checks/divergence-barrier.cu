@@ -177,7 +177,7 @@ __global__ void tail_guard_return(float *a, int n) {
     return;
   s[threadIdx.x] = a[i];
   __syncthreads();
-  a[i] = s[threadIdx.x ^ 1];
+  a[i] = s[threadIdx.x] * s[0]; // slots survivors wrote: thread 0 survives
 }
 
 // The classic tree reduction: the barrier is outside 'if (tid < s)'.
@@ -292,7 +292,7 @@ __global__ void tail_if_else_return(float *a, int n) {
   if (i < n) {
     s[threadIdx.x] = a[i];
     __syncthreads();
-    a[i] = s[threadIdx.x ^ 1];
+    a[i] = s[threadIdx.x] + 1.0f;
   } else {
     return;
   }
