@@ -94,10 +94,12 @@ public:
     if (!At || !Reported.insert(key(Locs[*At])).second ||
         reportedByAST(Locs[*At]) || isGroupSync(Locs[*At]))
       return;
-    FindingBuilder F(Ctx, CheckId, Locs[*At], "{0}", Severity::Error);
-    F << ir::barrierMessage(ir::barrierWhat(V, Frames, *At), Ctx.arch());
     std::vector<SourceLocation> Branch =
         locate(ir::framesOf(V.Branch->getDebugLoc().get()));
+    if (auto B = firstUserFrame(Branch); B && isKernelExit(Branch[*B]))
+      return;
+    FindingBuilder F(Ctx, CheckId, Locs[*At], "{0}", Severity::Error);
+    F << ir::barrierMessage(ir::barrierWhat(V, Frames, *At), Ctx.arch());
     if (auto B = firstUserFrame(Branch))
       note(F, Branch[*B], ir::SplitNote);
     for (size_t I = *At + 1; I < Frames.size(); ++I)
@@ -177,10 +179,54 @@ private:
     return GroupSyncs.count(fileLine(Loc)) != 0;
   }
 
+  // The condition of a kernel's `if (c) { ...; return; }` (no else, no
+  // barrier inside) written on that line: the threads that take it exit
+  // after what they do there, as the AST layer judges a kernel's return;
+  // the IR layer sees only stores on a path that joins the kernel's `ret`.
+  bool isKernelExit(SourceLocation Loc) {
+    if (!ExitsIndexed) {
+      ExitsIndexed = true;
+      using namespace clang::ast_matchers;
+      for (const auto &M :
+           match(ifStmt(unless(isExpansionInSystemHeader()),
+                        unless(hasElse(stmt())),
+                        forFunction(functionDecl(hasAttr(attr::CUDAGlobal))))
+                     .bind("if"),
+                 Ctx.astContext())) {
+        const auto *If = M.getNodeAs<IfStmt>("if");
+        const Stmt *Then = If->getThen();
+        if (const auto *Block = dyn_cast<CompoundStmt>(Then))
+          Then = Block->body_empty() ? nullptr : Block->body_back();
+        if (!Then || !isa<ReturnStmt>(Then) || containsBarrier(If->getThen()))
+          continue;
+        auto [File, First] = fileLine(If->getCond()->getBeginLoc());
+        unsigned Last = fileLine(If->getCond()->getEndLoc()).second;
+        for (unsigned L = First; L <= Last && L - First < 16; ++L)
+          Exits.insert({File, L});
+      }
+    }
+    return Exits.count(fileLine(Loc)) != 0;
+  }
+
+  static bool containsBarrier(const Stmt *S) {
+    if (!S)
+      return false;
+    const auto *Call = dyn_cast<CallExpr>(S);
+    if (classifySync(S).Kind != SyncKind::None ||
+        (Call && !Call->getBuiltinCallee()))
+      return true; // a barrier, or a call that may hold one
+    for (const Stmt *C : S->children())
+      if (containsBarrier(C))
+        return true;
+    return false;
+  }
+
   CheckContext &Ctx;
   const DiagSink &Sink;
   SourceManager &SM;
   std::string CheckId;
+  std::set<std::pair<std::string, unsigned>> Exits;
+  bool ExitsIndexed = false;
   std::set<std::string> Reported;
   std::set<std::pair<std::string, unsigned>> GroupSyncs;
   bool GroupSyncsIndexed = false;
