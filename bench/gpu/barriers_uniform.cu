@@ -1,0 +1,271 @@
+// Barrier placements behind divergence-barrier's uniformity and exit rules:
+// which does the hardware treat as a barrier that only part of the block
+// reaches (compute-sanitizer synccheck), and which early exits lose data (a
+// wrong-output run against the same kernel without the exit).
+// Build: nvcc -O3 -lineinfo -arch=sm_90 barriers_uniform.cu; the device-side
+// launch only with -DWITH_CDP -rdc=true -lcudadevrt, in a binary of its own:
+// synccheck checks nothing in a binary that uses dynamic parallelism.
+// Run one kernel per process: ./barriers_uniform <name>.
+#include <cooperative_groups.h>
+#include <cstdio>
+#include <cstring>
+#include <vector>
+namespace cg = cooperative_groups;
+
+constexpr int B = 256;
+
+// Uniform by value: idx - threadIdx.x is the same in every thread, so the
+// whole block runs the same iterations of the grid-stride loop.
+__global__ void stride_cancelled(float *a, int n) {
+  __shared__ float s[B];
+  for (int idx = blockIdx.x * blockDim.x + threadIdx.x; idx - threadIdx.x < n;
+       idx += gridDim.x * blockDim.x) {
+    s[threadIdx.x] = idx < n ? a[idx] : 0.0f;
+    __syncthreads();
+    if (idx < n)
+      a[idx] = s[B - 1 - threadIdx.x];
+    __syncthreads();
+  }
+}
+
+// The look-alike: idx < n leaves the tail block's last threads out.
+__global__ void stride_plain(float *a, int n) {
+  __shared__ float s[B];
+  for (int idx = blockIdx.x * blockDim.x + threadIdx.x; idx < n;
+       idx += gridDim.x * blockDim.x) {
+    s[threadIdx.x] = a[idx];
+    __syncthreads();
+    a[idx] = s[threadIdx.x ^ 1];
+    __syncthreads();
+  }
+}
+
+// One index per group of 4 threads, cancelled per group.
+__global__ void stride_per_group(int *a, int n) {
+  int idx = (blockIdx.x * blockDim.x + threadIdx.x) / 4;
+  while ((idx - threadIdx.x / 4) < n) {
+    if (idx < n)
+      atomicAdd(&a[idx], 1);
+    __syncthreads();
+    idx += gridDim.x * blockDim.x / 4;
+  }
+}
+
+// A block-stride loop whose bound is the launched blockDim.x: one iteration
+// each (launched with 256), and with a bound of 250 (not a multiple).
+template <int N> __global__ void block_stride(float *a) {
+  __shared__ float s[B];
+  for (int pos = threadIdx.x; pos < N; pos += blockDim.x) {
+    s[pos] = a[pos];
+    __syncthreads();
+    a[pos] = s[N - 1 - pos];
+  }
+}
+
+// A work queue: the only exit is a break on a __shared__ flag thread 0 set.
+__device__ int queue_head;
+__global__ void work_queue(const float *in, float *out, int items) {
+  __shared__ int item;
+  __shared__ bool done;
+  __shared__ float s[B];
+  while (1) {
+    if (threadIdx.x == 0) {
+      item = atomicAdd(&queue_head, 1);
+      done = item >= items;
+    }
+    __syncthreads();
+    if (done)
+      break;
+    s[threadIdx.x] = in[item * B + threadIdx.x];
+    __syncthreads();
+    out[item * B + threadIdx.x] = s[B - 1 - threadIdx.x];
+    __syncthreads();
+  }
+}
+
+#ifdef WITH_CDP
+// A device-side launch under a thread-dependent condition: the child's
+// barrier is the child's blocks' own.
+__global__ void child(float *a) {
+  __shared__ float s[32];
+  s[threadIdx.x] = a[threadIdx.x];
+  __syncthreads();
+  a[threadIdx.x] = s[31 - threadIdx.x];
+}
+__global__ void parent_launch(float *a) {
+  if (threadIdx.x == 0)
+    child<<<1, 32>>>(a);
+  __syncthreads();
+}
+#endif
+
+// A grid barrier under a block-index condition: the odd blocks never arrive.
+__global__ void grid_sync_even_blocks(float *a) {
+  cg::grid_group grid = cg::this_grid();
+  if (blockIdx.x % 2 == 0)
+    grid.sync();
+  a[blockIdx.x] = 1.0f;
+}
+
+// ---- early exits (wrong-output runs; n = 300 leaves 44 survivors in the
+// second block of 256)
+
+// The survivors read their right neighbour's slot: the last survivor reads
+// a slot only an exited thread writes.
+__global__ void exit_neighbour(const float *a, float *b, int n, int fixed) {
+  __shared__ float tile[B + 1];
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (!fixed && i >= n)
+    return;
+  tile[threadIdx.x] = i < n ? a[i] : 0.0f;
+  if (threadIdx.x == 0)
+    tile[B] = 0.0f;
+  __syncthreads();
+  if (i < n)
+    b[i] = tile[threadIdx.x + 1];
+}
+
+// The survivors read the mirrored slot.
+__global__ void exit_mirror(const float *a, float *b, int n, int fixed) {
+  __shared__ float buf[B];
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (!fixed && i >= n)
+    return;
+  buf[threadIdx.x] = i < n ? a[i] : 0.0f;
+  __syncthreads();
+  if (i < n)
+    b[i] = buf[B - 1 - threadIdx.x];
+}
+
+// The survivors fill any bin; each bin is merged by its owner thread only.
+__global__ void exit_histogram(const int *in, int *hist, int n, int fixed) {
+  __shared__ int s_hist[B];
+  s_hist[threadIdx.x] = 0;
+  __syncthreads();
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (!fixed && i >= n)
+    return;
+  if (i < n)
+    atomicAdd(&s_hist[in[i]], 1);
+  __syncthreads();
+  atomicAdd(&hist[threadIdx.x], s_hist[threadIdx.x]);
+}
+
+// Own slot only: silent, and right.
+__global__ void exit_own_slot(const float *a, float *b, int n, int fixed) {
+  __shared__ float tile[B];
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (!fixed && i >= n)
+    return;
+  tile[threadIdx.x] = i < n ? a[i] * 2.0f : 0.0f;
+  __syncthreads();
+  if (i < n)
+    b[i] = tile[threadIdx.x];
+}
+
+// Fills every SM's shared memory with NaN, so that a slot nobody writes reads
+// as NaN in the next kernel rather than a leftover that happens to match.
+__global__ void poison() {
+  __shared__ float buf[12 * 1024];
+  volatile float *p = buf;
+  for (int k = threadIdx.x; k < 12 * 1024; k += blockDim.x)
+    p[k] = __int_as_float(0x7fffffff);
+  __syncthreads();
+}
+
+template <typename K>
+static int compare(const char *name, K launch, int n) {
+  float *a, *b;
+  cudaMalloc(&a, 512 * sizeof(float));
+  cudaMalloc(&b, 512 * sizeof(float));
+  std::vector<float> h(512);
+  for (int k = 0; k < 512; ++k)
+    h[k] = float(k + 1);
+  cudaMemcpy(a, h.data(), 512 * sizeof(float), cudaMemcpyHostToDevice);
+  std::vector<float> out[2];
+  for (int fixed = 1; fixed >= 0; --fixed) {
+    poison<<<264, 1024>>>();
+    cudaMemset(b, 0, 512 * sizeof(float));
+    launch(a, b, n, fixed);
+    cudaDeviceSynchronize();
+    out[fixed].resize(n);
+    cudaMemcpy(out[fixed].data(), b, n * sizeof(float), cudaMemcpyDeviceToHost);
+  }
+  int bad = 0, first = -1;
+  for (int k = 0; k < n; ++k)
+    if (!(out[0][k] == out[1][k])) {
+      if (first < 0)
+        first = k;
+      ++bad;
+    }
+  printf("%s: %d of %d outputs differ from the kernel without the exit", name,
+         bad, n);
+  if (first >= 0)
+    printf(" (first: element %d, %g instead of %g)", first, out[0][first],
+           out[1][first]);
+  printf("\n");
+  return bad ? 1 : 0;
+}
+
+int main(int argc, char **argv) {
+  if (argc < 2)
+    return 2;
+  const char *k = argv[1];
+  float *a;
+  cudaMalloc(&a, 4096 * sizeof(float));
+  cudaMemset(a, 0, 4096 * sizeof(float));
+  if (!strcmp(k, "stride_cancelled"))
+    stride_cancelled<<<2, B>>>(a, 1000);
+  else if (!strcmp(k, "stride_plain"))
+    stride_plain<<<2, B>>>(a, 1000);
+  else if (!strcmp(k, "stride_per_group"))
+    stride_per_group<<<2, B>>>((int *)a, 300);
+  else if (!strcmp(k, "block_stride_256"))
+    block_stride<256><<<1, B>>>(a);
+  else if (!strcmp(k, "block_stride_250"))
+    block_stride<250><<<1, B>>>(a);
+  else if (!strcmp(k, "work_queue"))
+    work_queue<<<4, B>>>(a, a + 2048, 6);
+#ifdef WITH_CDP
+  else if (!strcmp(k, "parent_launch"))
+    parent_launch<<<1, 64>>>(a);
+#endif
+  else if (!strcmp(k, "grid_sync_even_blocks")) {
+    void *args[] = {&a};
+    cudaLaunchCooperativeKernel((void *)grid_sync_even_blocks, 4, 64, args);
+  } else if (!strcmp(k, "exit_neighbour"))
+    return compare(k, [](float *a, float *b, int n, int f) {
+      exit_neighbour<<<2, B>>>(a, b, n, f); }, 300);
+  else if (!strcmp(k, "exit_mirror"))
+    return compare(k, [](float *a, float *b, int n, int f) {
+      exit_mirror<<<2, B>>>(a, b, n, f); }, 300);
+  else if (!strcmp(k, "exit_own_slot"))
+    return compare(k, [](float *a, float *b, int n, int f) {
+      exit_own_slot<<<2, B>>>(a, b, n, f); }, 300);
+  else if (!strcmp(k, "exit_histogram")) {
+    int n = 300, *in, *hist;
+    std::vector<int> h(n);
+    for (int j = 0; j < n; ++j)
+      h[j] = (j * 7) % B;
+    cudaMalloc(&in, n * sizeof(int));
+    cudaMalloc(&hist, B * sizeof(int));
+    cudaMemcpy(in, h.data(), n * sizeof(int), cudaMemcpyHostToDevice);
+    int total[2];
+    for (int fixed = 1; fixed >= 0; --fixed) {
+      cudaMemset(hist, 0, B * sizeof(int));
+      exit_histogram<<<2, B>>>(in, hist, n, fixed);
+      std::vector<int> out(B);
+      cudaMemcpy(out.data(), hist, B * sizeof(int), cudaMemcpyDeviceToHost);
+      total[fixed] = 0;
+      for (int v : out)
+        total[fixed] += v;
+    }
+    printf("%s: %d of %d items counted (%d without the exit)\n", k, total[0],
+           n, total[1]);
+    return total[0] == total[1] ? 0 : 1;
+  } else
+    return 2;
+  cudaError_t e = cudaDeviceSynchronize();
+  printf("%s: %s\n", k, cudaGetErrorString(e));
+  return e == cudaSuccess ? 0 : 1;
+}
