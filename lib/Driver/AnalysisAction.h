@@ -90,6 +90,8 @@ public:
   void collectLaunches(std::vector<std::pair<std::string, std::string>> *Out) {
     Launched = Out;
   }
+  // Why the IR layer failed (code generation or its passes), if it did.
+  void collectIRFailure(std::string *Out) { IRFailure = Out; }
 
 protected:
   bool BeginInvocation(clang::CompilerInstance &CI) override {
@@ -113,6 +115,7 @@ private:
   std::vector<BodySpan> *Bodies = nullptr;
   FirstParseErrors *FirstErrors = nullptr;
   std::vector<std::pair<std::string, std::string>> *Launched = nullptr;
+  std::string *IRFailure = nullptr;
 };
 
 } // namespace warplint

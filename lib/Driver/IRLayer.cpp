@@ -7,6 +7,7 @@
 #include "IR/OptimisedAccesses.h"
 #include "IR/Pieces.h"
 #include "IR/Report.h"
+#include "Support/FatalErrors.h"
 #include "clang/AST/ASTConsumer.h"
 #include "clang/AST/Attr.h"
 #include "clang/AST/DeclTemplate.h"
@@ -20,6 +21,7 @@
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Support/CrashRecoveryContext.h"
+#include <cstdlib>
 #include <functional>
 #include <set>
 
@@ -31,8 +33,28 @@ namespace {
 
 using CodeGenEvent = std::function<void(CodeGenerator &)>;
 
-// Counts the code generator's diagnostics and shows none.
-class SilentDiagnostics : public DiagnosticConsumer {};
+// Counts the code generator's diagnostics and shows none; keeps the first
+// error's text for the warning that says why the IR layer has no findings.
+class SilentDiagnostics : public DiagnosticConsumer {
+public:
+  void HandleDiagnostic(DiagnosticsEngine::Level Level,
+                        const Diagnostic &Info) override {
+    DiagnosticConsumer::HandleDiagnostic(Level, Info);
+    if (Level < DiagnosticsEngine::Error || !FirstError.empty())
+      return;
+    llvm::SmallString<128> Text;
+    Info.FormatDiagnostic(Text);
+    FirstError = Text.str().str();
+    if (Info.hasSourceManager() && Info.getLocation().isValid()) {
+      PresumedLoc P = Info.getSourceManager().getPresumedLoc(
+          Info.getSourceManager().getFileLoc(Info.getLocation()));
+      if (P.isValid())
+        FirstError = std::to_string(P.getLine()) + ":" +
+                     std::to_string(P.getColumn()) + ": " + FirstError;
+    }
+  }
+  std::string FirstError;
+};
 
 // Routes CI's diagnostics to a silent consumer while alive.
 class SilenceDiagnostics {
@@ -46,6 +68,7 @@ public:
     D.setClient(Owns ? Owned.release() : Old, Owns);
   }
   unsigned errors() const { return Silent.getNumErrors(); }
+  const std::string &firstError() const { return Silent.FirstError; }
 
 private:
   DiagnosticsEngine &D;
@@ -77,7 +100,9 @@ generateIR(CompilerInstance &CI, ASTContext &AST,
   Gen->HandleTranslationUnit(AST);
   std::unique_ptr<llvm::Module> M = Gen->ReleaseModule();
   if (!M || Silence.errors())
-    return llvm::createStringError("the code generator reported errors");
+    return llvm::createStringError(Silence.firstError().empty()
+                                       ? "the code generator reported errors"
+                                       : Silence.firstError());
   return M;
 }
 
@@ -236,9 +261,9 @@ class IRLayer : public IRLayerConsumer {
 public:
   IRLayer(CompilerInstance &CI,
           std::function<std::vector<IRLayerTarget>()> Targets, bool *Analysed,
-          std::string BarrierCheck)
+          std::string BarrierCheck, std::string *Failure)
       : CI(CI), Targets(std::move(Targets)), Analysed(Analysed),
-        BarrierCheck(std::move(BarrierCheck)) {}
+        BarrierCheck(std::move(BarrierCheck)), Failure(Failure) {}
 
   bool HandleTopLevelDecl(DeclGroupRef D) override {
     if (!isSystemKernel(D))
@@ -276,8 +301,11 @@ public:
       return;
     llvm::Module *M = generated(AST);
     bool Crashed = !M;
-    if (M)
+    if (M) {
       Crashed = !CRC.RunSafely([&] { analyse(*M); });
+      if (Crashed)
+        fail("the barrier analysis stopped", takeFatalError());
+    }
     if (Analysed)
       *Analysed = !Crashed;
     if (Crashed)
@@ -291,8 +319,10 @@ public:
     if (llvm::Module *M = generated(*AST))
       // A failure in the passes costs the optimised view, not the file.
       if (!CRC.RunSafely(
-              [&] { It->second = ir::OptimisedAccesses::analyse(*M, CPU); }))
+              [&] { It->second = ir::OptimisedAccesses::analyse(*M, CPU); })) {
+        fail("the -O3 pipeline stopped", takeFatalError());
         abandon();
+      }
     return It->second.get();
   }
 
@@ -314,17 +344,40 @@ private:
     {
       SilenceDiagnostics Silence(CI.getDiagnostics());
       Crashed = !CRC.RunSafely([&] {
+        injectFatalError();
         auto Result = generateIR(CI, AST, Events, *LLVM, Silence);
         if (Result)
           M = std::move(*Result);
-        else // no IR findings for this parse, never an error
-          llvm::consumeError(Result.takeError());
+        else // no IR findings for this parse, never an error: a warning
+          fail("code generation failed", llvm::toString(Result.takeError()));
       });
     }
-    if (Crashed)
+    if (Crashed) {
+      fail("code generation stopped", takeFatalError());
       abandon();
+    }
     Generation = M != nullptr;
     return M.get();
+  }
+
+  // For the tests: an LLVM fatal error (the exit(1) kind, which without
+  // the recorder would end the whole run) in the code generation of a file
+  // whose name contains WARPLINT_DEBUG_IR_FATAL_ERROR.
+  void injectFatalError() {
+    const char *Name = std::getenv("WARPLINT_DEBUG_IR_FATAL_ERROR");
+    SourceManager &SM = CI.getSourceManager();
+    auto Main = SM.getFileEntryRefForID(SM.getMainFileID());
+    if (Name && *Name && Main && Main->getName().contains(Name))
+      llvm::reportFatalUsageError("injected by WARPLINT_DEBUG_IR_FATAL_ERROR");
+  }
+
+  // Why the IR layer has no findings for this parse, for the warning that
+  // says so (the first reason only).
+  void fail(llvm::StringRef What, std::string Why) {
+    if (!Failure || !Failure->empty())
+      return;
+    *Failure = What.str() +
+               (Why.empty() ? std::string(" (a crash)") : " (" + Why + ")");
   }
 
   void abandon() {
@@ -447,6 +500,7 @@ private:
   std::function<std::vector<IRLayerTarget>()> Targets;
   bool *Analysed;
   std::string BarrierCheck; // empty: barriers are not judged
+  std::string *Failure;     // why the IR layer failed, if it did
   ASTContext *AST = nullptr;
   std::optional<llvm::StringMap<unsigned>> BlockDimXByName;
   std::vector<CodeGenEvent> Events;
@@ -460,12 +514,11 @@ private:
 
 } // namespace
 
-std::unique_ptr<IRLayerConsumer>
-createIRLayerConsumer(CompilerInstance &CI,
-                      std::function<std::vector<IRLayerTarget>()> Targets,
-                      bool *Analysed, std::string BarrierCheck) {
+std::unique_ptr<IRLayerConsumer> createIRLayerConsumer(
+    CompilerInstance &CI, std::function<std::vector<IRLayerTarget>()> Targets,
+    bool *Analysed, std::string BarrierCheck, std::string *Failure) {
   return std::make_unique<IRLayer>(CI, std::move(Targets), Analysed,
-                                   std::move(BarrierCheck));
+                                   std::move(BarrierCheck), Failure);
 }
 
 } // namespace warplint

@@ -47,7 +47,9 @@ struct IRLayerTarget {
 // one parse may be judged for several targets); findings at a line where
 // the AST layer already reported that check for that target are dropped. Any
 // failure of the IR layer means no IR findings, never an error; Analysed (if
-// given) is set once the IR was generated and analysed.
+// given) is set once the IR was generated and analysed, and Failure (if
+// given) says why code generation or the IR passes failed (the code
+// generator's first error, or the LLVM fatal error's reason), for a warning.
 class IRLayerConsumer : public clang::ASTConsumer {
 public:
   // What -O3 leaves of the accesses of the device code, optimised for CPU
@@ -60,6 +62,7 @@ public:
 std::unique_ptr<IRLayerConsumer>
 createIRLayerConsumer(clang::CompilerInstance &CI,
                       std::function<std::vector<IRLayerTarget>()> Targets,
-                      bool *Analysed = nullptr, std::string BarrierCheck = "");
+                      bool *Analysed = nullptr, std::string BarrierCheck = "",
+                      std::string *Failure = nullptr);
 
 } // namespace warplint

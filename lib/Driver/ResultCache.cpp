@@ -165,8 +165,8 @@ std::optional<FileResult> ResultCache::lookup(const std::string &Key) {
 }
 
 void ResultCache::store(const std::string &Key, const FileResult &R) {
-  if (llvm::any_of(R.Sink.errors(),
-                   [](const ToolError &E) { return E.Crashed; }))
+  if (R.IRFailed || llvm::any_of(R.Sink.errors(),
+                                 [](const ToolError &E) { return E.Crashed; }))
     return;
   writeCacheEntry(pathOf(Key), Format, R.Dependencies,
                   [&](const std::string &P) { return contentHash(P); },

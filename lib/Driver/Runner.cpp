@@ -184,6 +184,8 @@ bool FileParses::parseOnce(size_t I, SharedParse *Shared, const FileTask &Task,
     Action->collectFirstParseErrors(FirstErrors);
   if (T.RecordDependencies)
     Action->collectLaunches(&R.Launched);
+  std::string IRFailure;
+  Action->collectIRFailure(&IRFailure);
   std::unique_ptr<tooling::ToolInvocation> Invocation;
   if (!Preambles) {
     Invocation = std::make_unique<tooling::ToolInvocation>(
@@ -208,8 +210,19 @@ bool FileParses::parseOnce(size_t I, SharedParse *Shared, const FileTask &Task,
   // files are still analysed. The parse runs on a thread of its own with
   // a stack deep enough for the walks of a deep expression (Budget.h).
   llvm::CrashRecoveryContext CRC;
-  if (CRC.RunSafelyOnThread(Parse, AnalysisStackSize))
+  if (CRC.RunSafelyOnThread(Parse, AnalysisStackSize)) {
+    // The IR layer failed on this file: its findings are missing, and the
+    // user must know (the AST findings stand).
+    if (!IRFailure.empty()) {
+      R.IRFailed = true;
+      warn(T.File + ": the IR layer's " + IRFailure +
+           (Arch ? " for " + Arch->Name : std::string()) +
+           "; its findings for this file are missing (divergence-barrier's "
+           "IR verdicts, the optimised view of the memory checks and "
+           "divergence-subwarp-branch), the AST findings stand");
+    }
     return true;
+  }
   (void)Invocation.release();
   (void)Errors.release();
   ParseFiles->Retain();

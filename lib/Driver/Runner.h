@@ -81,6 +81,9 @@ struct FileResult {
   std::string Dump;                  // --dump-analysis output
   // How the targets were parsed, and why (--print-parses).
   std::string Parses;
+  // The IR layer failed on a parse (a warning says so): the result is not
+  // cached, as a crashed file's is not, since the failure may not recur.
+  bool IRFailed = false;
   // Every file the parses read (absolute paths): what decides the results
   // besides the task itself, for the result cache.
   std::vector<std::string> Dependencies;

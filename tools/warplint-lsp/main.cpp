@@ -4,6 +4,7 @@
 #include "Arch/ArchTable.h"
 #include "Driver/Toolkit.h"
 #include "Server.h"
+#include "Support/FatalErrors.h"
 #include "tools/common/FrontendOptions.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/CrashRecoveryContext.h"
@@ -130,6 +131,8 @@ int main(int Argc, const char **Argv) {
   InitLLVM X(Argc, Argv);
   // A crash while analysing a buffer becomes an error diagnostic for it.
   CrashRecoveryContext::Enable();
+  // An LLVM fatal error inside a file's analysis stays that file's.
+  installFatalErrorRecorder();
   setBugReportMsg("warplint-lsp crashed: please report it with the file that "
                   "caused it and this stack dump.\n");
   return Main(Argc, Argv);

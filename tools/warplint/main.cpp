@@ -12,6 +12,7 @@
 #include "Options.h"
 #include "Report.h"
 #include "Schedule.h"
+#include "Support/FatalErrors.h"
 #include "Workers.h"
 #include "tools/common/FrontendOptions.h"
 #include "llvm/Support/CrashRecoveryContext.h"
@@ -91,6 +92,8 @@ int main(int Argc, const char **Argv) {
   InitLLVM X(Argc, Argv);
   // A crash while analysing one file becomes an error for that file.
   CrashRecoveryContext::Enable();
+  // An LLVM fatal error inside a file's analysis stays that file's.
+  installFatalErrorRecorder();
   setBugReportMsg("warplint crashed: please report it with the file that "
                   "caused it and this stack dump.\n");
   return Main(Argc, Argv);
