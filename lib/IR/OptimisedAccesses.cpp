@@ -381,6 +381,43 @@ void laneLinearAccesses(Function &Kernel, FunctionAnalysisManager &FAM,
   }
 }
 
+// A branch that chooses between paths: a conditional br or a switch.
+bool isConditionalBranch(const Instruction &I) {
+  if (const auto *Br = dyn_cast<BranchInst>(&I))
+    return Br->isConditional();
+  return isa<SwitchInst>(I);
+}
+
+std::tuple<std::string, unsigned, unsigned> branchKey(const SourcePos &P) {
+  return {P.File, P.Line, P.Column};
+}
+
+// The instructions that run on one side of a branch out of Head: from From
+// until Join, where the sides meet (nothing: until the function returns).
+// Phis, debug records and unconditional branches are not counted; a loop
+// on the side counts once.
+unsigned sideSize(const BasicBlock *Head, const BasicBlock *From,
+                  const BasicBlock *Join) {
+  SmallPtrSet<const BasicBlock *, 16> Seen;
+  SmallVector<const BasicBlock *, 16> Work = {From};
+  unsigned N = 0;
+  while (!Work.empty() && Seen.size() < 4096) {
+    const BasicBlock *BB = Work.pop_back_val();
+    if (BB == Join || BB == Head || !Seen.insert(BB).second)
+      continue;
+    for (const Instruction &I : *BB) {
+      const auto *Br = dyn_cast<BranchInst>(&I);
+      if (isa<PHINode>(I) || I.isDebugOrPseudoInst() ||
+          I.isLifetimeStartOrEnd() || (Br && Br->isUnconditional()))
+        continue;
+      ++N;
+    }
+    for (const BasicBlock *S : successors(BB))
+      Work.push_back(S);
+  }
+  return N;
+}
+
 } // namespace
 
 std::string OptimisedAccesses::key(const SourcePos &Pos, bool IsStore) {
@@ -445,6 +482,8 @@ void OptimisedAccesses::optimise(Module &M, TargetMachine &TM, StringRef CPU) {
           Generated(*Pos, isa<StoreInst>(I), bytesOf(I));
         for (CopySide C : copySides(I))
           Generated(*Pos, C.IsStore, C.Bytes);
+        if (isConditionalBranch(I))
+          Branches[branchKey(*Pos)].Generated = true;
       }
   }
 
@@ -535,6 +574,7 @@ void OptimisedAccesses::optimise(Module &M, TargetMachine &TM, StringRef CPU) {
     FAM.invalidate(F, PA);
     if (isKernel(F))
       laneLinearAccesses(F, FAM, UFAM, Inlined);
+    recordBranches(F, FAM, UFAM);
 
     for (Instruction &I : instructions(F))
       if (isMemoryAccess(I)) {
@@ -583,6 +623,63 @@ void OptimisedAccesses::optimise(Module &M, TargetMachine &TM, StringRef CPU) {
     FAM.clear(F, F.getName());
     UFAM.clear(F, F.getName());
   }
+}
+
+// The conditional branches of F as -O3 left them: thread-dependent or not
+// (by the block-level uniformity of IR/DivergenceSources.h), and the sizes
+// of their sides.
+void OptimisedAccesses::recordBranches(Function &F,
+                                       FunctionAnalysisManager &FAM,
+                                       FunctionAnalysisManager &UFAM) {
+  PostDominatorTree &PDT = FAM.getResult<PostDominatorTreeAnalysis>(F);
+  UniformityInfo &UI = UFAM.getResult<UniformityInfoAnalysis>(F);
+  for (BasicBlock &BB : F) {
+    const Instruction *T = BB.getTerminator();
+    if (!T || !isConditionalBranch(*T))
+      continue;
+    auto Pos = positionOf(*T);
+    if (!Pos)
+      continue;
+    BranchCopy C;
+    C.Divergent = UI.hasDivergentTerminator(BB);
+    if (C.Divergent) {
+      const DomTreeNode *N = PDT.getNode(&BB);
+      const BasicBlock *Join =
+          N && N->getIDom() ? N->getIDom()->getBlock() : nullptr;
+      for (unsigned I = 0; I < 2 && I < T->getNumSuccessors(); ++I)
+        C.Sides[I] = sideSize(&BB, T->getSuccessor(I), Join);
+    }
+    Branches[branchKey(*Pos)].Survivors.push_back(C);
+  }
+}
+
+BranchFate OptimisedAccesses::branchesIn(const SourcePos &Begin,
+                                         const SourcePos &End) const {
+  BranchFate Out;
+  bool Generated = false, Survived = false;
+  for (auto It = Branches.lower_bound(branchKey(Begin)),
+            E = Branches.upper_bound(branchKey(End));
+       It != E; ++It) {
+    Generated |= It->second.Generated;
+    for (const BranchCopy &C : It->second.Survivors) {
+      Survived = true;
+      if (!C.Divergent)
+        continue;
+      if (Out.K != BranchFate::Divergent ||
+          C.Sides[0] + C.Sides[1] > Out.Sides[0] + Out.Sides[1]) {
+        Out.Sides[0] = C.Sides[0];
+        Out.Sides[1] = C.Sides[1];
+      }
+      Out.K = BranchFate::Divergent;
+    }
+  }
+  if (Out.K == BranchFate::Divergent)
+    return Out;
+  if (Survived)
+    Out.K = BranchFate::Uniform;
+  else if (Generated)
+    Out.K = BranchFate::Flattened;
+  return Out;
 }
 
 unsigned OptimisedAccesses::functionId(StringRef Name) {

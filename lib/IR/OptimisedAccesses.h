@@ -45,8 +45,11 @@
 #include <vector>
 
 namespace llvm {
+class Function;
 class Module;
 class TargetMachine;
+template <typename IRUnitT, typename... ExtraArgTs> class AnalysisManager;
+using FunctionAnalysisManager = AnalysisManager<Function>;
 } // namespace llvm
 
 namespace warplint::ir {
@@ -93,6 +96,23 @@ struct LaneLinearAccess {
   std::string Kernel; // file:line
 };
 
+// What -O3 left of the conditional branches (br, switch) clang generated at
+// the positions of a source range: the condition of an `if`, a `?:`, an
+// `&&`.
+struct BranchFate {
+  enum Kind {
+    Unknown,   // no branch was generated there
+    Flattened, // generated, and no copy survives (selects, folded away)
+    Uniform,   // copies survive, none thread-dependent by the IR's reading
+    Divergent  // a copy survives as a thread-dependent branch
+  } K = Unknown;
+  // Divergent: instructions on the two sides of the largest such copy (a
+  // side: what runs after the branch before the paths join; not counting
+  // phis, debug records and unconditional branches), in successor order
+  // (for `br i1 %c`: taken when %c holds, then not).
+  unsigned Sides[2] = {0, 0};
+};
+
 class OptimisedAccesses {
 public:
   // Optimises a copy of M (M is left as it was) as for the GPU CPU (sm_90),
@@ -117,9 +137,14 @@ public:
   std::vector<const LaneLinearAccess *> laneLinear(llvm::StringRef File,
                                                    unsigned Line) const;
 
+  // The branches generated from Begin to End (inclusive, one file).
+  BranchFate branchesIn(const SourcePos &Begin, const SourcePos &End) const;
+
 private:
   // Optimises M, one piece of the module, in place and records it.
   void optimise(llvm::Module &M, llvm::TargetMachine &TM, llvm::StringRef CPU);
+  void recordBranches(llvm::Function &F, llvm::FunctionAnalysisManager &FAM,
+                      llvm::FunctionAnalysisManager &UFAM);
 
   struct Instance {
     bool Merged = false;
@@ -158,6 +183,16 @@ private:
   // nothing generated in them counts as removed.
   std::set<unsigned> Fp64Unplaced;
   llvm::StringMap<Fp64Share> Shares; // by the definition's file:line
+  // Conditional branches by position (file, line, column).
+  struct BranchCopy {
+    bool Divergent = false;
+    unsigned Sides[2] = {0, 0};
+  };
+  struct BranchRecord {
+    bool Generated = false;
+    std::vector<BranchCopy> Survivors;
+  };
+  std::map<std::tuple<std::string, unsigned, unsigned>, BranchRecord> Branches;
 };
 
 } // namespace warplint::ir
