@@ -1,6 +1,7 @@
 #include "checks/divergence/SubwarpBranchCheck.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/StmtCXX.h"
+#include "clang/Basic/SourceManager.h"
 #include "llvm/ADT/bit.h"
 
 using namespace clang;
@@ -51,6 +52,10 @@ bool hasEffects(const Stmt *S) {
 bool oneLanePerGroup(uint64_t Mask, uint64_t Lanes) {
   unsigned N = llvm::popcount(Mask);
   unsigned Total = llvm::popcount(Lanes);
+  // One lane of the warp, whichever (the corner thread of a 2-D tile, lane
+  // 15 of a 16x16 block's first warp): a special case one thread handles.
+  if (N == 1)
+    return true;
   if (N == 0 || N > 4 || Total % N != 0)
     return false;
   unsigned Group = Total / N;
@@ -66,7 +71,10 @@ bool oneLanePerGroup(uint64_t Mask, uint64_t Lanes) {
 
 // A step of a tree reduction's tail: if (tid < C) s[tid] += s[tid + C];
 // (written out, or in a loop that halves C). The narrowing is what the
-// algorithm asks for, not a branch to restructure.
+// algorithm asks for, not a branch to restructure. The body writes an array
+// and reads the same array C further on; a halo load (`if (tx < R)
+// tile[ty][tx + B + R] = in[...]`) writes one array from another and is no
+// such step.
 bool isReductionStep(const IfStmt *If) {
   if (If->getElse())
     return false;
@@ -85,13 +93,144 @@ bool isReductionStep(const IfStmt *If) {
     const auto *LB = dyn_cast<IntegerLiteral>(B);
     return LA && LB && LA->getValue() == LB->getValue();
   };
-  return findStmt(
-      If->getThen(), WalkOptions().enterLambdas(), [&](const Stmt *S) {
-        const auto *Add = dyn_cast<BinaryOperator>(S);
+  // The array an access indexes (s of s[i] or of s[j][i]).
+  auto ArrayOf = [](const Expr *E) -> const ValueDecl * {
+    while (const auto *AS =
+               dyn_cast<ArraySubscriptExpr>(E->IgnoreParenImpCasts()))
+      E = AS->getBase();
+    if (const auto *DRE = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts()))
+      return DRE->getDecl();
+    return nullptr;
+  };
+  // The arrays the body writes, and those it reads at `... + C`.
+  llvm::SmallPtrSet<const ValueDecl *, 4> Written, ReadFurther;
+  llvm::SmallPtrSet<const Expr *, 4> Targets;
+  forEachStmt(If->getThen(), WalkOptions().enterLambdas(), [&](const Stmt *S) {
+    if (const auto *BO = dyn_cast<BinaryOperator>(S);
+        BO && BO->isAssignmentOp()) {
+      Targets.insert(BO->getLHS()->IgnoreParenImpCasts());
+      if (const ValueDecl *A = ArrayOf(BO->getLHS()))
+        Written.insert(A);
+    }
+    if (const auto *AS = dyn_cast<ArraySubscriptExpr>(S);
+        AS && !Targets.count(AS)) {
+      bool Further = findStmt(AS->getIdx(), WalkOptions(), [&](const Stmt *N) {
+        const auto *Add = dyn_cast<BinaryOperator>(N);
         return Add && Add->getOpcode() == BO_Add &&
                (Same(Add->getRHS(), Bound) || Same(Add->getLHS(), Bound));
       });
+      if (Further)
+        if (const ValueDecl *A = ArrayOf(AS))
+          ReadFurther.insert(A);
+    }
+    return WalkStep::Continue;
+  });
+  for (const ValueDecl *A : ReadFurther)
+    if (Written.count(A))
+      return true;
+  return false;
 }
+
+// Whether a side of an `if` is register work that the optimiser turns into
+// selects: at most two assignments to local scalars, with no memory access,
+// call or division on the right (`if (lane & 1) v = v * 2.0f + 1.0f;`). The
+// AST layer's reading where the IR layer does not answer.
+bool isRegisterSelect(const Stmt *Side, unsigned &Statements) {
+  if (!Side)
+    return true;
+  if (const auto *CS = dyn_cast<CompoundStmt>(Side)) {
+    for (const Stmt *C : CS->body())
+      if (!isRegisterSelect(C, Statements))
+        return false;
+    return true;
+  }
+  const auto *E = dyn_cast<Expr>(Side);
+  if (!E || ++Statements > 2)
+    return false;
+  E = E->IgnoreParenImpCasts();
+  const Expr *Target = nullptr;
+  if (const auto *BO = dyn_cast<BinaryOperator>(E); BO && BO->isAssignmentOp())
+    Target = BO->getLHS();
+  else if (const auto *UO = dyn_cast<UnaryOperator>(E);
+           UO && UO->isIncrementDecrementOp())
+    Target = UO->getSubExpr();
+  const auto *DRE =
+      Target ? dyn_cast<DeclRefExpr>(Target->IgnoreParenImpCasts()) : nullptr;
+  const auto *V = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
+  if (!V || !V->isLocalVarDecl() || V->isStaticLocal() ||
+      V->getType().isVolatileQualified() || !V->getType()->isScalarType() ||
+      V->getType()->isPointerType())
+    return false;
+  unsigned Operators = 0;
+  bool Plain = forEachStmt(E, [&](const Stmt *N) {
+    // threadIdx.x and friends are property reads, calls only underneath.
+    if (isa<PseudoObjectExpr>(N))
+      return WalkStep::SkipChildren;
+    if (isa<BinaryOperator>(N) || isa<ConditionalOperator>(N))
+      ++Operators;
+    const auto *BO = dyn_cast<BinaryOperator>(N);
+    const auto *UO = dyn_cast<UnaryOperator>(N);
+    bool Stop =
+        isa<CallExpr>(N) || isa<ArraySubscriptExpr>(N) ||
+        (isa<MemberExpr>(N) && cast<MemberExpr>(N)->isArrow()) ||
+        (UO && UO->getOpcode() == UO_Deref) ||
+        (BO &&
+         (BO->getOpcode() == BO_Div || BO->getOpcode() == BO_Rem ||
+          BO->getOpcode() == BO_DivAssign || BO->getOpcode() == BO_RemAssign));
+    return Stop ? WalkStep::Stop : WalkStep::Continue;
+  });
+  return Plain && Operators <= 4;
+}
+
+// The conjuncts of a && chain, in order.
+void conjuncts(const Expr *E, llvm::SmallVectorImpl<const Expr *> &Out) {
+  E = E->IgnoreParenImpCasts();
+  if (const auto *BO = dyn_cast<BinaryOperator>(E);
+      BO && BO->getOpcode() == BO_LAnd) {
+    conjuncts(BO->getLHS(), Out);
+    conjuncts(BO->getRHS(), Out);
+    return;
+  }
+  Out.push_back(E);
+}
+
+// Whether E reads memory (a load the lanes may see differently).
+bool readsMemory(const Expr *E) {
+  return !forEachStmt(E, [](const Stmt *N) {
+    if (isa<PseudoObjectExpr>(N))
+      return WalkStep::SkipChildren;
+    const auto *UO = dyn_cast<UnaryOperator>(N);
+    bool Reads = isa<ArraySubscriptExpr>(N) || isa<CallExpr>(N) ||
+                 (isa<MemberExpr>(N) && cast<MemberExpr>(N)->isArrow()) ||
+                 (UO && UO->getOpcode() == UO_Deref);
+    return Reads ? WalkStep::Stop : WalkStep::Continue;
+  });
+}
+
+// Debug info's name for Loc: the presumed file made absolute, line, column
+// (of the macro's expansion for a token of a macro, as clang's debug info
+// places it).
+std::optional<ir::SourcePos> irPosition(CheckContext &Ctx, SourceLocation Loc) {
+  SourceManager &SM = Ctx.sourceManager();
+  if (Loc.isInvalid())
+    return std::nullopt;
+  Loc = SM.getExpansionLoc(Loc);
+  PresumedLoc P = SM.getPresumedLoc(Loc);
+  if (P.isInvalid())
+    return std::nullopt;
+  llvm::SmallString<256> Path(P.getFilename());
+  SM.getFileManager().makeAbsolutePath(Path);
+  return ir::SourcePos{std::string(Path), P.getLine(), P.getColumn()};
+}
+
+// A divergent branch whose two sides hold this many instructions or fewer
+// (at -O3, in the IR: one load or store and its address, `if (tid < 8)
+// a[ty * 16 + tx] = 0.0f;` is 6) costs what predicating them costs: ptxas
+// predicates such sides or branches over them (bench/gpu/subwarp_branch.cu
+// on the H100: one store under a lane condition and k_arith<1> predicated,
+// no branch in the SASS; one load, k_pred_load, a branch costing two warp
+// instructions more than the select of k_select). Not reported.
+constexpr unsigned MaxPredicated = 6;
 
 const VarDecl *asVar(const Expr *E) {
   if (const auto *DRE = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts()))
@@ -149,39 +288,102 @@ void SubwarpBranchCheck::checkFunction(const FunctionDecl *Fn) {
   });
 }
 
+ir::BranchFate SubwarpBranchCheck::optimised(const Stmt *Branch,
+                                             const Expr *Cond) {
+  const ir::OptimisedAccesses *O = context().optimisedAccesses();
+  if (!O)
+    return {};
+  // Where clang's code generator puts the branch: an `if`'s or a `switch`'s
+  // between the keyword and the end of the condition (at an operator of
+  // it), a `?:`'s at its condition, an `&&`'s or `||`'s at the operator.
+  SourceLocation Begin, End;
+  if (isa<IfStmt, SwitchStmt>(Branch)) {
+    Begin = Branch->getBeginLoc();
+    End = Cond->getEndLoc();
+  } else if (const auto *CO = dyn_cast<ConditionalOperator>(Branch)) {
+    Begin = Cond->getBeginLoc();
+    End = CO->getQuestionLoc();
+  } else if (const auto *BO = dyn_cast<BinaryOperator>(Branch)) {
+    Begin = BO->getBeginLoc();
+    End = BO->getOperatorLoc();
+  } else {
+    return {};
+  }
+  auto B = irPosition(context(), Begin), E = irPosition(context(), End);
+  if (!B || !E || B->File != E->File)
+    return {};
+  return O->branchesIn(*B, *E);
+}
+
 void SubwarpBranchCheck::judge(const Stmt *Branch, const Expr *Cond,
                                FunctionDependence &FD, LaneEvaluator &LE) {
   if (!Cond || FD.dependence(Cond) != Dependence::ThreadDependent)
     return;
-  LaneSplit S = LE.split(Cond);
-  std::string When;
-  if (!S.Known) {
-    // Inside loops whose counters start at a constant, judge the first
-    // iteration: for (s = 1; s < blockDim.x; s *= 2) if (tid % (2 * s) == 0)
-    // splits every warp then.
-    for (const Stmt *P = FD.parent(Branch); P; P = FD.parent(P)) {
-      const auto *For = dyn_cast<ForStmt>(P);
-      const auto *Init =
-          For ? dyn_cast_or_null<DeclStmt>(For->getInit()) : nullptr;
+  // Inside loops whose counters start at a value known before the loop
+  // (a constant, or an outer counter's first value: for (k = 2; ...) for
+  // (j = k >> 1; ...)), judge the first iteration: for (s = 1; s <
+  // blockDim.x; s *= 2) if (tid % (2 * s) == 0) splits every warp then.
+  auto FirstIteration = [&](std::string &When) {
+    llvm::SmallVector<const ForStmt *, 4> Loops;
+    for (const Stmt *P = FD.parent(Branch); P; P = FD.parent(P))
+      if (const auto *For = dyn_cast<ForStmt>(P))
+        Loops.push_back(For);
+    for (const ForStmt *For : llvm::reverse(Loops)) {
+      const auto *Init = dyn_cast_or_null<DeclStmt>(For->getInit());
       if (!Init || !Init->isSingleDecl() || !For->getCond() ||
           !isWarpUniform(FD.dependence(For->getCond())))
         continue;
       const auto *V = dyn_cast<VarDecl>(Init->getSingleDecl());
-      Expr::EvalResult R;
       if (!V || !V->getInit() || V->getInit()->isValueDependent() ||
-          !V->getInit()->EvaluateAsInt(R, V->getASTContext()))
+          FD.dependence(V->getInit()) == Dependence::ThreadDependent)
         continue;
-      int64_t First = R.Val.getInt().getExtValue();
-      LE.fix(V, First);
+      std::optional<int64_t> First = LE.eval(V->getInit(), ThreadId{});
+      if (!First)
+        continue;
+      LE.fix(V, *First);
+      // The loop must run at all in its first iteration.
+      if (auto Runs = LE.eval(For->getCond(), ThreadId{}); Runs && !*Runs)
+        return false;
       When += (When.empty() ? " when " : ", ") + V->getNameAsString() + " = " +
-              std::to_string(First);
+              std::to_string(*First);
     }
-    if (!When.empty()) {
+    return !When.empty();
+  };
+  LaneSplit S = LE.split(Cond);
+  std::string When;
+  if (!S.Known) {
+    if (FirstIteration(When)) {
       S = LE.split(Cond);
       When += " (the first iteration of the loop)";
+    } else {
+      When.clear();
     }
-    LE.clearFixed();
   }
+  // `i < n && (tid & 1)`: a conjunct the evaluator cannot compute that
+  // reads no memory (a tail guard) holds for whole warps but the last; the
+  // others split every warp where it holds.
+  std::string Where;
+  if (!S.Known && When.empty()) {
+    llvm::SmallVector<const Expr *, 4> Parts, Known, Guards;
+    conjuncts(Cond, Parts);
+    bool Loads = false;
+    for (const Expr *P : Parts) {
+      if (LE.split(P).Known)
+        Known.push_back(P);
+      else if (readsMemory(P))
+        Loads = true;
+      else
+        Guards.push_back(P);
+    }
+    if (Known.size() == 1 && !Guards.empty() && !Loads) {
+      S = LE.split(Known.front());
+      for (const Expr *G : Guards)
+        Where +=
+            (Where.empty() ? " where '" : "' and '") + context().sourceText(G);
+      Where += "' holds";
+    }
+  }
+  LE.clearFixed();
   if (!S.Known || S.WarpsSplit == 0)
     return;
   unsigned W = LE.warpSize();
@@ -191,8 +393,23 @@ void SubwarpBranchCheck::judge(const Stmt *Branch, const Expr *Cond,
   if (!Switch && !ReportSingleLane &&
       (oneLanePerGroup(True, S.Lanes) || oneLanePerGroup(False, S.Lanes)))
     return;
-  if (const auto *If = dyn_cast<IfStmt>(Branch); If && isReductionStep(If))
+  const auto *If = dyn_cast<IfStmt>(Branch);
+  if (If && isReductionStep(If))
     return;
+  // What the optimiser left: no branch (selects, predicated code), or one
+  // so small that it costs what predication would.
+  ir::BranchFate Fate = optimised(Branch, Cond);
+  if (Fate.K == ir::BranchFate::Flattened)
+    return;
+  bool AtO3 = Fate.K == ir::BranchFate::Divergent;
+  if (AtO3 && Fate.Sides[0] + Fate.Sides[1] <= MaxPredicated)
+    return;
+  if (!AtO3 && If) { // the AST layer's reading: register work is a select
+    unsigned Statements = 0;
+    if (isRegisterSelect(If->getThen(), Statements) &&
+        isRegisterSelect(If->getElse(), Statements))
+      return;
+  }
   std::string Split =
       Switch ? "takes " + std::to_string(S.Paths) + " different values"
              : "sends " + describeLanes(True, W) + " one way and " +
@@ -207,30 +424,49 @@ void SubwarpBranchCheck::judge(const Stmt *Branch, const Expr *Cond,
   else
     Warps = std::to_string(S.WarpsSplit) + " of the " +
             std::to_string(S.WarpsChecked) + " warps of the block";
+  // Without a launch of literal shape, the lanes are those of a 1-D block.
+  if (!LE.shapeKnown())
+    Warps += " (of a 1-D block: no launch of this kernel with a literal "
+             "block shape was found)";
   FindingBuilder B = diag(
       Cond->getBeginLoc(),
-      "branch splits the lanes of a warp: '{0}' {1} in {2}{3}; the warp runs "
-      "the paths one after the other (branch granularity below warpSize {4}; "
-      "Pascal deep dive, Control Flow)",
+      "branch splits the lanes of a warp: '{0}' {1} in {2}{3}{4}; the warp "
+      "runs the paths one after the other (branch granularity below warpSize "
+      "{5}; Pascal deep dive, Control Flow)",
       Severity::Warning);
-  (B << context().sourceText(Cond) << Split << Warps << When << int64_t(W))
+  (B << context().sourceText(Cond) << Split << Warps << When << Where
+     << int64_t(W))
       .metric("lanes_taken", NTrue)
       .metric("lanes_not_taken", NFalse)
       .metric("warps_split", S.WarpsSplit);
+  if (AtO3)
+    B.metric("instructions_side_1", Fate.Sides[0])
+        .metric("instructions_side_2", Fate.Sides[1]);
   // The cost, where the two sides are plain to see.
-  if (const auto *If = dyn_cast<IfStmt>(Branch)) {
+  if (!If)
+    return;
+  std::string Cost;
+  if (AtO3) {
+    unsigned A = Fate.Sides[0], C = Fate.Sides[1];
+    Cost = A && C ? "cost at -O3: the warp runs both sides, " +
+                        std::to_string(A) + " and " + std::to_string(C) +
+                        " instructions, with part of its lanes idle in each"
+                  : "cost at -O3: " + std::to_string(NFalse) + " of " +
+                        std::to_string(NTrue + NFalse) +
+                        " lanes idle while the others run the " +
+                        std::to_string(A + C) + " instructions of the branch";
+  } else {
     unsigned Then = sizeOf(If->getThen()), Else = sizeOf(If->getElse());
-    std::string Cost =
-        If->getElse()
-            ? "cost: the warp executes both sides, " + std::to_string(Then) +
-                  " statement(s) then " + std::to_string(Else) +
-                  ", with part of its lanes idle in each"
-            : "cost: " + std::to_string(NFalse) + " of " +
-                  std::to_string(NTrue + NFalse) +
-                  " lanes idle while the others run the " +
-                  std::to_string(Then) + " statement(s) of the branch";
-    B.note(If->getThen()->getBeginLoc(), "{0}") << Cost;
+    Cost = If->getElse()
+               ? "cost: the warp executes both sides, " + std::to_string(Then) +
+                     " statement(s) then " + std::to_string(Else) +
+                     ", with part of its lanes idle in each"
+               : "cost: " + std::to_string(NFalse) + " of " +
+                     std::to_string(NTrue + NFalse) +
+                     " lanes idle while the others run the " +
+                     std::to_string(Then) + " statement(s) of the branch";
   }
+  B.note(If->getThen()->getBeginLoc(), "{0}") << Cost;
 }
 
 // A loop splits a warp when lanes run it a different number of times: the

@@ -5,6 +5,7 @@
 #pragma once
 #include "Analysis/LaneEval.h"
 #include "Core/Check.h"
+#include "IR/OptimisedAccesses.h"
 
 namespace warplint::divergence {
 
@@ -19,6 +20,9 @@ private:
              FunctionDependence &FD, LaneEvaluator &LE);
   void judgeLoop(const clang::Stmt *Loop, const clang::Expr *Cond,
                  FunctionDependence &FD, LaneEvaluator &LE);
+  // What -O3 left of the branch (the IR layer's optimised view): Unknown
+  // without the IR layer, for a loop, or in a macro.
+  ir::BranchFate optimised(const clang::Stmt *Branch, const clang::Expr *Cond);
 
   // Also report branches that let exactly one lane of a warp through
   // (if (lane == 0) out[warp] = sum;): off by default, that is how a warp

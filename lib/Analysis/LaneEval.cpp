@@ -347,8 +347,13 @@ std::optional<int64_t> LaneEvaluator::evalCall(const CallExpr *Call,
     }
   }
   // A helper that returns one expression: evaluate it with its arguments.
+  // A lambda's call operator too (`auto odd = [](int t) { return t & 1; };
+  // if (odd(tid))`), its object not an argument.
   const FunctionDecl *Def = Callee->getDefinition();
-  if (!Def || !Def->getBody() || isa<CXXMethodDecl>(Def))
+  const auto *Method = dyn_cast_or_null<CXXMethodDecl>(Def);
+  bool Lambda = Method && Method->getParent()->isLambda() &&
+                isa<CXXOperatorCallExpr>(Call);
+  if (!Def || !Def->getBody() || (Method && !Lambda))
     return std::nullopt;
   const auto *Body = dyn_cast<CompoundStmt>(Def->getBody());
   if (!Body || Body->size() != 1)
@@ -357,8 +362,10 @@ std::optional<int64_t> LaneEvaluator::evalCall(const CallExpr *Call,
   if (!Ret || !Ret->getRetValue())
     return std::nullopt;
   Bindings Inner;
-  for (unsigned I = 0; I < Call->getNumArgs() && I < Def->getNumParams(); ++I)
-    if (auto V = evalIn(Call->getArg(I), T, B, Depth + 1))
+  unsigned First = Lambda ? 1 : 0;
+  for (unsigned I = 0;
+       I + First < Call->getNumArgs() && I < Def->getNumParams(); ++I)
+    if (auto V = evalIn(Call->getArg(I + First), T, B, Depth + 1))
       Inner[Def->getParamDecl(I)] = *V;
   auto R = evalIn(Ret->getRetValue(), T, &Inner, Depth + 1);
   return R ? wrapTo(*R, Def->getReturnType(), F->getASTContext())

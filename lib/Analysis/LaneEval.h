@@ -13,9 +13,10 @@
 //
 // Only what is certain is evaluated: literals, constant expressions,
 // threadIdx, blockDim of a known shape, locals whose one definition is their
-// initialiser, small helpers returning one expression, and cooperative
-// groups' thread_rank(). Anything else (a kernel parameter, a loop counter,
-// a load) makes the answer "unknown", and checks stay silent on unknown.
+// initialiser, small helpers (and lambdas) returning one expression, and
+// cooperative groups' thread_rank(). Anything else (a kernel parameter, a loop
+// counter, a load) makes the answer "unknown", and checks stay silent on
+// unknown.
 #pragma once
 #include "Analysis/AffineIndex.h"
 #include "Analysis/LocalWrites.h"
