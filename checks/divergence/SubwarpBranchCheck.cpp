@@ -132,9 +132,10 @@ bool isReductionStep(const IfStmt *If) {
 }
 
 // Whether a side of an `if` is register work that the optimiser turns into
-// selects: at most two assignments to local scalars, with no memory access,
-// call or division on the right (`if (lane & 1) v = v * 2.0f + 1.0f;`). The
-// AST layer's reading where the IR layer does not answer.
+// selects: at most two assignments to local scalars or vectors, with no
+// memory access, call (but make_uint4 and friends) or division on the right
+// (`if (lane & 1) v = v * 2.0f + 1.0f;`, `o = make_uint4(r0, r1, r2, r3);`).
+// The AST layer's reading where the IR layer does not answer.
 bool isRegisterSelect(const Stmt *Side, unsigned &Statements) {
   if (!Side)
     return true;
@@ -148,24 +149,52 @@ bool isRegisterSelect(const Stmt *Side, unsigned &Statements) {
   if (!E || ++Statements > 2)
     return false;
   E = E->IgnoreParenImpCasts();
-  const Expr *Target = nullptr;
+  const Expr *Target = nullptr, *Value = E;
   if (const auto *BO = dyn_cast<BinaryOperator>(E); BO && BO->isAssignmentOp())
     Target = BO->getLHS();
   else if (const auto *UO = dyn_cast<UnaryOperator>(E);
            UO && UO->isIncrementDecrementOp())
     Target = UO->getSubExpr();
+  else if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(E);
+           Op && Op->isAssignmentOp() && Op->getNumArgs() == 2) {
+    Target = Op->getArg(0); // a struct assigned whole: o = make_uint4(...)
+    Value = Op->getArg(1);
+  }
   const auto *DRE =
       Target ? dyn_cast<DeclRefExpr>(Target->IgnoreParenImpCasts()) : nullptr;
   const auto *V = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
-  if (!V || !V->isLocalVarDecl() || V->isStaticLocal() ||
-      V->getType().isVolatileQualified() || !V->getType()->isScalarType() ||
-      V->getType()->isPointerType())
+  if (!V)
+    return false;
+  // A scalar, or a CUDA vector type (uint4, float2: registers too).
+  ASTContext &AC = V->getASTContext();
+  QualType T = V->getType();
+  bool Vector = T->isRecordType() && !T->isIncompleteType() &&
+                AC.getTypeSize(T) <= 128 && T.isTriviallyCopyableType(AC);
+  if (!V->isLocalVarDecl() || V->isStaticLocal() || T.isVolatileQualified() ||
+      !(T->isScalarType() || Vector) || T->isPointerType())
     return false;
   unsigned Operators = 0;
-  bool Plain = forEachStmt(E, [&](const Stmt *N) {
+  bool Plain = forEachStmt(Value, [&](const Stmt *N) {
     // threadIdx.x and friends are property reads, calls only underneath.
     if (isa<PseudoObjectExpr>(N))
       return WalkStep::SkipChildren;
+    // make_uint4(r0, r1, r2, r3) and friends build a vector from registers.
+    const auto *Call = dyn_cast<CallExpr>(N);
+    const FunctionDecl *Callee = Call ? Call->getDirectCallee() : nullptr;
+    if (Callee && Callee->getDeclName().isIdentifier() &&
+        Callee->getName().starts_with("make_") &&
+        AC.getSourceManager().isInSystemHeader(Callee->getLocation()))
+      return WalkStep::Continue;
+    // An element of a local array at a constant index: a register.
+    if (const auto *AS = dyn_cast<ArraySubscriptExpr>(N)) {
+      const auto *Base =
+          dyn_cast<DeclRefExpr>(AS->getBase()->IgnoreParenImpCasts());
+      const auto *Arr = Base ? dyn_cast<VarDecl>(Base->getDecl()) : nullptr;
+      if (Arr && Arr->isLocalVarDecl() && !Arr->isStaticLocal() &&
+          Arr->getType()->isConstantArrayType() &&
+          AS->getIdx()->isIntegerConstantExpr(AC))
+        return WalkStep::SkipChildren;
+    }
     if (isa<BinaryOperator>(N) || isa<ConditionalOperator>(N))
       ++Operators;
     const auto *BO = dyn_cast<BinaryOperator>(N);
@@ -396,6 +425,19 @@ void SubwarpBranchCheck::judge(const Stmt *Branch, const Expr *Cond,
   const auto *If = dyn_cast<IfStmt>(Branch);
   if (If && isReductionStep(If))
     return;
+  // A role of a few threads of one warp, once per block: `if (tid < 3)
+  // load the boundary columns;`, the block's last step by 8 lanes. Only
+  // one warp of several splits, the few lanes run the branch (no else),
+  // and no loop repeats it: the rest of the block does not wait on it
+  // more than once.
+  if (If && !If->getElse() && S.WarpsSplit == 1 && S.WarpsChecked > 1 &&
+      NTrue < NFalse) {
+    bool InLoop = false;
+    for (const Stmt *P = FD.parent(Branch); P && !InLoop; P = FD.parent(P))
+      InLoop = isa<ForStmt, WhileStmt, DoStmt, CXXForRangeStmt>(P);
+    if (!InLoop)
+      return;
+  }
   // What the optimiser left: no branch (selects, predicated code), or one
   // so small that it costs what predication would.
   ir::BranchFate Fate = optimised(Branch, Cond);

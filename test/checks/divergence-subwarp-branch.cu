@@ -139,10 +139,10 @@ __global__ void fine(float *a, int n, const int *flags) {
     a[warp] += 1.0f;
   if (tid < 16)               // a tree reduction's tail step
     a[tid] += a[tid + 16];
-  if (tid == 5)               // one lane, whichever: a special case
+  if (tid % 32 == 5)          // one lane, whichever: a special case
     a[0] = 10.0f;
 }
 
 // OPTION: :[[@LINE-14]]:7: warning: branch splits the lanes of a warp: 'lane == 0' sends lane 0 one way and lanes 1-31 the other in every warp
 // OPTION: :[[@LINE-13]]:7: warning: branch splits the lanes of a warp: 'lane != 0' sends lanes 1-31 one way and lane 0 the other in every warp
-// OPTION: :[[@LINE-6]]:7: warning: branch splits the lanes of a warp: 'tid == 5' sends lane 5 one way and lanes 0-4, 6-31 the other in warp 0
+// OPTION: :[[@LINE-6]]:7: warning: branch splits the lanes of a warp: 'tid % 32 == 5' sends lane 5 one way and lanes 0-4, 6-31 the other in every warp
