@@ -136,7 +136,11 @@ def predict(by_line, line, kind, size, span=None):
         v = metric("launch-occupancy", "blocks_per_sm")
         return "none" if v is None else int(v)
     if kind == "barrier":
-        return int(metric("divergence-barrier", "") is not None)
+        # A barrier only part of the block reaches; the early-exit rule's
+        # data hazards (metric exit_hazard) are another prediction.
+        return int(any(f["check"] == "divergence-barrier" and
+                       "exit_hazard" not in f["metrics"]
+                       for f in by_line.get(line, [])))
     if kind == "branch":
         v = metric("divergence-subwarp-branch", "warps_split")
         return 0 if v is None else int(v)

@@ -620,6 +620,7 @@ void DivergentBarrierCheck::judgeExit(const FunctionDecl *Fn,
         "non-exited threads), but HIP on AMD GPUs may wait for them and hang",
         Severity::Warning);
     B << barrierName(Bars.front()) << context().sourceText(If->getCond());
+    B.metric("exit_hazard", 1);
     B.note(If->getBeginLoc(), "the threads that take this exit");
   }
   // The threads of the block: the launch's, or one of the arrays' extent.
@@ -872,6 +873,7 @@ void DivergentBarrierCheck::judgeExit(const FunctionDecl *Fn,
              "thread reads a slot an exited thread would have written",
              Severity::Warning);
     B << barrierName(FirstBar) << context().sourceText(If->getCond());
+    B.metric("exit_hazard", 1);
     B.note(If->getBeginLoc(),
            "threads that take this exit write nothing after it");
   }
@@ -908,6 +910,9 @@ void DivergentBarrierCheck::reportExitHazard(
     B << barrierName(Bar) << Name << Slot << Thread << When << Block;
   else
     B << barrierName(Bar) << Name << Slot << Thread << Writer << When << Block;
+  // A data hazard after an exit, not a barrier that part of the block
+  // misses (bench/gpu/compare_predictions.py tells the two apart).
+  B.metric("exit_hazard", 1);
   B.note(If->getBeginLoc(), "{0}")
       << "threads exit here; an exited thread releases the barrier (PTX ISA, "
          "'exit') but writes and reads nothing after it";
