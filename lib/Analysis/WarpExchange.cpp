@@ -367,8 +367,9 @@ private:
     if (It != WrittenMemo.end())
       return It->second;
     llvm::SmallVector<const VarDecl *, 4> Vars;
+    unsigned Depth = 0;
     std::function<void(const Stmt *)> Walk = [&](const Stmt *X) {
-      if (!X)
+      if (!X || Depth > MaxExprDepth)
         return;
       if (const auto *BO = dyn_cast<BinaryOperator>(X)) {
         if (BO->isAssignmentOp())
@@ -383,15 +384,19 @@ private:
           if (A->isLValue())
             if (const VarDecl *V = localOf(A))
               Vars.push_back(V);
-        if (const FunctionDecl *Def = calledDefinition(Call))
-          Walk(Def->getBody()); // captured locals of a lambda
+        // A lambda's body writes the captured locals.
+        const auto *M = dyn_cast_or_null<CXXMethodDecl>(calledDefinition(Call));
+        if (M && M->getParent()->isLambda())
+          Walk(M->getBody());
       } else if (const auto *DS = dyn_cast<DeclStmt>(X)) {
         for (const Decl *D : DS->decls())
           if (const auto *V = dyn_cast<VarDecl>(D))
             Vars.push_back(V);
       }
+      ++Depth;
       for (const Stmt *C : X->children())
         Walk(C);
+      --Depth;
     };
     Walk(S);
     return WrittenMemo[S] = std::move(Vars);
@@ -588,7 +593,14 @@ private:
       return;
     }
     if (Chain.size() >= MaxCalls || llvm::is_contained(Stack, Def)) {
-      forget(Def->getBody(), Active);
+      // Not followed: what it may write through references is forgotten.
+      for (const Expr *A : Call->arguments())
+        if (A->isLValue())
+          if (const VarDecl *V = localOf(A))
+            for (unsigned L = 0; L < WS; ++L) {
+              Lanes[L].Ints.erase(V);
+              Lanes[L].Ptrs.erase(V);
+            }
       return;
     }
     // Bind the parameters lane by lane.
