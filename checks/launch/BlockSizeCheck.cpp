@@ -1,5 +1,6 @@
 #include "checks/launch/BlockSizeCheck.h"
 #include "Analysis/AffineIndex.h"
+#include "Analysis/BodyWalk.h"
 #include "Analysis/Launches.h"
 #include "Arch/Occupancy.h"
 #include "checks/launch/KernelResources.h"
@@ -15,18 +16,70 @@ void BlockSizeCheck::registerMatchers(MatchFinder *Finder) {
   Finder->addMatcher(launchMatcher(), this);
 }
 
-void BlockSizeCheck::check(const MatchFinder::MatchResult &R) {
-  LaunchSite L = launchSite(R.Nodes.getNodeAs<CallExpr>("launch"));
-  if (L.Block)
-    judge(L.Grid, L.Block, L.SharedBytes, L.Kernel);
-}
-
 namespace {
 unsigned percent(double F) { return unsigned(100.0 * F + 0.5); }
+
+// The function a kernel is an instance of (its template's pattern), so
+// that norm_f32<32> and norm_f32<1024> are one kernel.
+const FunctionDecl *kernelPattern(const FunctionDecl *K) {
+  if (const FunctionDecl *P = K ? K->getTemplateInstantiationPattern() : K)
+    return P->getCanonicalDecl();
+  return K ? K->getCanonicalDecl() : nullptr;
+}
+
+uint64_t threadsOf(const BlockShape &S) { return uint64_t(S.X) * S.Y * S.Z; }
 } // namespace
 
+// Whether the launch sits in one arm of an 'if' whose other arm launches
+// the same kernel with a larger block: the branch picks the block by the
+// problem's size ('if (ncols < 1024) <<<..., 32>>> else <<<..., 1024>>>'),
+// and the small block is the author's choice for small problems.
+bool BlockSizeCheck::smallArmOfSizeBranch(const CallExpr *Launch,
+                                          const FunctionDecl *Kernel,
+                                          uint64_t Threads) {
+  const FunctionDecl *Pattern = kernelPattern(Kernel);
+  if (!Pattern)
+    return false;
+  ASTContext &Ctx = context().astContext();
+  DynTypedNode Node = DynTypedNode::create(*Launch);
+  for (unsigned Depth = 0; Depth < 8; ++Depth) {
+    auto Parents = Ctx.getParents(Node);
+    if (Parents.empty())
+      return false;
+    const Stmt *Child = Node.get<Stmt>();
+    Node = Parents[0];
+    const auto *If = Node.get<IfStmt>();
+    if (!If || !Child || If->getCond() == Child)
+      continue;
+    const Stmt *Other = If->getThen() == Child ? If->getElse() : If->getThen();
+    bool Larger = false;
+    forEachStmt(Other, [&](const Stmt *S) {
+      const auto *Call = dyn_cast<CallExpr>(S);
+      if (!Call)
+        return WalkStep::Continue;
+      LaunchSite L = launchSite(Call);
+      if (!L.Block || kernelPattern(L.Kernel) != Pattern)
+        return WalkStep::Continue;
+      std::optional<BlockShape> B = context().affine().literalShapeOf(L.Block);
+      Larger = B && threadsOf(*B) > Threads;
+      return Larger ? WalkStep::Stop : WalkStep::Continue;
+    });
+    if (Larger)
+      return true;
+  }
+  return false;
+}
+
+void BlockSizeCheck::check(const MatchFinder::MatchResult &R) {
+  const auto *Call = R.Nodes.getNodeAs<CallExpr>("launch");
+  LaunchSite L = launchSite(Call);
+  if (L.Block)
+    judge(L.Grid, L.Block, L.SharedBytes, L.Kernel, Call);
+}
+
 void BlockSizeCheck::judge(const Expr *Grid, const Expr *Block,
-                           const Expr *Dynamic, const FunctionDecl *Kernel) {
+                           const Expr *Dynamic, const FunctionDecl *Kernel,
+                           const CallExpr *Launch) {
   std::optional<BlockShape> S = context().affine().literalShapeOf(Block);
   if (!S)
     return; // a size known only at run time: nothing to judge
@@ -63,6 +116,10 @@ void BlockSizeCheck::judge(const Expr *Grid, const Expr *Block,
   // A size that a template argument gives (a run-time block size
   // dispatched to constants) is the instantiating code's choice.
   if (fromTemplateArgument(Block))
+    return;
+  // A small block that a branch on the problem's size chose, beside a
+  // larger one for the same kernel in the other arm: the author's choice.
+  if (Launch && smallArmOfSizeBranch(Launch, Kernel, Threads))
     return;
   // The block is the algorithm's tile when the name that sizes it also
   // sizes the kernel's __shared__ arrays: a note, not a warning, since the

@@ -19,7 +19,11 @@ public:
 
 private:
   void judge(const clang::Expr *Grid, const clang::Expr *Block,
-             const clang::Expr *Dynamic, const clang::FunctionDecl *Kernel);
+             const clang::Expr *Dynamic, const clang::FunctionDecl *Kernel,
+             const clang::CallExpr *Launch);
+  bool smallArmOfSizeBranch(const clang::CallExpr *Launch,
+                            const clang::FunctionDecl *Kernel,
+                            uint64_t Threads);
   StaticSharedMemory StaticShared;
 };
 

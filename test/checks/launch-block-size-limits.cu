@@ -133,3 +133,22 @@ void dispatched(float *a, int n, int bs) {
   auto launch = [&](auto c) { k<<<n, c.value>>>(a); };
   dispatch(launch, bs);
 }
+
+// A branch on the problem's size picks the block: one warp for short rows,
+// 1024 threads otherwise, for the same kernel. The small block is the
+// author's choice for small problems. Negative.
+void by_row_length(float *a, int n, int ncols) {
+  if (ncols < 1024)
+    k<<<n, 32>>>(a);
+  else
+    k<<<n, 1024>>>(a);
+}
+// Positive beside it: the other arm launches another kernel, so nothing
+// says the 32-thread block is chosen for small problems.
+void other_kernel(float *a, int n, int ncols) {
+  if (ncols < 1024)
+    k<<<n, 32>>>(a);
+  // CHECK: :[[@LINE-1]]:12: warning: 'k' is launched with blocks of 32 threads, too small to fill an SM on sm_80: it holds at most 32 blocks
+  else
+    mid<<<n, 1024>>>(a);
+}
