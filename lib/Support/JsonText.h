@@ -7,9 +7,11 @@
 
 namespace warplint {
 
-inline std::string jsonText(const nlohmann::json &J, int Indent = -1) {
+// Any nlohmann document type: an ordered_json keeps its keys' order (a
+// conversion to json would sort them).
+template <class Json> std::string jsonText(const Json &J, int Indent = -1) {
   return J.dump(Indent, ' ', /*ensure_ascii=*/false,
-                nlohmann::json::error_handler_t::replace);
+                Json::error_handler_t::replace);
 }
 
 } // namespace warplint
