@@ -22,9 +22,11 @@ unsigned percent(double F) { return unsigned(100.0 * F + 0.5); }
 // The function a kernel is an instance of (its template's pattern), so
 // that norm_f32<32> and norm_f32<1024> are one kernel.
 const FunctionDecl *kernelPattern(const FunctionDecl *K) {
-  if (const FunctionDecl *P = K ? K->getTemplateInstantiationPattern() : K)
-    return P->getCanonicalDecl();
-  return K ? K->getCanonicalDecl() : nullptr;
+  if (!K)
+    return nullptr;
+  if (const FunctionDecl *P = K->getTemplateInstantiationPattern())
+    K = P;
+  return K->getCanonicalDecl();
 }
 
 uint64_t threadsOf(const BlockShape &S) { return uint64_t(S.X) * S.Y * S.Z; }

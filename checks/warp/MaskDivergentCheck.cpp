@@ -70,6 +70,15 @@ void MaskDivergentCheck::checkFunction(const FunctionDecl *Fn) {
   });
 }
 
+namespace {
+// What the call expects to reach it, as the messages say it.
+std::string maskText(const SyncSite &S, unsigned Tile) {
+  return S.Kind == SyncKind::TileCollective
+             ? "the whole tile of " + std::to_string(Tile) + " lanes"
+             : "the full mask";
+}
+} // namespace
+
 void MaskDivergentCheck::judge(const CallExpr *Site, const FunctionDecl *Fn,
                                FunctionDependence &FD, LaneEvaluator &LE) {
   // The collective itself, through the helpers that lead to it.
@@ -141,10 +150,7 @@ void MaskDivergentCheck::judge(const CallExpr *Site, const FunctionDecl *Fn,
     Reported.insert(Target);
     bool Its = arch().independent_thread_scheduling;
     SyncSite S = classifySync(Target);
-    std::string Mask =
-        S.Kind == SyncKind::TileCollective
-            ? "the whole tile of " + std::to_string(Tile) + " lanes"
-            : "the full mask";
+    std::string Mask = maskText(S, Tile);
     FindingBuilder B = diag(
         Target->getBeginLoc(),
         "'{0}' expects {1}, but only {2} of warp {3} reach it ({4} do not): "
@@ -336,10 +342,7 @@ void MaskDivergentCheck::judgeUnknown(const CallExpr *Site,
   Reported.insert(Target);
   bool Its = arch().independent_thread_scheduling;
   SyncSite S = classifySync(Target);
-  std::string Mask =
-      S.Kind == SyncKind::TileCollective
-          ? "the whole tile of " + std::to_string(Tile) + " lanes"
-          : "the full mask";
+  std::string Mask = maskText(S, Tile);
   const Expr *Cond = FunctionDependence::conditionOf(Where);
   FindingBuilder B =
       diag(Target->getBeginLoc(),
