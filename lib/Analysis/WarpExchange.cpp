@@ -571,6 +571,18 @@ private:
       call(Call, Active);
   }
 
+  // A call that is not followed may write the locals passed to it by
+  // reference: their values are forgotten in every lane.
+  void forgetReferenceArguments(const CallExpr *Call) {
+    for (const Expr *A : Call->arguments())
+      if (A->isLValue())
+        if (const VarDecl *V = localOf(A))
+          for (unsigned L = 0; L < WS; ++L) {
+            Lanes[L].Ints.erase(V);
+            Lanes[L].Ptrs.erase(V);
+          }
+  }
+
   void call(const CallExpr *Call, uint64_t Active) {
     SyncSite Sync = classifySync(Call);
     if (Sync.Kind != SyncKind::None) {
@@ -583,24 +595,12 @@ private:
       if (Callee && Barriers.barrierIn(Callee))
         barrier();
       // Locals passed by reference may have changed.
-      for (const Expr *A : Call->arguments())
-        if (A->isLValue())
-          if (const VarDecl *V = localOf(A))
-            for (unsigned L = 0; L < WS; ++L) {
-              Lanes[L].Ints.erase(V);
-              Lanes[L].Ptrs.erase(V);
-            }
+      forgetReferenceArguments(Call);
       return;
     }
     if (Chain.size() >= MaxCalls || llvm::is_contained(Stack, Def)) {
       // Not followed: what it may write through references is forgotten.
-      for (const Expr *A : Call->arguments())
-        if (A->isLValue())
-          if (const VarDecl *V = localOf(A))
-            for (unsigned L = 0; L < WS; ++L) {
-              Lanes[L].Ints.erase(V);
-              Lanes[L].Ptrs.erase(V);
-            }
+      forgetReferenceArguments(Call);
       return;
     }
     // Bind the parameters lane by lane.
