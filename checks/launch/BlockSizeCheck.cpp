@@ -4,6 +4,7 @@
 #include "Analysis/Launches.h"
 #include "Arch/Occupancy.h"
 #include "checks/launch/KernelResources.h"
+#include "checks/launch/VerdictGroups.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/ASTMatchers/ASTMatchers.h"
 
@@ -18,16 +19,6 @@ void BlockSizeCheck::registerMatchers(MatchFinder *Finder) {
 
 namespace {
 unsigned percent(double F) { return unsigned(100.0 * F + 0.5); }
-
-// The function a kernel is an instance of (its template's pattern), so
-// that norm_f32<32> and norm_f32<1024> are one kernel.
-const FunctionDecl *kernelPattern(const FunctionDecl *K) {
-  if (!K)
-    return nullptr;
-  if (const FunctionDecl *P = K->getTemplateInstantiationPattern())
-    K = P;
-  return K->getCanonicalDecl();
-}
 
 uint64_t threadsOf(const BlockShape &S) { return uint64_t(S.X) * S.Y * S.Z; }
 } // namespace
@@ -78,6 +69,8 @@ void BlockSizeCheck::check(const MatchFinder::MatchResult &R) {
   if (L.Block)
     judge(L.Grid, L.Block, L.SharedBytes, L.Kernel, Call);
 }
+
+void BlockSizeCheck::onEndOfTranslationUnit() { Groups.flush(); }
 
 void BlockSizeCheck::judge(const Expr *Grid, const Expr *Block,
                            const Expr *Dynamic, const FunctionDecl *Kernel,
@@ -144,16 +137,22 @@ void BlockSizeCheck::judge(const Expr *Grid, const Expr *Block,
   if (Threads % Warp != 0) {
     uint64_t Warps = (Threads + Warp - 1) / Warp;
     uint64_t Idle = Warps * Warp - Threads;
-    diag(
-        Loc,
+    std::string Key = Shape + '\0' + TileText;
+    Severity Level = IsTile ? Severity::Note : Severity::Warning;
+    std::string Format =
         "{0} is launched with blocks of {1}, not a multiple of the warp size "
         "({2}): the last warp of every block runs {3} of its {2} lanes, so {4} "
-        "of the {5} lanes the block occupies ({6}%) idle on {7}{8}",
-        IsTile ? Severity::Note : Severity::Warning)
-        << Name << Shape << Warp << int64_t(Threads % Warp) << int64_t(Idle)
-        << int64_t(Warps * Warp)
-        << unsigned(100.0 * Idle / double(Warps * Warp) + 0.5) << A.Name
-        << (IsTile ? "; " + TileText : std::string());
+        "of the {5} lanes the block occupies ({6}%) idle on {7}{8}";
+    Groups.add(Loc, Kernel, Key, KernelResourcesSeen(),
+               [=, this, &A](const std::string &,
+                             llvm::ArrayRef<SourceLocation> Others) {
+                 FindingBuilder B = diag(Loc, Format, Level);
+                 B << Name << Shape << Warp << int64_t(Threads % Warp)
+                   << int64_t(Idle) << int64_t(Warps * Warp)
+                   << unsigned(100.0 * Idle / double(Warps * Warp) + 0.5)
+                   << A.Name << (IsTile ? "; " + TileText : std::string());
+                 noteOtherLaunches(B, Others, Name);
+               });
     return;
   }
   // Is the SM's block limit what binds, once registers and shared memory
@@ -204,27 +203,39 @@ void BlockSizeCheck::judge(const Expr *Grid, const Expr *Block,
   }
   if (!BestThreads)
     return;
-  std::string Counted;
-  if (Res.Registers)
-    Counted = Res.registerText() + ", ";
-  Counted += std::to_string(O.SharedBytesPerBlock) +
-             " bytes of shared memory per block";
+  std::string Shared = std::to_string(O.SharedBytesPerBlock) +
+                       " bytes of shared memory per block";
   if (!Res.Registers)
-    Counted += " (" + Res.NotCounted + ")";
-  FindingBuilder B = diag(
-      Loc,
-      "{0} is launched with blocks of {1}, too small to fill an SM on {2}: it "
-      "holds at most {3} blocks, so at most {4} of its {5} warps ({6}% "
-      "occupancy) are resident, the block limit binding before registers and "
-      "shared memory ({7}); blocks of {8} threads, with the same registers "
-      "and shared memory per block, reach {9} warps ({10}%){11}",
-      IsTile ? Severity::Note : Severity::Warning);
-  B << Name << Shape << A.Name << O.BlocksPerSM << O.ActiveWarps << O.MaxWarps
-    << percent(O.fraction()) << PerTarget{Counted} << BestThreads
-    << PerTarget{std::to_string(Best)}
-    << PerTarget{std::to_string(percent(double(Best) / O.MaxWarps))}
-    << (IsTile ? "; " + TileText : std::string());
-  B.metric("blocks_per_sm", O.BlocksPerSM).metric("occupancy", O.fraction());
+    Shared += " (" + Res.NotCounted + ")";
+  Severity Level = IsTile ? Severity::Note : Severity::Warning;
+  std::string Key = Shape + '\0' + std::to_string(O.BlocksPerSM) + '\0' +
+                    std::to_string(O.ActiveWarps) + '\0' + Shared + '\0' +
+                    std::to_string(BestThreads) + '\0' + std::to_string(Best) +
+                    '\0' + TileText;
+  Groups.add(
+      Loc, Kernel, Key, Res,
+      [=, this, &A](const std::string &RegText,
+                    llvm::ArrayRef<SourceLocation> Others) {
+        std::string Counted =
+            RegText.empty() ? Shared : RegText + ", " + Shared;
+        FindingBuilder B = diag(
+            Loc,
+            "{0} is launched with blocks of {1}, too small to fill an SM on "
+            "{2}: it holds at most {3} blocks, so at most {4} of its {5} warps "
+            "({6}% occupancy) are resident, the block limit binding before "
+            "registers and shared memory ({7}); blocks of {8} threads, with "
+            "the same registers and shared memory per block, reach {9} warps "
+            "({10}%){11}",
+            Level);
+        B << Name << Shape << A.Name << O.BlocksPerSM << O.ActiveWarps
+          << O.MaxWarps << percent(O.fraction()) << PerTarget{Counted}
+          << BestThreads << PerTarget{std::to_string(Best)}
+          << PerTarget{std::to_string(percent(double(Best) / O.MaxWarps))}
+          << (IsTile ? "; " + TileText : std::string());
+        B.metric("blocks_per_sm", O.BlocksPerSM)
+            .metric("occupancy", O.fraction());
+        noteOtherLaunches(B, Others, Name);
+      });
 }
 
 WARPLINT_CHECK_FACTORY(BlockSizeCheck)

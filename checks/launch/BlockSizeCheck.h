@@ -8,6 +8,7 @@
 #pragma once
 #include "Analysis/SharedMemory.h"
 #include "Core/Check.h"
+#include "checks/launch/VerdictGroups.h"
 
 namespace warplint::launch {
 
@@ -16,6 +17,7 @@ public:
   using Check::Check;
   void registerMatchers(clang::ast_matchers::MatchFinder *Finder) override;
   void check(const clang::ast_matchers::MatchFinder::MatchResult &R) override;
+  void onEndOfTranslationUnit() override;
 
 private:
   void judge(const clang::Expr *Grid, const clang::Expr *Block,
@@ -25,6 +27,7 @@ private:
                             const clang::FunctionDecl *Kernel,
                             uint64_t Threads);
   StaticSharedMemory StaticShared;
+  VerdictGroups Groups{VerdictGroups::By::Launch};
 };
 
 } // namespace warplint::launch

@@ -2,6 +2,7 @@
 #include "Analysis/AffineIndex.h"
 #include "Analysis/Launches.h"
 #include "checks/launch/KernelResources.h"
+#include "checks/launch/VerdictGroups.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Attr.h"
 
@@ -39,6 +40,7 @@ void OccupancyCheck::checkFunction(const FunctionDecl *F) {
 void OccupancyCheck::finishTranslationUnit() {
   for (const Launch &L : Launches)
     judge(L);
+  Groups.flush();
   Launches.clear();
   OptIns.clear();
 }
@@ -138,9 +140,10 @@ void OccupancyCheck::judge(const Launch &L) {
   if (!Step)
     return;
 
+  // The registers stand as '\x03' until the group's text is known.
   std::vector<std::string> Causes;
   if (ByRegisters)
-    Causes.push_back(RegText + ", " + std::to_string(O.RegistersPerBlock) +
+    Causes.push_back("\x03, " + std::to_string(O.RegistersPerBlock) +
                      " allocated per block of the SM's " +
                      std::to_string(A.registers_per_sm));
   if (ByShared) {
@@ -191,21 +194,32 @@ void OccupancyCheck::judge(const Launch &L) {
   std::string Cause = Causes[0];
   for (size_t I = 1; I < Causes.size(); ++I)
     Cause += "; " + Causes[I];
-  FindingBuilder B = diag(
-      Loc,
-      "{0} reaches {1}% occupancy on {2}: {3} block{4} of {5} threads ({6} "
-      "of the {7} warps an SM holds) fit at once, limited by {8}: {9}; {10}");
-  B << Name << PerTarget{std::to_string(percent(O.fraction()))} << A.Name
-    << PerTarget{std::to_string(O.BlocksPerSM)}
-    << (O.BlocksPerSM == 1 ? "" : "s") << unsigned(Threads)
-    << PerTarget{std::to_string(O.ActiveWarps)}
-    << PerTarget{std::to_string(O.MaxWarps)} << O.limiterNames() << Cause
-    << Next;
-  B.metric("blocks_per_sm", O.BlocksPerSM)
-      .metric("occupancy", O.fraction())
-      .metric("shared_bytes_per_block", O.SharedBytesPerBlock);
-  if (Res.Registers)
-    B.metric("registers_per_thread", *Res.Registers);
+  std::string Key = std::to_string(Threads) + '\0' +
+                    std::to_string(O.BlocksPerSM) + '\0' + Cause + '\0' + Next;
+  Groups.add(
+      Loc, L.Kernel, Key, Res,
+      [=, this, &A](const std::string &RegText,
+                    llvm::ArrayRef<SourceLocation> Others) {
+        std::string Because = Cause;
+        if (size_t At = Because.find('\x03'); At != std::string::npos)
+          Because.replace(At, 1, RegText);
+        FindingBuilder B =
+            diag(Loc, "{0} reaches {1}% occupancy on {2}: {3} block{4} of {5} "
+                      "threads ({6} of the {7} warps an SM holds) fit at once, "
+                      "limited by {8}: {9}; {10}");
+        B << Name << PerTarget{std::to_string(percent(O.fraction()))} << A.Name
+          << PerTarget{std::to_string(O.BlocksPerSM)}
+          << (O.BlocksPerSM == 1 ? "" : "s") << unsigned(Threads)
+          << PerTarget{std::to_string(O.ActiveWarps)}
+          << PerTarget{std::to_string(O.MaxWarps)} << O.limiterNames()
+          << Because << Next;
+        B.metric("blocks_per_sm", O.BlocksPerSM)
+            .metric("occupancy", O.fraction())
+            .metric("shared_bytes_per_block", O.SharedBytesPerBlock);
+        if (Res.Registers)
+          B.metric("registers_per_thread", *Res.Registers);
+        noteOtherLaunches(B, Others, Name);
+      });
 }
 
 WARPLINT_CHECK_FACTORY(OccupancyCheck)

@@ -12,6 +12,7 @@
 #include "Analysis/SharedMemory.h"
 #include "Arch/Occupancy.h"
 #include "Core/Check.h"
+#include "checks/launch/VerdictGroups.h"
 #include "llvm/ADT/DenseMap.h"
 
 namespace warplint::launch {
@@ -38,6 +39,7 @@ private:
   std::vector<Launch> Launches;
   llvm::DenseMap<const clang::FunctionDecl *, uint64_t> OptIns;
   StaticSharedMemory StaticShared;
+  VerdictGroups Groups{VerdictGroups::By::Kernel};
 };
 
 } // namespace warplint::launch

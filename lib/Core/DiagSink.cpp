@@ -146,6 +146,11 @@ void DiagSink::mergeTargets() {
       Group &G = Groups[It->second];
       if (!G.Chosen.empty() && G.Chosen != Key)
         continue;
+      // Two findings for one target at one place are two instantiations of
+      // a template, not two targets: each stays as it is.
+      if (llvm::any_of(G.Members,
+                       [&](const Member &M) { return M.Arch == Arch; }))
+        continue;
       G.Chosen = Key;
       G.Members.push_back(std::move(Me));
       Merged = true;

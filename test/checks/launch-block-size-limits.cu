@@ -1,5 +1,6 @@
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: env FAKE_PTXAS_REPORT=%S/Inputs/launch-block-size.ptxas %warplint --nvcc=%S/Inputs/fake-nvcc --cache-dir=%t --checks='-*,launch-block-size' --arch=sm_80 %s -- | FileCheck %s --implicit-check-not='{{warning|error|note}}:'
+// RUN: env FAKE_PTXAS_REPORT=%S/Inputs/launch-block-size.ptxas %warplint --nvcc=%S/Inputs/fake-nvcc --cache-dir=%t --checks='-*,launch-block-size' --arch=sm_80,sm_86 %s -- | FileCheck %s --check-prefix=TWO
 // RUN: %warplint --ptxas=false --checks='-*,launch-block-size' --arch=sm_80 %s -- | FileCheck %s --check-prefix=NOPTXAS
 // The occupancy verdict of launch-block-size holds only where the SM's block
 // limit binds after registers (ptxas: Inputs/launch-block-size.ptxas) and
@@ -151,4 +152,20 @@ void other_kernel(float *a, int n, int ncols) {
   // CHECK: :[[@LINE-1]]:12: warning: 'k' is launched with blocks of 32 threads, too small to fill an SM on sm_80: it holds at most 32 blocks
   else
     mid<<<n, 1024>>>(a);
+}
+
+// One launch in a launcher template, instantiated for float and double:
+// one finding, whose registers are the range ptxas gives the two kernels
+// (19 and 22), not two findings or "sm_80 and sm_80".
+template <typename T> __global__ void inst(T *a) { a[threadIdx.x] = 0; }
+template <typename T> void launch_inst(T *a, int n) {
+  inst<<<n, 32>>>(a);
+  // CHECK: :[[@LINE-1]]:13: warning: 'inst' is launched with blocks of 32 threads, too small to fill an SM on sm_80: it holds at most 32 blocks, so at most 32 of its 64 warps (50% occupancy) are resident, the block limit binding before registers and shared memory (19 to 22 registers per thread (ptxas, over 2 instantiations), 1024 bytes of shared memory per block); blocks of 64 threads, with the same registers and shared memory per block, reach 64 warps (100%)
+  // TWO: :[[@LINE-2]]:13: warning: 'inst' is launched with blocks of 32 threads, too small to fill an SM on sm_80: {{.*}} (19 to 22 registers per thread (ptxas, over 2 instantiations), 1024 bytes of shared memory per block)
+  // TWO-NEXT: {{^}}  [[@LINE-3]] |
+  // TWO: :[[@LINE-4]]:13: warning: 'inst' is launched with blocks of 32 threads, too small to fill an SM on sm_86: {{.*}} (19 to 24 registers per thread (ptxas, over 2 instantiations), 1024 bytes of shared memory per block)
+}
+void instantiations(float *f, double *d, int n) {
+  launch_inst(f, n);
+  launch_inst(d, n);
 }

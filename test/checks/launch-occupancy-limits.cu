@@ -75,3 +75,25 @@ void gains(float *a, int n) {
   smem4k<<<n, 32>>>(a);
   // GAIN0: :[[@LINE-1]]:15: warning: 'smem4k' reaches 45% occupancy on sm_80: 29 blocks of 32 threads (29 of the 64 warps an SM holds) fit at once, limited by shared memory: {{.*}}; with 4480 bytes of shared memory per block or less (5504 allocated, the 1024 reserved included), 30 blocks (30 warps, 47%) would fit
 }
+
+// A switch over data types launches one kernel template per type: the
+// verdict and its fix (the kernel's registers) are the same at every case,
+// so one finding at the first launch, with the others as notes. An
+// instantiation with other registers (130) has a verdict of its own.
+template <typename T> __global__ void typed(T *a) { a[threadIdx.x] = 0; }
+void by_type(void *a, int n, int type) {
+  switch (type) {
+  case 0:
+    typed<<<n, 256>>>((float *)a);
+    // CHECK: :[[@LINE-1]]:16: warning: 'typed' reaches 25% occupancy on sm_80: 2 blocks of 256 threads (16 of the 64 warps an SM holds) fit at once, limited by registers: 128 registers per thread (ptxas), 32768 allocated per block of the SM's 65536; with 80 registers per thread or fewer, 3 blocks (24 warps, 38%) would fit (__launch_bounds__(256, 3) or -maxrregcount=80)
+    // CHECK: :[[@LINE+3]]:16: note: 'typed' is also launched here, with the same verdict
+    break;
+  case 1:
+    typed<<<n, 256>>>((double *)a);
+    break;
+  case 2:
+    typed<<<n, 256>>>((int *)a);
+    // CHECK: :[[@LINE-1]]:16: warning: 'typed' reaches 13% occupancy on sm_80: 1 block of 256 threads (8 of the 64 warps an SM holds) fit at once, limited by registers: 130 registers per thread (ptxas)
+    break;
+  }
+}

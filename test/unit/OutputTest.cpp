@@ -164,6 +164,30 @@ TEST(DiagSink, MergesTargetsWhoseNumbersDiffer) {
             1.0 / 64);
 }
 
+// Two findings for one target at one place come from two instantiations of
+// a template: they are not merged as if they were two targets.
+TEST(DiagSink, KeepsInstantiationsOfOneTargetApart) {
+  DiagSink S;
+  auto At = [](const char *Arch, const char *Registers) {
+    Finding F;
+    F.Check = "launch-block-size";
+    F.Loc = {"k.cu", 9, 16};
+    std::string Head = std::string("too small on ") + Arch + " (";
+    F.Message = Head + Registers + " registers)";
+    F.TargetSpans = {{Head.size(), strlen(Registers)}};
+    F.Archs = {Arch};
+    return F;
+  };
+  S.report(At("sm_80", "19"));
+  S.report(At("sm_80", "22"));
+  S.report(At("sm_90", "20"));
+  S.mergeTargets();
+  ASSERT_EQ(S.findings().size(), 2u);
+  EXPECT_EQ(S.findings()[0].Message, "too small on sm_80 and sm_90 (19 and 20 "
+                                     "registers)");
+  EXPECT_EQ(S.findings()[1].Message, "too small on sm_80 (22 registers)");
+}
+
 // The one reader and writer of a finding's JSON (Core/FindingJSON.h): the
 // cache's form reads back whole, the report's keeps --format=json's fields.
 TEST(FindingJSON, CompleteFormReadsBackWhole) {
