@@ -5,6 +5,7 @@
 #include "Analysis/ThreadDependence.h"
 #include "clang/AST/ExprCXX.h"
 #include "llvm/ADT/STLExtras.h"
+#include <functional>
 #include <set>
 
 using namespace clang;
@@ -469,6 +470,29 @@ bool containsJump(const Stmt *S) {
   });
 }
 
+// Whether Body leaves its loop other than through the loop's condition: a
+// break of its own (not an inner loop's or switch's), a return, a goto.
+bool leavesLoopEarly(const Stmt *Body) {
+  bool Leaves = false;
+  std::function<void(const Stmt *, bool)> Visit = [&](const Stmt *S,
+                                                      bool InnerBreakable) {
+    if (!S || Leaves || isa<LambdaExpr>(S))
+      return;
+    if (isa<ReturnStmt, GotoStmt, IndirectGotoStmt>(S) ||
+        (isa<BreakStmt>(S) && !InnerBreakable)) {
+      Leaves = true;
+      return;
+    }
+    bool Inner =
+        InnerBreakable ||
+        isa<ForStmt, WhileStmt, DoStmt, SwitchStmt, CXXForRangeStmt>(S);
+    for (const Stmt *Child : S->children())
+      Visit(Child, Inner);
+  };
+  Visit(Body, false);
+  return Leaves;
+}
+
 // Whether some condition on the way to the access, or an early exit before
 // it, may keep the keys above their minimum.
 bool isGuarded(llvm::ArrayRef<const Stmt *> Path, const Stmt *Access,
@@ -653,6 +677,14 @@ void UnsignedIndexCheck::collectSlowAccess(const Access &A,
       break;
     }
   if (!L || isCounterPlusConstant(A.Index, *L, Ctx))
+    return;
+  // A loop with an exit of its own (a break, a return: ggml's "protect i0
+  // from overflow" guard, a search that stops at a match) has no trip count
+  // the compiler can compute, and nvcc -O3 compiles an int counter as it
+  // does an unsigned one: the same widening each iteration, no stepped
+  // pointer (13 against 13 instructions an iteration, unit step or grid
+  // stride, break or return).
+  if (leavesLoopEarly(L->For->getBody()))
     return;
   // An address computed once an iteration of a loop that runs another loop
   // each iteration (a grid-stride loop over paths, a time-step loop inside):

@@ -54,6 +54,42 @@ __global__ void grid_stride_step(float *out, const float *in, unsigned n,
     // CHECK: :[[@LINE-2]]:17: note: 'i * w' indexes 'in' the same way in the same loop, which needs 'w' too
   }
 }
+// Negative: a loop with an exit of its own has no trip count nvcc can
+// compute, and an int counter compiles as the unsigned one does (the same
+// widening each iteration, 13 against 13 PTX instructions): ggml's grid-
+// stride loop with its "protect i0 from overflow" guard, a search that
+// returns at its match.
+__global__ void guarded_stride(float *out, const float *in, unsigned n) {
+  const unsigned s = blockDim.x * gridDim.x;
+  for (unsigned i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += s) {
+    out[i] = in[i] * 2;
+    if (n - i <= s)
+      break;
+  }
+}
+__global__ void search(float *out, const float *in, unsigned n, unsigned w) {
+  unsigned row = blockIdx.x * blockDim.x + threadIdx.x;
+  for (unsigned i = 0; i < n; i++) {
+    if (in[row * w + i] < 0)
+      return;
+    out[row * w + i] = 1;
+  }
+}
+// Positive beside them: the break belongs to a switch inside the loop,
+// which still runs its full trip count.
+__global__ void switch_break(float *out, const float *in, unsigned n,
+                             unsigned w, int mode) {
+  for (unsigned i = 0; i < n; i++) {
+    switch (mode) {
+    case 0:
+      out[i * w] = in[i];
+      // CHECK: :[[@LINE-1]]:11: warning: 'i * w' indexes 'out' with unsigned 32-bit arithmetic in the loop over 'i': {{.*}}; declare 'i' and 'w' int
+      break;
+    default:
+      out[i * w] = 0;
+    }
+  }
+}
 __global__ void row_of_thread(float *od, const float *in, int w) {
   unsigned y = blockIdx.x * blockDim.x + threadIdx.x;
   for (int x = 1; x < w; x++) {
