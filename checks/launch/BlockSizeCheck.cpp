@@ -2,6 +2,7 @@
 #include "Analysis/AffineIndex.h"
 #include "Analysis/BodyWalk.h"
 #include "Analysis/Launches.h"
+#include "Analysis/ThreadDependence.h"
 #include "Arch/Occupancy.h"
 #include "checks/launch/KernelResources.h"
 #include "checks/launch/VerdictGroups.h"
@@ -61,6 +62,61 @@ bool BlockSizeCheck::smallArmOfSizeBranch(const CallExpr *Launch,
       return true;
   }
   return false;
+}
+
+// Whether F, or a function it calls, reads the block's size: blockDim, or
+// a cooperative group's size of the block. A kernel that never does is
+// written for one block size (ggml's 'const int il = tid/8; ... yy +
+// 256*i', "assume 32 threads"): a larger block alone would compute other
+// elements, so the launch's block is the kernel's. Unknown (an indirect
+// call, a function without a body in the user's code) counts as a read.
+bool BlockSizeCheck::readsBlockSize(const FunctionDecl *F, unsigned Depth) {
+  const FunctionDecl *Def = nullptr;
+  if (!F || !F->hasBody(Def) || Depth > 8)
+    return true;
+  auto [It, New] = ReadsBlockSize.try_emplace(Def, true);
+  if (!New)
+    return It->second;
+  bool Reads = false;
+  forEachStmt(Def->getBody(), WalkOptions().enterLambdas(), [&](const Stmt *S) {
+    if (const auto *E = dyn_cast<Expr>(S)) {
+      auto B = cudaBuiltinComponent(E);
+      Reads = B && B->first == "__cuda_builtin_blockDim_t";
+    }
+    return Reads ? WalkStep::Stop : WalkStep::Continue;
+  });
+  const SourceManager &SM = context().sourceManager();
+  for (const CallSite &C : context().callGraph().callees(Def)) {
+    if (Reads)
+      break;
+    const FunctionDecl *Callee = C.Callee;
+    if (!Callee) {
+      Reads = !isa<CUDAKernelCallExpr>(C.Call);
+      continue;
+    }
+    if (Callee->getBuiltinID())
+      continue;
+    llvm::StringRef Name =
+        Callee->getDeclName().isIdentifier() ? Callee->getName() : "";
+    bool InCG = false;
+    for (const DeclContext *DC = Callee->getDeclContext(); DC;
+         DC = DC->getParent())
+      if (const auto *NS = dyn_cast<NamespaceDecl>(DC))
+        InCG |= NS->getName() == "cooperative_groups";
+    if (InCG) {
+      Reads = Name == "size" || Name == "num_threads" ||
+              Name == "dim_threads" || Name == "group_dim" ||
+              Name == "block_dim";
+      continue;
+    }
+    // Library code without the user's indexing (math, intrinsics, CUB
+    // whose block size is a template argument): not a read.
+    if (SM.isInSystemHeader(Callee->getLocation()))
+      continue;
+    Reads = readsBlockSize(Callee, Depth + 1);
+  }
+  ReadsBlockSize[Def] = Reads;
+  return Reads;
 }
 
 void BlockSizeCheck::check(const MatchFinder::MatchResult &R) {
@@ -133,6 +189,14 @@ void BlockSizeCheck::judge(const Expr *Grid, const Expr *Block,
                     : "its __shared__ '" + Tiles[0]->getNameAsString() + "'") +
                ": the block is the algorithm's tile, and another block size "
                "is another tiling";
+  // A kernel that never reads its block's size is written for this one:
+  // the fix is a change to the kernel, not to the launch.
+  if (!IsTile && Kernel && !readsBlockSize(Kernel)) {
+    IsTile = true;
+    TileText = Name +
+               " never reads blockDim: its indexing is written for this "
+               "block size, and another block size is a change to the kernel";
+  }
   unsigned Warp = A.warp_size;
   if (Threads % Warp != 0) {
     uint64_t Warps = (Threads + Warp - 1) / Warp;

@@ -26,7 +26,9 @@ private:
   bool smallArmOfSizeBranch(const clang::CallExpr *Launch,
                             const clang::FunctionDecl *Kernel,
                             uint64_t Threads);
+  bool readsBlockSize(const clang::FunctionDecl *F, unsigned Depth = 0);
   StaticSharedMemory StaticShared;
+  llvm::DenseMap<const clang::FunctionDecl *, bool> ReadsBlockSize;
   VerdictGroups Groups{VerdictGroups::By::Launch};
 };
 

@@ -8,7 +8,7 @@
 // than fit; a block that is also the kernel's __shared__ tile gets a note.
 #include <cuda_runtime.h>
 
-__global__ void k(float *a) { a[threadIdx.x] = 0; }
+__global__ void k(float *a) { a[blockIdx.x * blockDim.x + threadIdx.x] = 0; }
 // 9216 bytes of __shared__ + 1024 reserved: 16 blocks of 1 warp fit.
 __global__ void smem32(float *a) {
   __shared__ float buf[2304];
@@ -17,14 +17,14 @@ __global__ void smem32(float *a) {
   a[threadIdx.x] = buf[2303 - threadIdx.x];
 }
 // 96 registers: 3072 per warp, 5 warps per partition: 20 blocks of 1 warp.
-__global__ void regs96(float *a) { a[threadIdx.x] = 0; }
+__global__ void regs96(float *a) { a[blockIdx.x * blockDim.x + threadIdx.x] = 0; }
 // 56 registers: 1792 per warp, 9 per partition, 36 warps: the block limit
 // (32) binds at 32 threads; blocks of 64 reach 36 warps, not 64.
-__global__ void mid(float *a) { a[threadIdx.x] = 0; }
+__global__ void mid(float *a) { a[blockIdx.x * blockDim.x + threadIdx.x] = 0; }
 
 // A static kernel: ptxas reports it as _Z7sregs96Pf, clang mangles it
 // _ZL7sregs96Pf; its 96 registers are counted all the same.
-static __global__ void sregs96(float *a) { a[threadIdx.x] = 0; }
+static __global__ void sregs96(float *a) { a[blockIdx.x * blockDim.x + threadIdx.x] = 0; }
 
 void occupancy(float *a, int n, int bytes) {
   // Positive: nothing but the block limit holds 32-thread blocks.
@@ -95,9 +95,10 @@ void grids(float *a, int n) {
 #define TILE 16
 __global__ void tiled(int *m) {
   __shared__ int t[WAVE + 1][WAVE + 1];
-  t[threadIdx.x][0] = m[threadIdx.x];
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  t[threadIdx.x % WAVE][0] = m[i];
   __syncthreads();
-  m[threadIdx.x] = t[0][threadIdx.x];
+  m[i] = t[0][threadIdx.x % WAVE];
 }
 __global__ void perim(float *m) {
   __shared__ float dia[TILE][TILE];
@@ -157,7 +158,7 @@ void other_kernel(float *a, int n, int ncols) {
 // One launch in a launcher template, instantiated for float and double:
 // one finding, whose registers are the range ptxas gives the two kernels
 // (19 and 22), not two findings or "sm_80 and sm_80".
-template <typename T> __global__ void inst(T *a) { a[threadIdx.x] = 0; }
+template <typename T> __global__ void inst(T *a) { a[blockIdx.x * blockDim.x + threadIdx.x] = 0; }
 template <typename T> void launch_inst(T *a, int n) {
   inst<<<n, 32>>>(a);
   // CHECK: :[[@LINE-1]]:13: warning: 'inst' is launched with blocks of 32 threads, too small to fill an SM on sm_80: it holds at most 32 blocks, so at most 32 of its 64 warps (50% occupancy) are resident, the block limit binding before registers and shared memory (19 to 22 registers per thread (ptxas, over 2 instantiations), 1024 bytes of shared memory per block); blocks of 64 threads, with the same registers and shared memory per block, reach 64 warps (100%)
@@ -168,4 +169,27 @@ template <typename T> void launch_inst(T *a, int n) {
 void instantiations(float *f, double *d, int n) {
   launch_inst(f, n);
   launch_inst(d, n);
+}
+
+// A kernel that never reads blockDim is written for its block size (ggml's
+// dequantize kernels: 'tid/8', 'tid%8', 'yy + 256*blockIdx.x', "assume 32
+// threads"): a larger block alone would compute other elements. A note,
+// not a warning; the same launch of a kernel that reads blockDim warns.
+__global__ void fixed32(const unsigned char *q, float *y) {
+  const int i = blockIdx.x, il = threadIdx.x / 8, ir = threadIdx.x % 8;
+  y[256 * i + 32 * ir + 4 * il] = q[8 * i + ir];
+}
+__device__ int stride_of() { return blockDim.x * gridDim.x; }
+__global__ void via_helper(float *a, int n) {
+  for (int i = threadIdx.x; i < n; i += stride_of())
+    a[i] = 0;
+}
+void written_for_32(const unsigned char *q, float *y, int n) {
+  fixed32<<<n, 32>>>(q, y);
+  // CHECK: :[[@LINE-1]]:16: note: 'fixed32' is launched with blocks of 32 threads, too small to fill an SM on sm_80: {{.*}}; 'fixed32' never reads blockDim: its indexing is written for this block size, and another block size is a change to the kernel
+  fixed32<<<n, 100>>>(q, y);
+  // CHECK: :[[@LINE-1]]:16: note: 'fixed32' is launched with blocks of 100 threads, not a multiple of the warp size (32): {{.*}}; 'fixed32' never reads blockDim
+  // Positive: blockDim read in a helper it calls.
+  via_helper<<<n, 32>>>(y, n);
+  // CHECK: :[[@LINE-1]]:19: warning: 'via_helper' is launched with blocks of 32 threads, too small to fill an SM on sm_80
 }

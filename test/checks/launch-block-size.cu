@@ -9,8 +9,8 @@
 // a fixed ptxas report (Inputs/launch-block-size.ptxas: 16 per thread here).
 #include <cuda_runtime.h>
 
-__global__ void k(float *a) { a[threadIdx.x] = 0; }
-template <typename T> __global__ void kt(T *a) { a[threadIdx.x] = 0; }
+__global__ void k(float *a) { a[blockIdx.x * blockDim.x + threadIdx.x] = 0; }
+template <typename T> __global__ void kt(T *a) { a[blockIdx.x * blockDim.x + threadIdx.x] = 0; }
 
 #define THREADS 1056
 constexpr int TILE = 16;
@@ -67,7 +67,7 @@ void negatives(float *a, int n, int runtime_threads) {
 
 // cudaLaunchKernelEx: the shape is the launch configuration's fields, set
 // once in the function (its initialiser, or one assignment).
-__global__ void kx(float *a, int n) { a[threadIdx.x] = n; }
+__global__ void kx(float *a, int n) { a[blockIdx.x * blockDim.x + threadIdx.x] = n; }
 void launch_ex(float *a, int n, int threads) {
   cudaLaunchConfig_t cfg = {};
   cfg.gridDim = dim3(n);
