@@ -191,8 +191,11 @@ static bool readsBlockIndex(const Expr *E, unsigned Depth = 0) {
   E = E->IgnoreParenImpCasts();
   if (auto B = cudaBuiltinComponent(E))
     return B->first == "__cuda_builtin_blockIdx_t";
-  if (const auto *MC = dyn_cast<CXXMemberCallExpr>(E))
-    if (const CXXMethodDecl *M = MC->getMethodDecl())
+  // A member call, or a call of the static members cooperative groups
+  // declares them as (grid.block_rank() calls grid_group::block_rank()).
+  if (const auto *Call = dyn_cast<CallExpr>(E))
+    if (const auto *M =
+            dyn_cast_or_null<CXXMethodDecl>(Call->getDirectCallee()))
       if (M->getDeclName().isIdentifier() &&
           llvm::is_contained({"group_index", "block_index", "block_rank"},
                              M->getName()))

@@ -124,9 +124,12 @@ public:
     if (auto B = firstUserFrame(Branch); B && isKernelExit(Branch[*B]))
       return;
     FindingBuilder F(Ctx, CheckId, Locs[*At], "{0}", Severity::Error);
-    F << ir::barrierMessage(ir::barrierWhat(V, Frames, *At), Ctx.arch());
+    if (V.Grid)
+      F << ir::gridBarrierMessage(gridSyncText(Locs[*At]));
+    else
+      F << ir::barrierMessage(ir::barrierWhat(V, Frames, *At), Ctx.arch());
     if (auto B = firstUserFrame(Branch))
-      note(F, Branch[*B], ir::SplitNote);
+      note(F, Branch[*B], V.Grid ? ir::GridSplitNote : ir::SplitNote);
     for (size_t I = *At + 1; I < Frames.size(); ++I)
       note(F, Locs[I], ir::callNote(Frames[I].Function));
   }
@@ -202,6 +205,21 @@ private:
       }
     }
     return GroupSyncs.count(fileLine(Loc)) != 0;
+  }
+
+  // The grid barrier's call as written on that line ('grid.sync()').
+  std::string gridSyncText(SourceLocation Loc) {
+    using namespace clang::ast_matchers;
+    auto Line = fileLine(Loc);
+    for (const auto &M :
+         match(callExpr(unless(isExpansionInSystemHeader())).bind("c"),
+               Ctx.astContext())) {
+      const auto *Call = M.getNodeAs<CallExpr>("c");
+      if (classifySync(Call).Kind == SyncKind::GridBarrier &&
+          fileLine(Call->getBeginLoc()) == Line)
+        return "'" + Ctx.sourceText(Call) + "'";
+    }
+    return "the grid barrier";
   }
 
   // The condition of a kernel's `if (c) { ...; return; }` (no else, no

@@ -60,6 +60,42 @@ verdictFor(const CallBase &CB, const DenseSet<const Function *> &Sync) {
   return V;
 }
 
+// Whether CB is a barrier of cooperative groups' grid sync, inlined: the
+// functions of the toolkit's grid barrier on its debug-info inline chain.
+bool isGridBarrier(const CallBase &CB) {
+  for (const DILocation *L = CB.getDebugLoc().get(); L; L = L->getInlinedAt())
+    if (const DISubprogram *SP = L->getScope()->getSubprogram()) {
+      StringRef N = SP->getName();
+      if (N == "sync_grids" || N == "sync_grids_arrive" ||
+          N == "sync_grids_wait")
+        return true;
+    }
+  return false;
+}
+
+// The grid barriers of F that every thread of a block reaches, judged
+// again with the block's position as a source of divergence: a grid
+// barrier under 'if (blockIdx.x % 2 == 0)' waits for blocks that never come.
+void judgeGridBarriers(Function &F, FunctionBarriers &Out) {
+  bool Any = false;
+  for (const BarrierVerdict &V : Out.Barriers)
+    Any |= !V.Branch && isGridBarrier(*V.Point);
+  if (!Any)
+    return;
+  FunctionAnalysisManager GridFAM;
+  GridFAM.registerPass([] { return gridUniformityTargetAnalysis(); });
+  PassBuilder PB;
+  PB.registerFunctionAnalyses(GridFAM);
+  auto &UI = GridFAM.getResult<UniformityInfoAnalysis>(F);
+  auto &PDT = GridFAM.getResult<PostDominatorTreeAnalysis>(F);
+  PartialReach Reach(F, PDT, UI);
+  for (BarrierVerdict &V : Out.Barriers)
+    if (!V.Branch && isGridBarrier(*V.Point))
+      if ((V.Branch = Reach.splittingBranch(V.Point->getParent())))
+        V.Grid = true;
+  GridFAM.clear();
+}
+
 FunctionBarriers judge(Function &F, FunctionAnalysisManager &FAM,
                        const DenseSet<const Function *> &Sync,
                        unsigned BlockDimX) {
@@ -80,6 +116,7 @@ FunctionBarriers judge(Function &F, FunctionAnalysisManager &FAM,
         V->Branch = Reach.splittingBranch(CB->getParent());
         Out.Barriers.push_back(std::move(*V));
       }
+  judgeGridBarriers(F, Out);
   return Out;
 }
 
@@ -94,7 +131,11 @@ void printLocation(raw_ostream &OS, const DILocation *L) {
 }
 
 void printVerdict(raw_ostream &OS, const BarrierVerdict &V) {
-  OS << "  " << (V.Branch ? "divergent" : "uniform") << ": " << V.Name;
+  OS << "  "
+     << (V.Grid     ? "divergent across the grid"
+         : V.Branch ? "divergent"
+                    : "uniform")
+     << ": " << V.Name;
   if (!V.Callee.empty())
     OS << " in a call to '" << V.Callee << "'";
   if (const MDNode *Tag = barrierTag(*V.Point))

@@ -28,6 +28,9 @@ struct BarrierVerdict {
   std::string Name;   // "__syncthreads()"; for a call, the barrier inside
   std::string Callee; // the synchronising function a call point calls
   const llvm::Instruction *Branch = nullptr; // null: every thread reaches it
+  // A grid barrier (cooperative groups' grid sync) that every thread of a
+  // block reaches, but only some blocks: Branch splits the grid's blocks.
+  bool Grid = false;
 };
 
 struct FunctionBarriers {

@@ -406,16 +406,50 @@ namespace {
 
 class BlockUniformityTTI : public TargetTransformInfoImplBase {
 public:
-  explicit BlockUniformityTTI(const DataLayout &DL)
-      : TargetTransformInfoImplBase(DL) {}
+  BlockUniformityTTI(const DataLayout &DL, bool Grid)
+      : TargetTransformInfoImplBase(DL), Grid(Grid) {}
   bool hasBranchDivergence(const Function *) const override { return true; }
   InstructionUniformity
   getInstructionUniformity(const Value *V) const override {
-    return blockUniformityOf(V);
+    return Grid ? gridUniformityOf(V) : blockUniformityOf(V);
   }
+
+private:
+  bool Grid;
 };
 
+// The block's position in the grid (or in its cluster): the same in every
+// thread of a block, different between blocks.
+bool isBlockPositionRegister(StringRef Name) {
+  return Name.starts_with("ctaid.") || Name.starts_with("cluster.ctaid.") ||
+         Name.starts_with("clusterid.") || Name == "cluster.ctarank" ||
+         Name == "cluster.nctarank" || Name == "smid";
+}
+
 } // namespace
+
+InstructionUniformity gridUniformityOf(const Value *V) {
+  if (const auto *CB = dyn_cast<CallBase>(V)) {
+    if (isBlockReduction(CB))
+      return IU::NeverUniform; // one value per block
+    if (const Function *F = CB->getCalledFunction()) {
+      StringRef Name = F->getName();
+      if (Name.consume_front("llvm.nvvm.read.ptx.sreg.") &&
+          isBlockPositionRegister(Name))
+        return IU::NeverUniform;
+      // blockIdx as a dim3 (cooperative groups' block_rank, block_index):
+      // clang's conversion operator of the built-in, when not inlined.
+      if (Name.contains("__cuda_builtin_blockIdx_t"))
+        return IU::NeverUniform;
+    }
+  }
+  // Uniformity by value holds within a block: idx - tid still carries the
+  // block's offset.
+  if (const auto *I = dyn_cast<Instruction>(V);
+      I && I->getMetadata(UniformKind))
+    return IU::Default;
+  return blockUniformityOf(V);
+}
 
 InstructionUniformity blockUniformityOf(const Value *V) {
   if (const auto *I = dyn_cast<Instruction>(V))
@@ -434,7 +468,14 @@ InstructionUniformity blockUniformityOf(const Value *V) {
 TargetIRAnalysis blockUniformityTargetAnalysis() {
   return TargetIRAnalysis([](const Function &F) {
     return TargetTransformInfo(
-        std::make_unique<BlockUniformityTTI>(F.getDataLayout()));
+        std::make_unique<BlockUniformityTTI>(F.getDataLayout(), false));
+  });
+}
+
+TargetIRAnalysis gridUniformityTargetAnalysis() {
+  return TargetIRAnalysis([](const Function &F) {
+    return TargetTransformInfo(
+        std::make_unique<BlockUniformityTTI>(F.getDataLayout(), true));
   });
 }
 

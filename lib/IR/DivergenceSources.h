@@ -44,6 +44,11 @@ namespace warplint::ir {
 // How uniformity treats V on its own, before propagation.
 llvm::InstructionUniformity blockUniformityOf(const llvm::Value *V);
 
+// The same question across the whole grid, for a grid barrier: the block's
+// position (%ctaid, the cluster's ids) and block-wide reductions differ
+// between blocks too, and uniformity by value (idx - tid) does not hold.
+llvm::InstructionUniformity gridUniformityOf(const llvm::Value *V);
+
 // Uniformity by value: marks the integer values of F that are the same in
 // every thread although computed from the thread index, as the AST layer's
 // ThreadDependence does: `idx - tid` with `idx` a loop's induction variable
@@ -62,5 +67,7 @@ bool markUniformByValue(llvm::Function &F, const llvm::UniformityInfo &UI,
 // A TargetIRAnalysis whose TTI answers with blockUniformityOf. Register it in
 // a FunctionAnalysisManager before PassBuilder's defaults.
 llvm::TargetIRAnalysis blockUniformityTargetAnalysis();
+// The same with gridUniformityOf, for a FunctionAnalysisManager of its own.
+llvm::TargetIRAnalysis gridUniformityTargetAnalysis();
 
 } // namespace warplint::ir

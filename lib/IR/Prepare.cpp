@@ -1,5 +1,6 @@
 #include "IR/Prepare.h"
 #include "IR/Barriers.h"
+#include "IR/DivergenceSources.h"
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/IR/CFG.h"
@@ -280,6 +281,34 @@ void keepLoopsLeaving(Function &F, FunctionAnalysisManager &FAM) {
     FAM.invalidate(F, PreservedAnalyses::none());
 }
 
+// Whether Cond is computed from the block's position (blockIdx, a group's
+// block rank) and nothing thread-varying: the same in every thread of a
+// block, so no thread of a block leaves without the others. Its edge to the
+// kernel's end stays: whole blocks leave there, and a grid barrier waits
+// for them (judgeGridBarriers).
+bool blockPositionOnly(const Value *Cond) {
+  SmallVector<const Value *, 16> Work{Cond};
+  SmallPtrSet<const Value *, 32> Seen;
+  bool Position = false;
+  while (!Work.empty()) {
+    const auto *I = dyn_cast<Instruction>(Work.pop_back_val());
+    if (!I || !Seen.insert(I).second)
+      continue;
+    if (Seen.size() > 64 ||
+        blockUniformityOf(I) == InstructionUniformity::NeverUniform)
+      return false;
+    if (gridUniformityOf(I) == InstructionUniformity::NeverUniform) {
+      Position = true;
+      continue;
+    }
+    if (isa<LoadInst>(I))
+      continue;
+    for (const Value *Op : I->operands())
+      Work.push_back(Op);
+  }
+  return Position;
+}
+
 // Cuts the branch edges that threads take to leave: into code that can only
 // abort (never returns, ends in `unreachable`), and in a kernel into its
 // `ret` with nothing on the way (see onlyReturns). Those threads have exited,
@@ -320,7 +349,7 @@ void cutLeavingEdges(Function &F, FunctionAnalysisManager &FAM) {
       continue;
     BasicBlock *T = Br->getSuccessor(0), *E = Br->getSuccessor(1);
     bool TLeaves = Leaves(&BB, T), ELeaves = Leaves(&BB, E);
-    if (TLeaves == ELeaves)
+    if (TLeaves == ELeaves || blockPositionOnly(Br->getCondition()))
       continue;
     (TLeaves ? T : E)->removePredecessor(&BB);
     BranchInst::Create(TLeaves ? E : T, Br->getIterator());

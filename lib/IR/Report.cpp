@@ -57,6 +57,15 @@ std::string barrierMessage(StringRef What, const ArchInfo *Arch) {
          "with wrong results)";
 }
 
+std::string gridBarrierMessage(StringRef What) {
+  return (What + " is reached by only some blocks of the grid: it is "
+                 "control-dependent on a branch whose condition differs "
+                 "between blocks; a grid barrier waits for every thread of "
+                 "every block of the grid, and the blocks that wait never see "
+                 "the others arrive (the grid hangs)")
+      .str();
+}
+
 std::string callNote(StringRef Caller) {
   return ("called from '" + Caller + "' here").str();
 }

@@ -40,6 +40,11 @@ std::string barrierMessage(llvm::StringRef What, const ArchInfo *Arch);
 inline constexpr llvm::StringLiteral SplitNote =
     "the branch that splits the block";
 
+// A grid barrier that only some blocks reach (What: 'grid.sync()').
+std::string gridBarrierMessage(llvm::StringRef What);
+inline constexpr llvm::StringLiteral GridSplitNote =
+    "this branch splits the blocks of the grid";
+
 std::string callNote(llvm::StringRef Caller);
 
 } // namespace warplint::ir

@@ -220,6 +220,46 @@ __global__ void grid_sync_all_blocks(float *a, int rounds) {
   }
 }
 
+// A loop whose trip count differs between blocks: the blocks that finish
+// first stop arriving at the grid barrier.
+__global__ void grid_sync_block_stride(float *a, int n) {
+  cg::grid_group grid = cg::this_grid();
+  for (int i = blockIdx.x; i < n; i += gridDim.x) {
+    a[i] += 1.0f;
+    grid.sync();
+    // CHECK: :[[@LINE-1]]:5: error: 'grid.sync()' is reached by only some blocks of the grid: it is under the condition 'i < n', which differs between blocks
+    // CHECK: :[[@LINE-4]]:28: note: this condition splits the blocks of the grid
+  }
+}
+
+// The block's rank (a static member of grid_group), and a grid barrier as
+// the kernel's last statement: the blocks that skip it exit, and a grid
+// barrier waits for them all the same.
+__global__ void grid_sync_rank(float *a) {
+  cg::grid_group grid = cg::this_grid();
+  if (grid.block_rank() == 0)
+    grid.sync();
+  // CHECK: :[[@LINE-1]]:5: error: 'grid.sync()' is reached by only some blocks of the grid: it is under the condition 'grid.block_rank() == 0'
+  // CHECK: :[[@LINE-3]]:7: note: this condition splits the blocks of the grid
+  a[blockIdx.x] = 1.0f;
+}
+__global__ void grid_sync_first_block_last(float *a) {
+  cg::grid_group grid = cg::this_grid();
+  a[blockIdx.x] = 1.0f;
+  if (blockIdx.x == 0)
+    grid.sync();
+  // CHECK: :[[@LINE-1]]:5: error: 'grid.sync()' is reached by only some blocks of the grid: it is under the condition 'blockIdx.x == 0'
+  // CHECK: :[[@LINE-3]]:7: note: this condition splits the blocks of the grid
+}
+
+// Negative: a condition on a kernel argument is the same in every block.
+__global__ void grid_sync_argument(float *a, int n) {
+  cg::grid_group grid = cg::this_grid();
+  if (n > 0)
+    grid.sync();
+  a[blockIdx.x] = 1.0f;
+}
+
 void host(float *a, int n) {
   block_stride_launched<<<n, SUM_N>>>(a);
   block_stride_other<<<n, 200>>>(a);
