@@ -8,6 +8,7 @@
 // Run one kernel per process: ./barriers_uniform <name>.
 #include <cooperative_groups.h>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <vector>
 namespace cg = cooperative_groups;
@@ -103,6 +104,37 @@ __global__ void parent_launch(float *a) {
 __global__ void grid_sync_even_blocks(float *a) {
   cg::grid_group grid = cg::this_grid();
   if (blockIdx.x % 2 == 0)
+    grid.sync();
+  a[blockIdx.x] = 1.0f;
+}
+
+// A trip count that differs between blocks (4 blocks, n = 6: blocks 0 and 1
+// run two iterations, 2 and 3 one): the second grid barrier waits for blocks
+// that have finished. With n = 8 every block runs two.
+__global__ void grid_sync_block_stride(float *a, int n) {
+  cg::grid_group grid = cg::this_grid();
+  for (int i = blockIdx.x; i < n; i += gridDim.x) {
+    a[i] += 1.0f;
+    grid.sync();
+  }
+}
+// The block's rank, and a grid barrier the other blocks skip by leaving.
+__global__ void grid_sync_rank(float *a) {
+  cg::grid_group grid = cg::this_grid();
+  if (grid.block_rank() == 0)
+    grid.sync();
+  a[blockIdx.x] = 1.0f;
+}
+__global__ void grid_sync_first_block_last(float *a) {
+  cg::grid_group grid = cg::this_grid();
+  a[blockIdx.x] = 1.0f;
+  if (blockIdx.x == 0)
+    grid.sync();
+}
+// A condition on a kernel argument: every block arrives.
+__global__ void grid_sync_argument(float *a, int n) {
+  cg::grid_group grid = cg::this_grid();
+  if (n > 0)
     grid.sync();
   a[blockIdx.x] = 1.0f;
 }
@@ -233,6 +265,21 @@ int main(int argc, char **argv) {
   else if (!strcmp(k, "grid_sync_even_blocks")) {
     void *args[] = {&a};
     cudaLaunchCooperativeKernel((void *)grid_sync_even_blocks, 4, 64, args);
+  } else if (!strncmp(k, "grid_sync_block_stride_", 23)) {
+    int n = atoi(k + 23);
+    void *args[] = {&a, &n};
+    cudaLaunchCooperativeKernel((void *)grid_sync_block_stride, 4, 64, args);
+  } else if (!strcmp(k, "grid_sync_rank")) {
+    void *args[] = {&a};
+    cudaLaunchCooperativeKernel((void *)grid_sync_rank, 4, 64, args);
+  } else if (!strcmp(k, "grid_sync_first_block_last")) {
+    void *args[] = {&a};
+    cudaLaunchCooperativeKernel((void *)grid_sync_first_block_last, 4, 64,
+                                args);
+  } else if (!strcmp(k, "grid_sync_argument")) {
+    int n = 1;
+    void *args[] = {&a, &n};
+    cudaLaunchCooperativeKernel((void *)grid_sync_argument, 4, 64, args);
   } else if (!strcmp(k, "exit_neighbour"))
     return compare(k, [](float *a, float *b, int n, int f) {
       exit_neighbour<<<2, B>>>(a, b, n, f); }, 300);
