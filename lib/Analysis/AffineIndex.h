@@ -76,7 +76,16 @@ struct Address {
 // TU agrees.
 struct BlockShape {
   unsigned X = 0, Y = 1, Z = 1; // X == 0: unknown (assume a multiple of 32)
+  // z known only at run time (dim3(4, 8, n)): the lanes of a warp are one
+  // z-slice's (Z is 1 in the model), but blockDim.z has no known value.
+  bool RuntimeZ = false;
   bool pinned() const { return X != 0; }
+  // blockDim's component (0 x, 1 y, 2 z), if the launch gives it.
+  std::optional<unsigned> dim(int Index) const {
+    if (!pinned() || (Index == 2 && RuntimeZ))
+      return std::nullopt;
+    return Index == 0 ? X : Index == 1 ? Y : Z;
+  }
 };
 
 // One global or shared memory access of a function.

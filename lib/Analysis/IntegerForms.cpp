@@ -47,9 +47,8 @@ AffineForm AffineAnalysis::formIn(const Expr *E, const Env &En) {
     if (Type == "__cuda_builtin_threadIdx_t")
       return AffineForm::term(ThreadTerm(TermTx + Index));
     if (Type == "__cuda_builtin_blockDim_t") {
-      BlockShape S = shapeOf(En);
-      if (S.pinned())
-        return AffineForm::constant(Index == 0 ? S.X : Index == 1 ? S.Y : S.Z);
+      if (std::optional<unsigned> D = shapeOf(En).dim(Index))
+        return AffineForm::constant(*D);
     }
     return AffineForm::uniform(); // blockIdx, blockDim, gridDim
   }

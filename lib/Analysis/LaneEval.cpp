@@ -144,8 +144,11 @@ std::optional<int64_t> LaneEvaluator::builtin(const Expr *E,
   auto [Type, Comp] = *B;
   if (Type == "__cuda_builtin_threadIdx_t")
     return Comp == "x" ? T.X : Comp == "y" ? T.Y : T.Z;
-  if (Type == "__cuda_builtin_blockDim_t" && Shape.pinned())
-    return Comp == "x" ? Shape.X : Comp == "y" ? Shape.Y : Shape.Z;
+  if (Type == "__cuda_builtin_blockDim_t")
+    if (std::optional<unsigned> D = Shape.dim(Comp == "x"   ? 0
+                                              : Comp == "y" ? 1
+                                                            : 2))
+      return int64_t(*D);
   return std::nullopt;
 }
 

@@ -125,10 +125,12 @@ void AffineAnalysis::recordLaunch(const CallExpr *Launch) {
   std::optional<BlockShape> S = literalShapeOf(Site.Block, &RuntimeZ);
   if (S && RuntimeZ && (S->X * S->Y) % WarpSize != 0)
     S = std::nullopt;
+  if (S)
+    S->RuntimeZ = RuntimeZ;
   auto It = Shapes.find(Kernel);
-  if (!S ||
-      (It != Shapes.end() && (It->second.X != S->X || It->second.Y != S->Y ||
-                              It->second.Z != S->Z))) {
+  if (!S || (It != Shapes.end() &&
+             (It->second.X != S->X || It->second.Y != S->Y ||
+              It->second.Z != S->Z || It->second.RuntimeZ != S->RuntimeZ))) {
     Shapes.erase(Kernel);
     Unpinned.insert(Kernel);
     return;

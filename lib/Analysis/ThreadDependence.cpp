@@ -496,6 +496,13 @@ Dependence FunctionDependence::compute(const Expr *E) {
     if (D == Dependence::ThreadDependent && BO->isAdditiveOp())
       if (auto P = threadPart(BO, 0); P && P->Atoms.empty())
         return P->Rest;
+    // The same on both sides of a comparison (`t < end + tid` with `t` from
+    // `start + tid` stepping by a uniform amount): it compares the rests.
+    if (D == Dependence::ThreadDependent && BO->isComparisonOp()) {
+      auto L = threadPart(BO->getLHS(), 0), R = threadPart(BO->getRHS(), 0);
+      if (L && R && !L->Atoms.empty() && L->Atoms == R->Atoms)
+        return join(L->Rest, R->Rest);
+    }
     return D;
   }
   if (isa<CXXDefaultArgExpr>(E))

@@ -143,6 +143,9 @@ public:
                          unsigned Depth = 0);
 
 private:
+  // What the operators of V say: its atoms, or nothing.
+  std::optional<Part> structural(const Value *V, const Instruction *At,
+                                 unsigned Depth);
   static void add(Part &Into, const Part &P, int64_t Sign) {
     for (auto &[K, C] : P.Atoms)
       if ((Into.Atoms[K] += Sign * C) == 0)
@@ -193,6 +196,27 @@ std::optional<Part> PartFinder::of(const Value *V, const Instruction *At,
                                    unsigned Depth) {
   if (Depth > 24)
     return std::nullopt;
+  if (std::optional<Part> P = structural(V, At, Depth))
+    return P;
+  // A value the analysis already calls uniform where At uses it (a kernel
+  // argument, bid / H): no thread part, whatever it is computed with. Not a
+  // loop's phi, nor a value of a loop that At is outside of (temporal
+  // divergence).
+  const auto *U = dyn_cast<Instruction>(V);
+  bool Uniform = isa<Argument>(V);
+  if (U && !isa<PHINode>(U) && !UI.isDivergent(U)) {
+    const Loop *L = LI.getLoopFor(U->getParent());
+    Uniform = !L || L->contains(At);
+  }
+  if (!Uniform)
+    return std::nullopt;
+  Part P;
+  P.RestNtidMultiple = false;
+  return P;
+}
+
+std::optional<Part>
+PartFinder::structural(const Value *V, const Instruction *At, unsigned Depth) {
   bool IsNtid;
   if (auto Atom = sregAtom(V, IsNtid)) {
     Part P;
@@ -387,6 +411,17 @@ bool markUniformByValue(Function &F, const UniformityInfo &UI,
           Cmp && UI.isDivergent(Cmp) && blockStrideExit(Cmp, LI, BlockDimX)) {
         Cmp->setMetadata(UniformKind, MDNode::get(Ctx, {}));
         Changed = true;
+        continue;
+      }
+      // The same thread part on both sides (`t < end + tid` with `t` from
+      // `start + tid` stepping uniformly): the compare is of the rests.
+      if (auto *Cmp = dyn_cast<ICmpInst>(&I); Cmp && UI.isDivergent(Cmp)) {
+        auto L = Finder.of(Cmp->getOperand(0), Cmp);
+        auto R = Finder.of(Cmp->getOperand(1), Cmp);
+        if (L && R && !L->Atoms.empty() && L->Atoms == R->Atoms) {
+          Cmp->setMetadata(UniformKind, MDNode::get(Ctx, {}));
+          Changed = true;
+        }
         continue;
       }
       auto *BO = dyn_cast<BinaryOperator>(&I);

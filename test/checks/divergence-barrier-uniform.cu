@@ -199,6 +199,34 @@ __global__ void parent_launch(float *a) {
   a[threadIdx.x] += 1.0f;
 }
 
+// ---- the same thread part on both sides of the loop's test (ggml's wkv
+// and gla kernels: one token of the sequence per iteration, each thread its
+// channel): every thread runs (end - start) / C iterations.
+
+__global__ void both_sides(const float *k, float *y, int n, int H, int C) {
+  __shared__ float s[64];
+  int tid = threadIdx.x, b = blockIdx.x / H, h = blockIdx.x % H;
+  for (int t = b * n * C + h * 64 + tid; t < (b + 1) * n * C + h * 64 + tid;
+       t += C) {
+    __syncthreads();
+    s[tid] = k[t];
+    __syncthreads();
+    y[t] = s[63 - tid];
+  }
+}
+// Positive beside it: the thread parts differ (tid against 2 * tid).
+__global__ void sides_differ(const float *k, float *y, int n, int C) {
+  __shared__ float s[64];
+  int tid = threadIdx.x;
+  for (int t = tid; t < n + 2 * tid; t += C) {
+    s[tid] = k[t];
+    __syncthreads();
+    // CHECK: :[[@LINE-1]]:5: error: '__syncthreads()' is reached by only part of the thread block: it is inside a loop whose trip count differs between threads (the condition 't < n + 2 * tid' depends on the thread)
+    // CHECK: :[[@LINE-4]]:21: note: the loop condition that varies between threads
+    y[t] = s[63 - tid];
+  }
+}
+
 // ---- a grid barrier: the block index is not uniform across the grid
 
 __global__ void grid_sync_even_blocks(float *a) {
