@@ -2,6 +2,7 @@
 #include "Analysis/AffineIndex.h"
 #include "Analysis/DeviceCode.h"
 #include "Analysis/LocalWrites.h"
+#include "Analysis/Loops.h"
 #include "Analysis/ThreadDependence.h"
 #include "clang/AST/ExprCXX.h"
 #include "llvm/ADT/STLExtras.h"
@@ -69,19 +70,11 @@ std::optional<std::string> builtinName(const Expr *E) {
 
 std::optional<UnsignedIndexCheck::Loop> loopOf(const ForStmt *FS,
                                                const ASTContext &Ctx) {
-  const VarDecl *V = nullptr;
-  const Expr *Start = nullptr;
-  if (const auto *DS = dyn_cast_or_null<DeclStmt>(FS->getInit());
-      DS && DS->isSingleDecl()) {
-    V = dyn_cast<VarDecl>(DS->getSingleDecl());
-    Start = V ? V->getInit() : nullptr;
-  } else if (const auto *BO = dyn_cast_or_null<BinaryOperator>(FS->getInit());
-             BO && BO->getOpcode() == BO_Assign) {
-    V = varOf(BO->getLHS());
-    Start = BO->getRHS();
-  }
-  if (!V || !Start || !V->getType()->isIntegerType() || !FS->getInc())
+  std::optional<ForCounter> C = forCounter(FS);
+  if (!C || !C->Var->getType()->isIntegerType() || !FS->getInc())
     return std::nullopt;
+  const VarDecl *V = C->Var;
+  const Expr *Start = C->Start;
   UnsignedIndexCheck::Loop L{FS, V, Start, nullptr, false};
   const Expr *Inc = FS->getInc()->IgnoreParens();
   if (const auto *U = dyn_cast<UnaryOperator>(Inc);

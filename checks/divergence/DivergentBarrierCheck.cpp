@@ -2,6 +2,7 @@
 #include "Analysis/AffineIndex.h"
 #include "Analysis/BodyWalk.h"
 #include "Analysis/LaneEval.h"
+#include "Analysis/Loops.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/Basic/SourceManager.h"
 #include <functional>
@@ -130,22 +131,11 @@ bool DivergentBarrierCheck::sameTripsForLaunch(const Stmt *Loop,
     return B && B->first == Type && B->second == "x";
   };
   // The counter and its start.
-  const VarDecl *Counter = nullptr;
-  const Expr *Start = nullptr;
-  if (const auto *DS = dyn_cast<DeclStmt>(For->getInit());
-      DS && DS->isSingleDecl()) {
-    Counter = dyn_cast<VarDecl>(DS->getSingleDecl());
-    Start = Counter ? Counter->getInit() : nullptr;
-  } else if (const auto *BO = dyn_cast<BinaryOperator>(For->getInit());
-             BO && BO->getOpcode() == BO_Assign) {
-    if (const auto *DRE =
-            dyn_cast<DeclRefExpr>(BO->getLHS()->IgnoreParenImpCasts()))
-      Counter = dyn_cast<VarDecl>(DRE->getDecl());
-    Start = BO->getRHS();
-  }
-  if (!Counter || !Start ||
-      !IsComponent(Start->IgnoreParenImpCasts(), "__cuda_builtin_threadIdx_t"))
+  std::optional<ForCounter> C = forCounter(For);
+  if (!C || !IsComponent(C->Start->IgnoreParenImpCasts(),
+                         "__cuda_builtin_threadIdx_t"))
     return false;
+  const VarDecl *Counter = C->Var;
   auto IsCounter = [&](const Expr *E) {
     const auto *DRE = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts());
     return DRE && DRE->getDecl() == Counter;

@@ -7,6 +7,25 @@ using namespace clang;
 
 namespace warplint {
 
+std::optional<ForCounter> forCounter(const ForStmt *For) {
+  const VarDecl *V = nullptr;
+  const Expr *Start = nullptr;
+  if (const auto *DS = dyn_cast_or_null<DeclStmt>(For->getInit());
+      DS && DS->isSingleDecl()) {
+    V = dyn_cast<VarDecl>(DS->getSingleDecl());
+    Start = V ? V->getInit() : nullptr;
+  } else if (const auto *BO = dyn_cast_or_null<BinaryOperator>(For->getInit());
+             BO && BO->getOpcode() == BO_Assign) {
+    if (const auto *DRE =
+            dyn_cast<DeclRefExpr>(BO->getLHS()->IgnoreParenImpCasts()))
+      V = dyn_cast<VarDecl>(DRE->getDecl());
+    Start = BO->getRHS();
+  }
+  if (!V || !Start)
+    return std::nullopt;
+  return ForCounter{V, Start};
+}
+
 bool isLoop(const Stmt *S) {
   return isa<ForStmt, WhileStmt, DoStmt, CXXForRangeStmt>(S);
 }

@@ -11,6 +11,15 @@
 
 namespace warplint {
 
+// The counter a for loop declares or assigns in its init (`for (int i =
+// s; ...)`, `for (i = s; ...)`) and its start value; nothing for any other
+// init.
+struct ForCounter {
+  const clang::VarDecl *Var;
+  const clang::Expr *Start;
+};
+std::optional<ForCounter> forCounter(const clang::ForStmt *For);
+
 // for, while, do and range-for.
 bool isLoop(const clang::Stmt *S);
 
