@@ -1,6 +1,8 @@
 #include "checks/divergence/DivergentBarrierCheck.h"
 #include "Analysis/AffineIndex.h"
 #include "Analysis/BodyWalk.h"
+#include "Analysis/CallGraph.h"
+#include "Analysis/DeclRefs.h"
 #include "Analysis/LaneEval.h"
 #include "Analysis/Loops.h"
 #include "clang/AST/ExprCXX.h"
@@ -110,27 +112,26 @@ bool DivergentBarrierCheck::takesThreadsToExit(
   return endsKernel(FD.function());
 }
 
-// `for (i = threadIdx.x; i < N; i += blockDim.x)`: thread t runs
-// ceil((N - t) / blockDim.x) iterations, the same for every thread when N is
-// a multiple of blockDim.x — one iteration each when they are equal. True
-// when every launch of the kernel in the TU has such a block (the launch
-// shapes agree on a literal blockDim.x); the counter must not be written in
-// the body.
-bool DivergentBarrierCheck::sameTripsForLaunch(const Stmt *Loop,
-                                               FunctionDependence &FD,
-                                               const FunctionDecl *Kernel) {
-  const auto *For = dyn_cast<ForStmt>(Loop);
-  if (!For || !For->getInit() || !For->getCond() || !For->getInc() || !Kernel ||
-      !Kernel->hasAttr<CUDAGlobalAttr>())
-    return false;
-  BlockShape Shape = context().affine().blockShape(Kernel);
-  if (!Shape.pinned())
+// `for (i = threadIdx.x; i < N; i += S)`, S blockDim.x or a constant: with
+// blockDim.x launched as X <= S and N a multiple of S, thread t < X runs
+// ceil((N - t) / S) = N / S iterations, the same in every thread (one each
+// when N == S: `for (pos = tid; pos < SUM_N; pos += blockSize)` with both 256
+// and 256 threads launched). The counter must not be written in the body.
+static bool blockStrideTrips(const ForStmt *For, unsigned X,
+                             const ASTContext &Ctx) {
+  if (!For->getInit() || !For->getCond() || !For->getInc() || !X)
     return false;
   auto IsComponent = [](const Expr *E, llvm::StringRef Type) {
     auto B = cudaBuiltinComponent(E);
     return B && B->first == Type && B->second == "x";
   };
-  // The counter and its start.
+  auto Constant = [&](const Expr *E) -> std::optional<uint64_t> {
+    Expr::EvalResult R;
+    if (E->isValueDependent() || !E->EvaluateAsInt(R, Ctx) ||
+        R.Val.getInt().isNegative())
+      return std::nullopt;
+    return R.Val.getInt().getZExtValue();
+  };
   std::optional<ForCounter> C = forCounter(For);
   if (!C || !IsComponent(C->Start->IgnoreParenImpCasts(),
                          "__cuda_builtin_threadIdx_t"))
@@ -140,37 +141,92 @@ bool DivergentBarrierCheck::sameTripsForLaunch(const Stmt *Loop,
     const auto *DRE = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts());
     return DRE && DRE->getDecl() == Counter;
   };
-  // i < N, N a constant multiple of blockDim.x.
   const auto *Cond = dyn_cast<BinaryOperator>(For->getCond()->IgnoreParens());
   if (!Cond || Cond->getOpcode() != BO_LT || !IsCounter(Cond->getLHS()))
     return false;
-  Expr::EvalResult N;
-  const Expr *Bound = Cond->getRHS();
-  if (Bound->isValueDependent() ||
-      !Bound->EvaluateAsInt(N, Kernel->getASTContext()) ||
-      N.Val.getInt().isNegative() ||
-      N.Val.getInt().getZExtValue() % Shape.X != 0)
-    return false;
-  // i += blockDim.x
+  std::optional<uint64_t> N = Constant(Cond->getRHS());
   const auto *Inc = dyn_cast<CompoundAssignOperator>(For->getInc());
-  if (!Inc || Inc->getOpcode() != BO_AddAssign || !IsCounter(Inc->getLHS()) ||
-      !IsComponent(Inc->getRHS()->IgnoreParenImpCasts(),
-                   "__cuda_builtin_blockDim_t"))
+  if (!N || !Inc || Inc->getOpcode() != BO_AddAssign ||
+      !IsCounter(Inc->getLHS()))
     return false;
-  // Nothing else in the loop writes the counter or leaves it early.
-  bool Written = false;
-  forEachStmt(For->getBody(), [&](const Stmt *S) {
-    if (const auto *BO = dyn_cast<BinaryOperator>(S);
-        BO && BO->isAssignmentOp() && IsCounter(BO->getLHS()))
-      Written = true;
-    if (const auto *UO = dyn_cast<UnaryOperator>(S);
-        UO && (UO->isIncrementDecrementOp() || UO->getOpcode() == UO_AddrOf) &&
-        IsCounter(UO->getSubExpr()))
-      Written = true;
-    return WalkStep::Continue;
-  });
-  (void)FD;
-  return !Written;
+  std::optional<uint64_t> S = IsComponent(Inc->getRHS()->IgnoreParenImpCasts(),
+                                          "__cuda_builtin_blockDim_t")
+                                  ? std::optional<uint64_t>(X)
+                                  : Constant(Inc->getRHS());
+  if (!S || *S < X || *N % *S != 0)
+    return false;
+  return !writesTo(For->getBody(), Counter);
+}
+
+// The kernels whose threads run F: F itself, or the kernels that call it
+// through user helpers. False when a caller is not known (no call in this
+// TU, or deeper than the walk goes).
+bool DivergentBarrierCheck::kernelsReaching(
+    const FunctionDecl *F, llvm::SmallVectorImpl<const FunctionDecl *> &Out,
+    unsigned Depth) {
+  if (F->hasAttr<CUDAGlobalAttr>()) {
+    if (!llvm::is_contained(Out, F))
+      Out.push_back(F);
+    return true;
+  }
+  if (Depth > MaxDeviceCallDepth)
+    return false;
+  llvm::ArrayRef<CallSite> Calls = context().callGraph().callers(F);
+  bool Any = false;
+  for (const CallSite &Site : Calls) {
+    if (Site.Caller->isDependentContext())
+      continue; // its instantiations call it too
+    if (!kernelsReaching(Site.Caller, Out, Depth + 1))
+      return false;
+    Any = true;
+  }
+  return Any;
+}
+
+// A block-stride loop (blockStrideTrips) judged at every launch that runs
+// it: Kernel's, or, for a helper judged on its own, the kernels that call
+// it; in a template, at each instantiation with its own constants.
+bool DivergentBarrierCheck::sameTripsForLaunch(const Stmt *Loop,
+                                               FunctionDependence &FD,
+                                               const FunctionDecl *Kernel) {
+  const auto *For = dyn_cast<ForStmt>(Loop);
+  const FunctionDecl *F = FD.function();
+  if (!For || !Kernel)
+    return false;
+  // The instances of the loop: in F, or in each instantiation of F's
+  // template (the loop at the same place).
+  llvm::SmallVector<std::pair<const FunctionDecl *, const ForStmt *>, 4> Loops;
+  if (const FunctionTemplateDecl *T = F->getDescribedFunctionTemplate()) {
+    for (const FunctionDecl *Spec : T->specializations()) {
+      const ForStmt *Same = nullptr;
+      forEachStmt(Spec->getBody(), [&](const Stmt *S) {
+        if (const auto *L = dyn_cast<ForStmt>(S);
+            L && L->getBeginLoc() == For->getBeginLoc())
+          Same = L;
+        return Same ? WalkStep::Stop : WalkStep::Continue;
+      });
+      if (!Same)
+        return false;
+      Loops.push_back({Spec, Same});
+    }
+  } else if (!F->isDependentContext()) {
+    Loops.push_back({F, For});
+  }
+  if (Loops.empty())
+    return false;
+  for (auto [Fn, L] : Loops) {
+    llvm::SmallVector<const FunctionDecl *, 4> Kernels;
+    if (Kernel->hasAttr<CUDAGlobalAttr>() && Kernel != F)
+      Kernels.push_back(Kernel); // reached through this call chain
+    else if (!kernelsReaching(Fn, Kernels))
+      return false;
+    for (const FunctionDecl *K : Kernels) {
+      BlockShape Shape = context().affine().blockShape(K);
+      if (!Shape.pinned() || !blockStrideTrips(L, Shape.X, Fn->getASTContext()))
+        return false;
+    }
+  }
+  return true;
 }
 
 // Whether E reads the block's position in the grid: blockIdx, a group's

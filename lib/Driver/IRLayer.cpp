@@ -494,7 +494,15 @@ private:
           };
       Walk(AST->getTranslationUnitDecl());
     }
-    return BlockDimXByName->lookup(Name);
+    if (unsigned X = BlockDimXByName->lookup(Name))
+      return X;
+    // With -fgpu-rdc clang externalises a static kernel under its mangled
+    // name with a suffix of the TU's hash ("__intern__<hash>", or
+    // ".static.<hash>" for variables).
+    for (llvm::StringRef Mark : {"__intern__", ".static."})
+      if (Name.contains(Mark))
+        return BlockDimXByName->lookup(Name.split(Mark).first);
+    return 0;
   }
 
   bool inSystemHeader(const llvm::Function &F) {

@@ -359,8 +359,9 @@ PartFinder::structural(const Value *V, const Instruction *At, unsigned Depth) {
 
 } // namespace
 
-// `for (i = tid.x; i < N; i += ntid.x)` with blockDim.x launched as X and N
-// a multiple of X: the compare of the loop's exit test.
+// `for (i = tid.x; i < N; i += S)` with S ntid.x or a constant, blockDim.x
+// launched as X <= S and N a multiple of S: the compare of the loop's exit
+// test.
 static bool blockStrideExit(const ICmpInst *Cmp, const LoopInfo &LI,
                             unsigned X) {
   if (!X || (Cmp->getPredicate() != ICmpInst::ICMP_SLT &&
@@ -368,13 +369,13 @@ static bool blockStrideExit(const ICmpInst *Cmp, const LoopInfo &LI,
     return false;
   const auto *N = dyn_cast<ConstantInt>(Cmp->getOperand(1));
   const auto *Phi = dyn_cast<PHINode>(resolve(Cmp->getOperand(0)));
-  if (!N || N->isNegative() || N->getZExtValue() % X != 0 || !Phi ||
-      Phi->getNumIncomingValues() != 2)
+  if (!N || N->isNegative() || !Phi || Phi->getNumIncomingValues() != 2)
     return false;
   const Loop *L = LI.getLoopFor(Phi->getParent());
   if (!L || L->getHeader() != Phi->getParent() || !L->contains(Cmp))
     return false;
-  bool StartsAtTid = false, StepsByBlock = false;
+  bool StartsAtTid = false;
+  uint64_t Stride = 0;
   for (unsigned K = 0; K < 2; ++K) {
     const Value *In = Phi->getIncomingValue(K);
     bool IsNtid;
@@ -395,9 +396,10 @@ static bool blockStrideExit(const ICmpInst *Cmp, const LoopInfo &LI,
     bool Ntid =
         CB && CB->getCalledFunction() &&
         CB->getCalledFunction()->getName() == "llvm.nvvm.read.ptx.sreg.ntid.x";
-    StepsByBlock = Ntid || (C && C->getZExtValue() == X);
+    Stride = Ntid ? X : C && !C->isNegative() ? C->getZExtValue() : 0;
   }
-  return StartsAtTid && StepsByBlock;
+  // Thread t < X <= Stride runs ceil((N - t) / Stride) = N / Stride times.
+  return StartsAtTid && Stride >= X && N->getZExtValue() % Stride == 0;
 }
 
 bool markUniformByValue(Function &F, const UniformityInfo &UI,

@@ -59,8 +59,9 @@ llvm::InstructionUniformity gridUniformityOf(const llvm::Value *V);
 // marked (then F's uniformity must be computed again).
 //
 // With BlockDimX (every launch's blockDim.x, 0 if unknown), also the exit
-// test of a block-stride loop `for (i = tid.x; i < N; i += ntid.x)` with N a
-// multiple of BlockDimX: every thread runs N / BlockDimX iterations.
+// test of a block-stride loop `for (i = tid.x; i < N; i += S)`, S ntid.x or
+// a constant no smaller than BlockDimX, N a multiple of S: every thread
+// runs N / S iterations.
 bool markUniformByValue(llvm::Function &F, const llvm::UniformityInfo &UI,
                         const llvm::LoopInfo &LI, unsigned BlockDimX = 0);
 

@@ -160,6 +160,41 @@ __global__ void block_stride_unknown(float *a) {
   }
 }
 
+// A template helper whose stride is a constant: 256 threads launched, the
+// bound and the stride 256: one iteration each. The kernel is static, so
+// that with -fgpu-rdc its device name carries the TU's suffix.
+template <int N, int Stride> __device__ void sum_reduce(float *s) {
+  for (int pos = threadIdx.x; pos < N; pos += Stride) {
+    __syncthreads();
+    if (pos < 128)
+      s[pos] += s[pos + 128];
+    __syncthreads();
+  }
+}
+static __global__ void stride_constant(float *a) {
+  __shared__ float s[SUM_N];
+  s[threadIdx.x] = a[threadIdx.x];
+  sum_reduce<SUM_N, SUM_N>(s);
+  a[blockIdx.x] = s[0];
+}
+
+// A constant stride below the block size: threads 0-127 of 256 run the
+// loop twice, the others once.
+template <int N, int Stride> __device__ void sum_reduce_half(float *s) {
+  for (int pos = threadIdx.x; pos < N; pos += Stride) {
+    __syncthreads();
+    // CHECK: :[[@LINE-1]]:5: error: '__syncthreads()' is reached by only part of the thread block: it is inside a loop whose trip count differs between threads (the condition 'pos < N' depends on the thread)
+    // CHECK: :[[@LINE-3]]:31: note: the loop condition that varies between threads
+    s[pos] += 1.0f;
+  }
+}
+static __global__ void stride_below_block(float *a) {
+  __shared__ float s[SUM_N];
+  s[threadIdx.x] = a[threadIdx.x];
+  sum_reduce_half<SUM_N, 128>(s);
+  a[blockIdx.x] = s[0];
+}
+
 // ---- a work queue: the only exit is a break on a __shared__ flag that
 // thread 0 sets before a barrier
 
@@ -291,4 +326,6 @@ __global__ void grid_sync_argument(float *a, int n) {
 void host(float *a, int n) {
   block_stride_launched<<<n, SUM_N>>>(a);
   block_stride_other<<<n, 200>>>(a);
+  stride_constant<<<n, SUM_N>>>(a);
+  stride_below_block<<<n, SUM_N>>>(a);
 }
