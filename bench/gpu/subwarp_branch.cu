@@ -63,6 +63,54 @@ __global__ void k_warp_uniform(float *out, const float *in, int reps) {
   out[i] = v;
 }
 
+// One-sided branches: the lanes that skip the body have nothing to run,
+// so a warp issues the body once however many of its lanes take it. The
+// same 128 lanes of each block with a loop of work, spread over every warp
+// (the odd lanes: 8 warps issue it) or packed (the first 128 threads: 4
+// warps issue it).
+__global__ void k_onesided_spread(float *out, const float *in, int reps) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  float v = in[i];
+  if (threadIdx.x & 1) {
+    for (int k = 0; k < reps; ++k)
+      v = __sinf(v) * 1.0001f + 0.25f;
+  }
+  out[i] = v;
+}
+
+__global__ void k_onesided_packed(float *out, const float *in, int reps) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  float v = in[i];
+  if (threadIdx.x < Block / 2) {
+    for (int k = 0; k < reps; ++k)
+      v = __sinf(v) * 1.0001f + 0.25f;
+  }
+  out[i] = v;
+}
+
+// A role of a few lanes of one warp: 16 lanes of warp 0 run the loop, or
+// all 32 lanes of warp 0 run it (twice the items): the same warp
+// instructions, so the 16 idle lanes cost nothing that a repacking saves.
+__global__ void k_role_half_warp(float *out, const float *in, int reps) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  float v = in[i];
+  if (threadIdx.x < 16) {
+    for (int k = 0; k < reps; ++k)
+      v = __sinf(v) * 1.0001f + 0.25f;
+  }
+  out[i] = v;
+}
+
+__global__ void k_role_full_warp(float *out, const float *in, int reps) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  float v = in[i];
+  if (threadIdx.x < 32) {
+    for (int k = 0; k < reps; ++k)
+      v = __sinf(v) * 1.0001f + 0.25f;
+  }
+  out[i] = v;
+}
+
 // Size sweeps: S loads, S stores or S dependent multiply-adds under a lane
 // condition, to see where ptxas stops predicating.
 template <int S> __global__ void k_loads(float *out, const float *in) {
@@ -113,6 +161,10 @@ int main() {
   k_pred_store<<<Grid, Block>>>(out, in);
   k_branch<<<Grid, Block>>>(out, in, 64);
   k_warp_uniform<<<Grid, Block>>>(out, in, 64);
+  k_onesided_spread<<<Grid, Block>>>(out, in, 64);
+  k_onesided_packed<<<Grid, Block>>>(out, in, 64);
+  k_role_half_warp<<<Grid, Block>>>(out, in, 64);
+  k_role_full_warp<<<Grid, Block>>>(out, in, 64);
   sweep<1>(out, in);
   sweep<2>(out, in);
   sweep<4>(out, in);

@@ -1,4 +1,6 @@
 #include "checks/divergence/SubwarpBranchCheck.h"
+#include "Analysis/BodyWalk.h"
+#include "Analysis/Loops.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/StmtCXX.h"
 #include "clang/Basic/SourceManager.h"
@@ -28,8 +30,31 @@ unsigned sizeOf(const Stmt *S) {
   return N;
 }
 
-// Whether evaluating E may have an effect worth a branch: a call or an
-// assignment (otherwise ?: and && are selects and predicated instructions).
+// Without the IR layer, what a statement costs: its operations (operators,
+// calls, subscripts, member accesses), a loop's body counted as LoopWeight
+// runs of it (the trip count is not known here). On the scale of -O3
+// instructions, roughly: an operation is an instruction or two.
+constexpr unsigned LoopWeight = 8;
+unsigned operationsOf(const Stmt *S) {
+  if (!S)
+    return 0;
+  unsigned N = isa<BinaryOperator, UnaryOperator, CallExpr, ArraySubscriptExpr,
+                   MemberExpr, ConditionalOperator>(S);
+  const Stmt *Body = nullptr;
+  if (const auto *For = dyn_cast<ForStmt>(S))
+    Body = For->getBody();
+  else if (const auto *While = dyn_cast<WhileStmt>(S))
+    Body = While->getBody();
+  else if (const auto *Do = dyn_cast<DoStmt>(S))
+    Body = Do->getBody();
+  else if (const auto *Range = dyn_cast<CXXForRangeStmt>(S))
+    Body = Range->getBody();
+  for (const Stmt *C : S->children())
+    if (C && !isa<LambdaExpr>(C))
+      N += (C == Body ? LoopWeight : 1) * operationsOf(C);
+  return N;
+}
+
 bool hasEffects(const Stmt *S) {
   bool Found = false;
   forEachStmt(S, WalkOptions().enterLambdas(), [&](const Stmt *N) {
@@ -261,6 +286,22 @@ std::optional<ir::SourcePos> irPosition(CheckContext &Ctx, SourceLocation Loc) {
 // instructions more than the select of k_select). Not reported.
 constexpr unsigned MaxPredicated = 6;
 
+// A one-sided branch outside a loop that changes its lanes is reported
+// when the issue slots that packing its lanes would save come to this share
+// of the kernel's instructions: Body * (Warps - Needed) / (Total * Warps).
+constexpr double MinOneSidedShare = 0.1;
+// ... and when the branch is at least this long: packing lanes costs an
+// index computation, and shuffles where the inputs sit in other lanes, a
+// few to a dozen instructions; a body of a store or two (a warp's result,
+// a halo cell) does not pay for it. Instructions at -O3, or operations
+// without the IR layer (operationsOf).
+constexpr unsigned MinOneSidedBody = 32;
+
+struct OneSidedCost {
+  unsigned Lanes = 0, Warps = 0, Needed = 0; // over the block
+  unsigned Body = 0, Total = 0; // instructions (-O3) or statements (AST)
+};
+
 const VarDecl *asVar(const Expr *E) {
   if (const auto *DRE = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts()))
     return dyn_cast<VarDecl>(DRE->getDecl());
@@ -344,6 +385,14 @@ ir::BranchFate SubwarpBranchCheck::optimised(const Stmt *Branch,
   return O->branchesIn(*B, *E);
 }
 
+bool SubwarpBranchCheck::activeSetChanges(const Stmt *Branch, const Expr *Cond,
+                                          FunctionDependence &FD) {
+  for (const Stmt *P = FD.parent(Branch); P; P = FD.parent(P))
+    if (isLoop(P) && variesWithLoop(Cond, P))
+      return true;
+  return false;
+}
+
 void SubwarpBranchCheck::judge(const Stmt *Branch, const Expr *Cond,
                                FunctionDependence &FD, LaneEvaluator &LE) {
   if (!Cond || FD.dependence(Cond) != Dependence::ThreadDependent)
@@ -425,19 +474,6 @@ void SubwarpBranchCheck::judge(const Stmt *Branch, const Expr *Cond,
   const auto *If = dyn_cast<IfStmt>(Branch);
   if (If && isReductionStep(If))
     return;
-  // A role of a few threads of one warp, once per block: `if (tid < 3)
-  // load the boundary columns;`, the block's last step by 8 lanes. Only
-  // one warp of several splits, the few lanes run the branch (no else),
-  // and no loop repeats it: the rest of the block does not wait on it
-  // more than once.
-  if (If && !If->getElse() && S.WarpsSplit == 1 && S.WarpsChecked > 1 &&
-      NTrue < NFalse) {
-    bool InLoop = false;
-    for (const Stmt *P = FD.parent(Branch); P && !InLoop; P = FD.parent(P))
-      InLoop = isa<ForStmt, WhileStmt, DoStmt, CXXForRangeStmt>(P);
-    if (!InLoop)
-      return;
-  }
   // What the optimiser left: no branch (selects, predicated code), or one
   // so small that it costs what predication would.
   ir::BranchFate Fate = optimised(Branch, Cond);
@@ -445,6 +481,49 @@ void SubwarpBranchCheck::judge(const Stmt *Branch, const Expr *Cond,
     return;
   bool AtO3 = Fate.K == ir::BranchFate::Divergent;
   if (AtO3 && Fate.Sides[0] + Fate.Sides[1] <= MaxPredicated)
+    return;
+  // A one-sided branch (no else, or an else the optimiser emptied) costs
+  // the warp nothing over running it with every lane: the skipping lanes
+  // have nothing to run until the join and the warp issues the body once.
+  // Its cost is a split only where a loop changes the active lanes from one
+  // iteration to the next (`tid % (2 * s) == 0`, `(tid ^ j) > tid`), the
+  // warps of the block staying busy on ever fewer lanes; a fixed set (`tid
+  // < 3` loading boundary columns each step) is work no lane assignment
+  // reduces.
+  bool OneSided = !Switch && (!If || !If->getElse() ||
+                              (AtO3 && (!Fate.Sides[0] || !Fate.Sides[1])));
+  if (isa<ConditionalOperator>(Branch))
+    OneSided = AtO3 && (!Fate.Sides[0] || !Fate.Sides[1]);
+  // Outside such a loop, a one-sided branch is worth restructuring only
+  // where packing its lanes into fewer warps saves a real share of the
+  // kernel: the halo of a 16x16 tile (4 lanes in each of 8 warps, where one
+  // warp would do) is; `if (tid < 3)` in one warp, or half of each warp
+  // storing a result once in a kernel ten times its size, is not.
+  OneSidedCost Spread;
+  if (OneSided && !activeSetChanges(Branch, Cond, FD)) {
+    bool Negated = isa<BinaryOperator>(Branch) &&
+                   cast<BinaryOperator>(Branch)->getOpcode() == BO_LOr;
+    Spread.Lanes = Negated ? S.FalseTotal : S.TrueTotal;
+    Spread.Warps = Negated ? S.WarpsFalse : S.WarpsTrue;
+    Spread.Needed = (Spread.Lanes + W - 1) / W;
+    if (AtO3) {
+      Spread.Body = Fate.Sides[0] + Fate.Sides[1];
+      Spread.Total = Fate.FunctionSize;
+    } else {
+      Spread.Body = operationsOf(If ? If->getThen()
+                                    : cast<BinaryOperator>(Branch)->getRHS());
+      Spread.Total = operationsOf(FD.function()->getBody());
+    }
+    if (Spread.Warps <= Spread.Needed || !Spread.Total ||
+        Spread.Body < MinOneSidedBody ||
+        double(Spread.Body) * (Spread.Warps - Spread.Needed) <
+            MinOneSidedShare * Spread.Total * Spread.Warps)
+      return;
+  }
+  // Both sides run: the warp pays the smaller one on top of its lanes' own
+  // path; a side of a few instructions costs what predication would.
+  if (!OneSided && AtO3 &&
+      std::min(Fate.Sides[0], Fate.Sides[1]) <= MaxPredicated)
     return;
   if (!AtO3 && If) { // the AST layer's reading: register work is a select
     unsigned Statements = 0;
@@ -508,6 +587,17 @@ void SubwarpBranchCheck::judge(const Stmt *Branch, const Expr *Cond,
                      " lanes idle while the others run the " +
                      std::to_string(Then) + " statement(s) of the branch";
   }
+  if (Spread.Warps)
+    Cost += "; its " + std::to_string(Spread.Lanes) + " lanes sit in " +
+            std::to_string(Spread.Warps) + " warps where " +
+            std::to_string(Spread.Needed) +
+            " would hold them, and the branch " +
+            (AtO3 ? "is " + std::to_string(Spread.Body) + " of the kernel's " +
+                        std::to_string(Spread.Total) + " instructions"
+                  : "is " + std::to_string(Spread.Body) +
+                        " of the function's " + std::to_string(Spread.Total) +
+                        " operations, a loop's body counted as " +
+                        std::to_string(LoopWeight) + " runs");
   B.note(If->getThen()->getBeginLoc(), "{0}") << Cost;
 }
 

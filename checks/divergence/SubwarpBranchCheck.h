@@ -20,6 +20,11 @@ private:
              FunctionDependence &FD, LaneEvaluator &LE);
   void judgeLoop(const clang::Stmt *Loop, const clang::Expr *Cond,
                  FunctionDependence &FD, LaneEvaluator &LE);
+  // Whether the lanes Cond lets through change between iterations of a
+  // loop around Branch in its function. (A helper's condition on its
+  // parameters is not evaluated per lane: the lanes are unknown there.)
+  bool activeSetChanges(const clang::Stmt *Branch, const clang::Expr *Cond,
+                        FunctionDependence &FD);
   // What -O3 left of the branch (the IR layer's optimised view): Unknown
   // without the IR layer, for a loop, or in a macro.
   ir::BranchFate optimised(const clang::Stmt *Branch, const clang::Expr *Cond);

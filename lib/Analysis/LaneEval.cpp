@@ -3,6 +3,7 @@
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/StmtCXX.h"
+#include "llvm/ADT/bit.h"
 #include "llvm/Support/MathExtras.h"
 #include <functional>
 #include <vector>
@@ -396,6 +397,10 @@ LaneSplit LaneEvaluator::split(const Expr *Cond) {
     if (!Lanes)
       break;
     ++S.WarpsChecked;
+    S.TrueTotal += llvm::popcount(True);
+    S.FalseTotal += llvm::popcount(Lanes & ~True);
+    S.WarpsTrue += True != 0;
+    S.WarpsFalse += (Lanes & ~True) != 0;
     if (Values.size() > 1) {
       if (S.WarpsSplit++ == 0) {
         S.FirstWarp = W;

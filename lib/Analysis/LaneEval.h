@@ -47,6 +47,10 @@ struct LaneSplit {
   uint64_t Lanes = 0;
   // For multi-way branches (switch): distinct values within that warp.
   unsigned Paths = 0;
+  // Over the block: the lanes where the condition holds, and the warps
+  // that hold at least one of them.
+  unsigned TrueTotal = 0, FalseTotal = 0;
+  unsigned WarpsTrue = 0, WarpsFalse = 0;
 };
 
 // A set of lanes for messages: "lane 0", "lanes 0-2", "lanes 0-7, 16-23",

@@ -2,6 +2,8 @@
 #include "Analysis/BodyWalk.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/StmtCXX.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SmallPtrSet.h"
 
 using namespace clang;
 
@@ -76,6 +78,40 @@ DeclSet loopCounters(const Stmt *Loop) {
     return WalkStep::Continue;
   });
   return Out;
+}
+
+bool variesWithLoop(const Expr *E, const Stmt *Loop) {
+  DeclSet Counters = loopCounters(Loop);
+  // The locals Loop declares, each with its initialiser (or none).
+  llvm::DenseMap<const VarDecl *, const Expr *> Inside;
+  forEachStmt(Loop, [&](const Stmt *N) {
+    if (const auto *DS = dyn_cast<DeclStmt>(N))
+      for (const Decl *D : DS->decls())
+        if (const auto *V = dyn_cast<VarDecl>(D))
+          Inside[V] = V->getInit();
+  });
+  llvm::SmallPtrSet<const VarDecl *, 8> Seen;
+  llvm::SmallVector<const Stmt *, 4> Work{E};
+  while (!Work.empty()) {
+    const Stmt *S = Work.pop_back_val();
+    bool Varies = false;
+    forEachStmt(S, [&](const Stmt *N) {
+      const auto *DRE = dyn_cast<DeclRefExpr>(N);
+      const auto *V = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
+      if (!V || !Seen.insert(V).second)
+        return WalkStep::Continue;
+      if (Counters.contains(V) || writesTo(Loop, V)) {
+        Varies = true;
+        return WalkStep::Stop;
+      }
+      if (auto It = Inside.find(V); It != Inside.end() && It->second)
+        Work.push_back(It->second);
+      return WalkStep::Continue;
+    });
+    if (Varies)
+      return true;
+  }
+  return false;
 }
 
 bool runsOnceInLoop(const IfStmt *If, const Stmt *Loop) {

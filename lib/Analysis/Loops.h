@@ -31,6 +31,14 @@ bool runsBodyOnce(const clang::DoStmt *Do, const clang::ASTContext &Ctx);
 // ++iter; }).
 DeclSet loopCounters(const clang::Stmt *Loop);
 
+// Whether the value of E may change from one iteration of Loop to the next:
+// it reads a variable Loop steps or writes (its counters, an accumulator, an
+// array its body stores to), or a local declared inside Loop whose
+// initialiser or later writes do. `tid % (2 * s)` in `for (s = 1; ...; s *=
+// 2)` varies, `ixj > col` with `int ixj = col ^ j;` in the j loop varies,
+// `tid < K` with K a parameter does not.
+bool variesWithLoop(const clang::Expr *E, const clang::Stmt *Loop);
+
 // Whether the then-branch of If runs once, or once in a while, however often
 // Loop (null: none) runs around it: it changes what its condition reads
 // (if (!buf) cudaMalloc(&buf, n); if (n > cap) { ...; cap = n; }), or

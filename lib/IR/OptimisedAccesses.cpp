@@ -396,6 +396,13 @@ std::tuple<std::string, unsigned, unsigned> branchKey(const SourcePos &P) {
 // until Join, where the sides meet (nothing: until the function returns).
 // Phis, debug records and unconditional branches are not counted; a loop
 // on the side counts once.
+// Whether I counts towards a side's or a function's size.
+bool counted(const Instruction &I) {
+  const auto *Br = dyn_cast<BranchInst>(&I);
+  return !isa<PHINode>(I) && !I.isDebugOrPseudoInst() &&
+         !I.isLifetimeStartOrEnd() && !(Br && Br->isUnconditional());
+}
+
 unsigned sideSize(const BasicBlock *Head, const BasicBlock *From,
                   const BasicBlock *Join) {
   SmallPtrSet<const BasicBlock *, 16> Seen;
@@ -405,13 +412,7 @@ unsigned sideSize(const BasicBlock *Head, const BasicBlock *From,
     const BasicBlock *BB = Work.pop_back_val();
     if (BB == Join || BB == Head || !Seen.insert(BB).second)
       continue;
-    for (const Instruction &I : *BB) {
-      const auto *Br = dyn_cast<BranchInst>(&I);
-      if (isa<PHINode>(I) || I.isDebugOrPseudoInst() ||
-          I.isLifetimeStartOrEnd() || (Br && Br->isUnconditional()))
-        continue;
-      ++N;
-    }
+    N += llvm::count_if(*BB, counted);
     for (const BasicBlock *S : successors(BB))
       Work.push_back(S);
   }
@@ -633,6 +634,9 @@ void OptimisedAccesses::recordBranches(Function &F,
                                        FunctionAnalysisManager &UFAM) {
   PostDominatorTree &PDT = FAM.getResult<PostDominatorTreeAnalysis>(F);
   UniformityInfo &UI = UFAM.getResult<UniformityInfoAnalysis>(F);
+  unsigned Size = 0;
+  for (const BasicBlock &BB : F)
+    Size += llvm::count_if(BB, counted);
   for (BasicBlock &BB : F) {
     const Instruction *T = BB.getTerminator();
     if (!T || !isConditionalBranch(*T))
@@ -648,6 +652,7 @@ void OptimisedAccesses::recordBranches(Function &F,
           N && N->getIDom() ? N->getIDom()->getBlock() : nullptr;
       for (unsigned I = 0; I < 2 && I < T->getNumSuccessors(); ++I)
         C.Sides[I] = sideSize(&BB, T->getSuccessor(I), Join);
+      C.FunctionSize = Size;
     }
     Branches[branchKey(*Pos)].Survivors.push_back(C);
   }
@@ -669,6 +674,7 @@ BranchFate OptimisedAccesses::branchesIn(const SourcePos &Begin,
           C.Sides[0] + C.Sides[1] > Out.Sides[0] + Out.Sides[1]) {
         Out.Sides[0] = C.Sides[0];
         Out.Sides[1] = C.Sides[1];
+        Out.FunctionSize = C.FunctionSize;
       }
       Out.K = BranchFate::Divergent;
     }

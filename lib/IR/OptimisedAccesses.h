@@ -111,6 +111,10 @@ struct BranchFate {
   // phis, debug records and unconditional branches), in successor order
   // (for `br i1 %c`: taken when %c holds, then not).
   unsigned Sides[2] = {0, 0};
+  // Divergent: the instructions of the function that holds that copy (after
+  // inlining, the kernel), counted the same way: what the sides are a share
+  // of.
+  unsigned FunctionSize = 0;
 };
 
 class OptimisedAccesses {
@@ -187,6 +191,7 @@ private:
   struct BranchCopy {
     bool Divergent = false;
     unsigned Sides[2] = {0, 0};
+    unsigned FunctionSize = 0;
   };
   struct BranchRecord {
     bool Generated = false;

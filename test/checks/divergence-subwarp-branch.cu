@@ -20,16 +20,14 @@ __global__ void pascal_example(float *a) {
   // AST: :[[@LINE-4]]:5: note: cost: the warp executes both sides, 1 statement(s) then 1, with part of its lanes idle in each
 }
 
-// Read-modify-writes of one element under lane conditions: selects at -O3.
+// Read-modify-writes of one element under lane conditions: selects at -O3;
+// one-sided and a couple of operations in the AST's reading (packing the
+// lanes would cost more than the branch).
 __global__ void parity(float *a) {
   if (threadIdx.x % 2 == 0)
     a[threadIdx.x] *= 2.0f;
-  // AST: :[[@LINE-2]]:7: warning: branch splits the lanes of a warp: 'threadIdx.x % 2 == 0' sends the 16 even lanes one way and the 16 odd lanes the other in every warp (of a 1-D block: no launch of this kernel with a literal block shape was found)
-  // AST: :[[@LINE-2]]:5: note: cost: 16 of 32 lanes idle while the others run the 1 statement(s) of the branch
   if (threadIdx.x & 1)
     a[threadIdx.x] += 1.0f;
-  // AST: :[[@LINE-2]]:7: warning: branch splits the lanes of a warp: 'threadIdx.x & 1' sends the 16 odd lanes one way and the 16 even lanes the other in every warp (of a 1-D block: no launch of this kernel with a literal block shape was found)
-  // AST: :[[@LINE-2]]:5: note: cost: 16 of 32 lanes idle
 }
 
 __device__ int lane_id() { return threadIdx.x % 32; }
@@ -41,8 +39,6 @@ __global__ void half_warp(float *a) {
     a[threadIdx.x] += 1.0f;
     a[threadIdx.x] *= 3.0f;
   }
-  // AST: :[[@LINE-4]]:7: warning: branch splits the lanes of a warp: 'lane < 16' sends lanes 0-15 one way and lanes 16-31 the other in every warp (of a 1-D block: no launch of this kernel with a literal block shape was found)
-  // AST: :[[@LINE-5]]:18: note: cost: 16 of 32 lanes idle while the others run the 2 statement(s) of the branch
 }
 
 // A 16x16 block puts two rows of threadIdx.x in each warp; the launch is
@@ -50,10 +46,12 @@ __global__ void half_warp(float *a) {
 __global__ void two_d(float *a, const float *b) {
   int i = threadIdx.y * 16 + threadIdx.x;
   if (threadIdx.x < 8)
-    a[i] = b[i] * b[i + 256] + b[i + 512];
-  // CHECK: :[[@LINE-2]]:7: warning: branch splits the lanes of a warp: 'threadIdx.x < 8' sends lanes 0-7, 16-23 one way and lanes 8-15, 24-31 the other in all 8 warps of the block; the warp runs the paths one after the other (branch granularity below warpSize 32; Pascal deep dive, Control Flow) [divergence-subwarp-branch]
-  // AST: :[[@LINE-2]]:5: note: cost: 16 of 32 lanes idle while the others run the 1 statement(s) of the branch
-  // IR: :[[@LINE-3]]:5: note: cost at -O3: 16 of 32 lanes idle while the others run the 14 instructions of the branch
+    a[i] = b[i] * b[i + 256] + b[i + 512] / b[i + 768];
+  else
+    a[i] = b[i + 1024] / b[i + 1280] - b[i + 1536] * b[i + 1792];
+  // CHECK: :[[@LINE-4]]:7: warning: branch splits the lanes of a warp: 'threadIdx.x < 8' sends lanes 0-7, 16-23 one way and lanes 8-15, 24-31 the other in all 8 warps of the block; the warp runs the paths one after the other (branch granularity below warpSize 32; Pascal deep dive, Control Flow) [divergence-subwarp-branch]
+  // AST: :[[@LINE-4]]:5: note: cost: the warp executes both sides, 1 statement(s) then 1, with part of its lanes idle in each
+  // IR: :[[@LINE-5]]:5: note: cost at -O3: the warp runs both sides, {{[0-9]+}} and {{[0-9]+}} instructions, with part of its lanes idle in each
 }
 void launch_two_d(float *a, const float *b) { two_d<<<1, dim3(16, 16)>>>(a, b); }
 
@@ -78,12 +76,12 @@ __global__ void switch_lanes(float *a) {
 
 __device__ float work(float x) { return x * 2.0f; }
 
-// Both become selects once work() is inlined.
+// Both become selects once work() is inlined. Without the IR layer the ?:
+// has two sides with calls; the && is one-sided and light.
 __global__ void ternary_and_logical(float *a) {
   float v = (threadIdx.x % 4 == 0) ? work(a[0]) : work(a[1]);
   // AST: :[[@LINE-1]]:13: warning: branch splits the lanes of a warp: '(threadIdx.x % 4 == 0)' sends 8 lanes one way and 24 lanes the other in every warp (of a 1-D block: no launch of this kernel with a literal block shape was found)
   bool ok = threadIdx.x % 8 == 1 && work(v) > 0.0f;
-  // AST: :[[@LINE-1]]:13: warning: branch splits the lanes of a warp: 'threadIdx.x % 8 == 1' sends 4 lanes one way and 28 lanes the other in every warp (of a 1-D block: no launch of this kernel with a literal block shape was found)
   a[threadIdx.x] = ok ? v : 0.0f; // a select: no branch
 }
 
@@ -143,6 +141,82 @@ __global__ void fine(float *a, int n, const int *flags) {
     a[0] = 10.0f;
 }
 
-// OPTION: :[[@LINE-14]]:7: warning: branch splits the lanes of a warp: 'lane == 0' sends lane 0 one way and lanes 1-31 the other in every warp
-// OPTION: :[[@LINE-13]]:7: warning: branch splits the lanes of a warp: 'lane != 0' sends lanes 1-31 one way and lane 0 the other in every warp
-// OPTION: :[[@LINE-6]]:7: warning: branch splits the lanes of a warp: 'tid % 32 == 5' sends lane 5 one way and lanes 0-4, 6-31 the other in every warp
+
+// One lane at a time, in turn: a lane-serialising loop (atomics one lane
+// after another). One lane per warp is exempt by default; the option
+// reports it.
+__global__ void in_turn(float *a, const float *b) {
+  unsigned lane = threadIdx.x % 32;
+  for (unsigned k = 0; k < 32; ++k)
+    if (lane == k)
+      atomicAdd(&a[0], b[threadIdx.x] * b[k]);
+  // OPTION: :[[@LINE-2]]:9: warning: branch splits the lanes of a warp: 'lane == k' sends lane 0 one way and lanes 1-31 the other in every warp (of a 1-D block: no launch of this kernel with a literal block shape was found) when k = 0 (the first iteration of the loop)
+}
+
+// ---- one-sided branches outside loops that change their lanes: the warp
+// issues the body once whether or not every lane runs it; reported only
+// where packing the lanes into fewer warps saves a real share of the kernel
+
+__device__ float heavy(const float *b, int n, float v) {
+  for (int k = 0; k < n; ++k)
+    v = v * b[k] + (v > 1.0f ? b[k + 1] : 2.0f) / (b[k + 2] + 3.0f);
+  return v;
+}
+
+// A 4x4 colour block per CTA: 16 lanes of warp 0 analyse it, once. No
+// assignment of 16 items to lanes issues fewer warps.
+__global__ void one_colour_block(float *a, const float *b, int n) {
+  float v = b[threadIdx.x];
+  if (threadIdx.x < 16)
+    v = heavy(b, n, v);
+  a[threadIdx.x] = v;
+}
+
+// Boundary columns in each step of a window loop: the same 3 lanes every
+// iteration, one warp (a condition the loop does not change).
+__global__ void boundary_columns(float *a, const float *b, int n, int steps) {
+  float v = b[threadIdx.x];
+  for (int w = 0; w < steps; ++w) {
+    v += b[w * 64 + threadIdx.x];
+    if (threadIdx.x < 3)
+      v = heavy(b + w, n, v);
+  }
+  a[threadIdx.x] = v;
+}
+
+// The first lane of each group of 4 stores the group's result once; the
+// block is one warp, so one warp would run it anyway.
+__global__ void group_leaders(float *out, const float *x) {
+  unsigned lane = threadIdx.x, group = lane / 4;
+  float q = x[blockIdx.x * 32 + lane] * 7.0f;
+  if (lane % 4 == 0) {
+    out[blockIdx.x * 16 + group] = q;
+    out[blockIdx.x * 16 + 8 + group] = q * q;
+  }
+}
+
+// Half of every warp stores a result in a long kernel: the store is a small
+// share of the work the warps do.
+__global__ void half_warp_store(float *a, const float *b, int n) {
+  float v = b[threadIdx.x], w = b[threadIdx.x + 32];
+  for (int k = 0; k < n; ++k) {
+    float x = b[k], y = b[k + 1], z = b[k + 2];
+    v = v * x + y / (z + 1.0f);
+    w = w * y - x / (v + 2.0f);
+    if (v > w)
+      v -= w * z;
+    else
+      w += v * x;
+    v = fmaxf(v, y) + fminf(w, z);
+  }
+  if (threadIdx.x % 32 < 16) {
+    a[threadIdx.x] = v;
+    a[threadIdx.x + 1024] = v * v;
+  }
+}
+void launch_one_sided(float *a, const float *b, int n) {
+  one_colour_block<<<n, 64>>>(a, b, n);
+  boundary_columns<<<n, 64>>>(a, b, n, 8);
+  group_leaders<<<n, 32>>>(a, b);
+  half_warp_store<<<n, 256>>>(a, b, n);
+}
