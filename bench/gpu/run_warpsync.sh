@@ -10,7 +10,9 @@ here=$(dirname "$0")
 out=${OUT:-.}
 arch=${ARCH:-sm_90}
 nvcc -O3 -lineinfo -arch="$arch" -o "$out/warp_sync" "$here/warp_sync.cu" || exit 1
-for k in $(grep -o 'RUN([a-z_]*)' "$here/warp_sync.cu" | sed 1d | cut -c5- | tr -d ')'); do
+kernels=$(grep -o 'RUN([a-z_]*)' "$here/warp_sync.cu" | sed 1d | cut -c5- | tr -d ')'
+  grep -o 'RUN_Z([a-z_]*, [0-9]*)' "$here/warp_sync.cu" | sed 's/RUN_Z(\([a-z_]*\), \([0-9]*\))/\1_z\2/')
+for k in ${ONLY:-$kernels}; do
   echo "== $k" >> "$out/plain.txt"
   timeout -s KILL 8 setsid "$out/warp_sync" "$k" >> "$out/plain.txt" 2>&1
   echo "rc=$?" >> "$out/plain.txt"

@@ -4,6 +4,7 @@
 // report, and with their fixed look-alikes? One kernel per process:
 // ./warp_sync <name>; prints the number of wrong outputs.
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #define FULL 0xffffffffu
 
@@ -128,6 +129,24 @@ __global__ void mask_ballot(const float *in, float *out) {
   out[threadIdx.x] = v;
 }
 
+// A lane loop bounded by blockDim.z (llm.c's matmul bias reduction): blocks
+// of (4, 8, Z); lane x of each group of 4 runs r = x, x + 4, ... < Z and
+// adds its neighbour's value with a full-mask shuffle. With Z a multiple of
+// 4 every lane runs Z / 4 iterations; with Z = 2 lanes 2-3 run none.
+__global__ void mask_lane_loop(const float *in, float *out) {
+  __shared__ float sub[32][8];
+  sub[threadIdx.z][threadIdx.y] = in[(threadIdx.z * 8 + threadIdx.y) % 64];
+  __syncthreads();
+  float acc = 0.0f;
+  for (int r = threadIdx.x; r < blockDim.z; r += 4) {
+    float v = sub[r][threadIdx.y];
+    v += __shfl_down_sync(FULL, v, 1, 4);
+    acc += v;
+  }
+  if (threadIdx.x == 0)
+    out[threadIdx.y] = acc;
+}
+
 int main(int argc, char **argv) {
   const int N = 64;
   float h[N], r[N], sum = 0;
@@ -151,6 +170,11 @@ int main(int argc, char **argv) {
   RUN(mask_per_lane_trips);
   RUN(mask_data_then_exit);
   RUN(mask_ballot);
+#define RUN_Z(name, z)                                                         \
+  else if (!strcmp(k, #name "_z" #z)) name<<<1, dim3(4, 8, z)>>>(in, out)
+  RUN_Z(mask_lane_loop, 24);
+  RUN_Z(mask_lane_loop, 32);
+  RUN_Z(mask_lane_loop, 2);
   else return 2;
   cudaError_t err = cudaDeviceSynchronize();
   cudaMemcpy(r, out, sizeof r, cudaMemcpyDeviceToHost);
@@ -166,6 +190,18 @@ int main(int argc, char **argv) {
       };
       bad += r[i] != e(i) + e(i ^ 2);
     }
+  if (!strncmp(k, "mask_lane_loop_z", 16)) {
+    // Lane 0 of each group adds the values of rows 0, 4, ... and of the
+    // rows after them that exist.
+    int z = atoi(k + 16);
+    for (int y = 0; y < 8; ++y) {
+      float e = 0.0f;
+      for (int row = 0; row < z; row += 4)
+        e += h[(row * 8 + y) % 64] + (row + 1 < z ? h[((row + 1) * 8 + y) % 64]
+                                                  : 0.0f);
+      bad += r[y] != e;
+    }
+  }
   printf("%s: %s, %d wrong\n", k, cudaGetErrorString(err), bad);
   return err != cudaSuccess;
 }

@@ -305,6 +305,7 @@ void MaskDivergentCheck::judgeUnknown(const CallExpr *Site,
   const Stmt *Where = nullptr;
   bool IsLoop = false;
   LaneSplit Known;
+  std::string AtZ; // the run-time z at which the lanes split
   for (const auto &G : FD.guardSites(Site)) {
     if (G.Kind == FunctionDependence::GuardKind::EarlyExit ||
         G.D != Dependence::ThreadDependent)
@@ -314,7 +315,40 @@ void MaskDivergentCheck::judgeUnknown(const CallExpr *Site,
       continue; // a vote: the same in every lane of the warp
     if (G.Kind == FunctionDependence::GuardKind::Loop && G.Exit)
       continue; // a break or continue that varies: not followed
-    LaneSplit Split = LE.split(Cond);
+    // A loop splits a warp when its lanes run it a different number of
+    // times, whatever they do in the first iteration.
+    const auto *For = dyn_cast<ForStmt>(G.Where);
+    auto SplitIn = [&](LaneEvaluator &E) {
+      return G.Kind == FunctionDependence::GuardKind::Loop && For
+                 ? E.tripSplit(For)
+                 : E.split(Cond);
+    };
+    LaneSplit Split = SplitIn(LE);
+    // A z the launches choose at run time from constants: judged at each.
+    const BlockShape &Shape = LE.shape();
+    if (!Split.Known && Shape.RuntimeZ && !Shape.ZChoices.empty()) {
+      bool Whole = true;
+      for (unsigned Z : Shape.ZChoices) {
+        BlockShape At = Shape;
+        At.Z = Z;
+        At.RuntimeZ = false;
+        At.ZChoices.clear();
+        LaneEvaluator E(LE.function(), At, LE.warpSize());
+        LaneSplit S = SplitIn(E);
+        if (!S.Known || S.WarpsSplit) {
+          Whole = false;
+          if (S.Known) {
+            Split = S;
+            AtZ = ", with blockDim.z = " + std::to_string(Z) + ", one of " +
+                  std::to_string(Shape.ZChoices.size()) +
+                  " values the launches choose";
+          }
+          break;
+        }
+      }
+      if (Whole)
+        continue;
+    }
     if (Split.Known && Split.WarpsSplit == 0)
       continue; // whole warps pass or fail it
     if (Split.Known && Tile < LE.warpSize()) {
@@ -354,7 +388,13 @@ void MaskDivergentCheck::judgeUnknown(const CallExpr *Site,
     << (IsLoop ? "the lanes of a warp can leave the loop on"
                : "only the lanes where")
     << context().sourceText(Cond)
-    << (IsLoop ? "after different numbers of iterations"
+    << (IsLoop
+            ? "after different numbers of iterations" +
+                  (Known.Known
+                       ? " (" + describeLanes(Known.TrueLanes, LE.warpSize()) +
+                             " of warp " + std::to_string(Known.FirstWarp) +
+                             " run it the most" + AtZ + ")"
+                       : std::string())
         : Known.Known
             ? "holds reach it (" +
                   describeLanes(Known.TrueLanes, LE.warpSize()) + " of warp " +

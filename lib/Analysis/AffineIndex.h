@@ -52,6 +52,7 @@
 #include "clang/AST/ExprCXX.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/SmallVector.h"
 #include "llvm/Support/raw_ostream.h"
 #include <array>
 #include <map>
@@ -79,6 +80,10 @@ struct BlockShape {
   // z known only at run time (dim3(4, 8, n)): the lanes of a warp are one
   // z-slice's (Z is 1 in the model), but blockDim.z has no known value.
   bool RuntimeZ = false;
+  // With RuntimeZ, the values z takes when the launches write it as a
+  // choice of constants (`big ? 1024 : 768` threads over x * y = 32: 32 or
+  // 24), in increasing order; empty when not known.
+  llvm::SmallVector<unsigned, 4> ZChoices;
   bool pinned() const { return X != 0; }
   // blockDim's component (0 x, 1 y, 2 z), if the launch gives it.
   std::optional<unsigned> dim(int Index) const {

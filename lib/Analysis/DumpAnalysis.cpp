@@ -34,8 +34,17 @@ void dumpAnalysis(ASTContext &AST, AffineAnalysis &AA,
       continue;
     BlockShape Shape = AA.blockShape(F);
     OS << "function '" << F->getQualifiedNameAsString() << "'";
-    if (Shape.pinned())
-      OS << " block " << Shape.X << "x" << Shape.Y << "x" << Shape.Z;
+    if (Shape.pinned()) {
+      OS << " block " << Shape.X << "x" << Shape.Y << "x";
+      if (!Shape.RuntimeZ)
+        OS << Shape.Z;
+      else if (Shape.ZChoices.empty())
+        OS << "?";
+      else
+        for (unsigned I = 0; I < Shape.ZChoices.size(); ++I)
+          OS << (I ? "|" : "{") << Shape.ZChoices[I]
+             << (I + 1 == Shape.ZChoices.size() ? "}" : "");
+    }
     OS << "\n";
     FunctionDependence &FD = TDA.forFunction(F);
     std::function<void(const Stmt *)> Walk = [&](const Stmt *S) {

@@ -1,4 +1,6 @@
 #include "Analysis/LaneEval.h"
+#include "Analysis/DeclRefs.h"
+#include "Analysis/Loops.h"
 #include "Analysis/SyncPrimitives.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/ExprCXX.h"
@@ -408,6 +410,104 @@ LaneSplit LaneEvaluator::split(const Expr *Cond) {
         S.Lanes = Lanes;
         S.Paths = Values.size();
       }
+    }
+  }
+  S.Known = S.WarpsChecked > 0;
+  return S;
+}
+
+LaneSplit LaneEvaluator::tripSplit(const ForStmt *For) {
+  constexpr int64_t MaxTrips = 4096;
+  std::optional<ForCounter> C = forCounter(For);
+  const Expr *Cond = For->getCond(), *Inc = For->getInc();
+  if (!C || !Cond || !Inc || Cond->isValueDependent() ||
+      Inc->isValueDependent() || C->Start->isValueDependent() ||
+      !C->Var->getType()->isIntegerType() || writesTo(For->getBody(), C->Var))
+    return LaneSplit();
+  const VarDecl *V = C->Var;
+  auto IsV = [&](const Expr *E) {
+    const auto *DRE = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts());
+    return DRE && DRE->getDecl() == V;
+  };
+  // The next value of the counter in thread T, with the counter fixed.
+  auto Next = [&](int64_t X, const ThreadId &T) -> std::optional<int64_t> {
+    const Expr *I = Inc->IgnoreParens();
+    if (const auto *UO = dyn_cast<UnaryOperator>(I);
+        UO && IsV(UO->getSubExpr()))
+      return UO->isIncrementOp() ? X + 1 : X - 1;
+    const auto *CA = dyn_cast<CompoundAssignOperator>(I);
+    if (!CA || !IsV(CA->getLHS()))
+      return std::nullopt;
+    std::optional<int64_t> K = eval(CA->getRHS(), T);
+    if (!K)
+      return std::nullopt;
+    switch (CA->getOpcode()) {
+    case BO_AddAssign:
+      return X + *K;
+    case BO_SubAssign:
+      return X - *K;
+    case BO_MulAssign:
+      return X * *K;
+    case BO_DivAssign:
+      return *K ? std::optional<int64_t>(X / *K) : std::nullopt;
+    case BO_ShlAssign:
+      return *K >= 0 && *K < 32 ? std::optional<int64_t>(X << *K)
+                                : std::nullopt;
+    case BO_ShrAssign:
+      return *K >= 0 && *K < 63 ? std::optional<int64_t>(X >> *K)
+                                : std::nullopt;
+    default:
+      return std::nullopt;
+    }
+  };
+  auto Trips = [&](const ThreadId &T) -> std::optional<int64_t> {
+    std::optional<int64_t> X = eval(C->Start, T);
+    int64_t N = 0;
+    while (X && N <= MaxTrips) {
+      fix(V, *X);
+      std::optional<int64_t> Holds = eval(Cond, T);
+      if (!Holds)
+        X = std::nullopt;
+      else if (!*Holds)
+        break;
+      else {
+        ++N;
+        X = Next(*X, T);
+      }
+    }
+    Fixed.erase(V);
+    if (!X || N > MaxTrips)
+      return std::nullopt;
+    return N;
+  };
+  LaneSplit S;
+  for (unsigned W = 0, Warps = warpCount(); W < Warps; ++W) {
+    uint64_t Lanes = 0;
+    llvm::SmallVector<int64_t, 64> Count(WarpSize, -1);
+    int64_t Max = -1;
+    llvm::SmallDenseSet<int64_t, 4> Values;
+    for (unsigned L = 0; L < WarpSize; ++L) {
+      std::optional<ThreadId> T = thread(W, L);
+      if (!T)
+        continue;
+      std::optional<int64_t> N = Trips(*T);
+      if (!N)
+        return LaneSplit();
+      Lanes |= uint64_t(1) << L;
+      Count[L] = *N;
+      Max = std::max(Max, *N);
+      Values.insert(*N);
+    }
+    if (!Lanes)
+      break;
+    ++S.WarpsChecked;
+    if (Values.size() > 1 && S.WarpsSplit++ == 0) {
+      S.FirstWarp = W;
+      S.Lanes = Lanes;
+      S.Paths = Values.size();
+      for (unsigned L = 0; L < WarpSize; ++L)
+        if (Count[L] == Max)
+          S.TrueLanes |= uint64_t(1) << L;
     }
   }
   S.Known = S.WarpsChecked > 0;

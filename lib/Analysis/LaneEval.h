@@ -69,6 +69,15 @@ public:
   // the block. Unknown when any lane cannot be evaluated.
   LaneSplit split(const clang::Expr *Cond);
 
+  // Whether the lanes of a warp run For a different number of times: each
+  // lane's trip count, its counter started at the init's value in that lane
+  // and stepped by the increment (+=, -=, *=, <<=, >>=, /= an expression
+  // evaluated in the lane, or ++/--), up to a budget. TrueLanes holds the
+  // lanes of the first split warp that run it the most. Unknown when a lane
+  // cannot be evaluated, the counter is written in the body, or a lane
+  // runs past the budget.
+  LaneSplit tripSplit(const clang::ForStmt *For);
+
   // The lanes of warp W that reach S with the rest of the function: the
   // enclosing if/else polarities and the returns before S. Unknown when a
   // condition on the way cannot be evaluated, or a loop lies in between.
@@ -98,6 +107,8 @@ public:
   }
 
   unsigned warpSize() const { return WarpSize; }
+  const clang::FunctionDecl *function() const { return F; }
+  const BlockShape &shape() const { return Shape; }
   bool shapeKnown() const { return Shape.pinned(); }
   unsigned warpCount() const;
   // The thread of lane L of warp W, or nothing if the block has no such

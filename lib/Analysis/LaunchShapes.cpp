@@ -33,6 +33,76 @@ literalCount(const Expr *E, const ASTContext &Ctx,
   return std::nullopt;
 }
 
+// The values an integer takes when it is written as a choice of constants:
+// `c ? 1024 : 768`, arithmetic on such choices (`block_size / 32`), a local
+// initialised so and never written again. Up to MaxChoices values.
+static void literalChoices(const Expr *E, const ASTContext &Ctx,
+                           llvm::function_ref<bool(const VarDecl *)> KeepsInit,
+                           unsigned Depth, llvm::SmallVectorImpl<int64_t> &Out,
+                           bool &Known) {
+  constexpr size_t MaxChoices = 8;
+  if (!Known)
+    return;
+  if (!E || Depth > 16 || E->isValueDependent() ||
+      !E->getType()->isIntegralOrEnumerationType()) {
+    Known = false;
+    return;
+  }
+  Expr::EvalResult R;
+  if (E->EvaluateAsInt(R, Ctx)) {
+    Out.push_back(R.Val.getInt().getExtValue());
+    return;
+  }
+  E = E->IgnoreParenImpCasts();
+  if (const auto *CO = dyn_cast<ConditionalOperator>(E)) {
+    literalChoices(CO->getTrueExpr(), Ctx, KeepsInit, Depth + 1, Out, Known);
+    literalChoices(CO->getFalseExpr(), Ctx, KeepsInit, Depth + 1, Out, Known);
+  } else if (const auto *CE = dyn_cast<ExplicitCastExpr>(E)) {
+    literalChoices(CE->getSubExpr(), Ctx, KeepsInit, Depth + 1, Out, Known);
+  } else if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
+    const auto *V = dyn_cast<VarDecl>(DRE->getDecl());
+    if (V && V->isLocalVarDecl() && V->getInit() && KeepsInit(V))
+      literalChoices(V->getInit(), Ctx, KeepsInit, Depth + 1, Out, Known);
+    else
+      Known = false;
+  } else if (const auto *BO = dyn_cast<BinaryOperator>(E);
+             BO && (BO->isMultiplicativeOp() || BO->isAdditiveOp())) {
+    llvm::SmallVector<int64_t, 4> L, Rv;
+    literalChoices(BO->getLHS(), Ctx, KeepsInit, Depth + 1, L, Known);
+    literalChoices(BO->getRHS(), Ctx, KeepsInit, Depth + 1, Rv, Known);
+    for (int64_t A : L)
+      for (int64_t B : Rv) {
+        switch (BO->getOpcode()) {
+        case BO_Mul:
+          Out.push_back(A * B);
+          break;
+        case BO_Div:
+          if (!B)
+            Known = false;
+          else
+            Out.push_back(A / B);
+          break;
+        case BO_Rem:
+          if (!B)
+            Known = false;
+          else
+            Out.push_back(A % B);
+          break;
+        case BO_Add:
+          Out.push_back(A + B);
+          break;
+        default:
+          Out.push_back(A - B);
+          break;
+        }
+      }
+  } else {
+    Known = false;
+  }
+  if (Out.size() > MaxChoices)
+    Known = false;
+}
+
 // The value of a dim3 argument when it is written with constants: 256,
 // dim3(16, 16), dim3(TILE, TILE), a local `dim3 block(16, 16)` (or
 // `= dim3(..)`, `{..}`) or `int threads = 256` that is never written after
@@ -64,6 +134,15 @@ literalShape(const Expr *E, const ASTContext &Ctx,
       std::optional<unsigned> V = literalCount(Arg, Ctx, KeepsInit, Depth + 1);
       if (!V && I == 2 && RuntimeZ) {
         *RuntimeZ = true;
+        llvm::SmallVector<int64_t, 4> Choices;
+        bool Known = true;
+        literalChoices(Arg, Ctx, KeepsInit, Depth + 1, Choices, Known);
+        if (Known &&
+            llvm::all_of(Choices, [](int64_t Z) { return Z > 0 && Z <= 1024; }))
+          for (int64_t Z : Choices)
+            S.ZChoices.push_back(unsigned(Z));
+        llvm::sort(S.ZChoices);
+        S.ZChoices.erase(llvm::unique(S.ZChoices), S.ZChoices.end());
         break;
       }
       if (!V)
@@ -133,6 +212,19 @@ void AffineAnalysis::recordLaunch(const CallExpr *Launch) {
               It->second.Z != S->Z || It->second.RuntimeZ != S->RuntimeZ))) {
     Shapes.erase(Kernel);
     Unpinned.insert(Kernel);
+    return;
+  }
+  // Launches that differ only in a run-time z: the union of their choices,
+  // unknown when one of them is.
+  if (It != Shapes.end() && S->RuntimeZ) {
+    llvm::SmallVector<unsigned, 4> &Z = It->second.ZChoices;
+    if (Z.empty() || S->ZChoices.empty()) {
+      Z.clear();
+    } else {
+      Z.append(S->ZChoices.begin(), S->ZChoices.end());
+      llvm::sort(Z);
+      Z.erase(llvm::unique(Z), Z.end());
+    }
     return;
   }
   Shapes[Kernel] = *S;

@@ -252,5 +252,5 @@ void launch_runtime_z(float *out, int n) {
   runtime_z<<<1, block_dim>>>(out);
   runtime_z_small<<<1, dim3(4, 4, n)>>>(out);
 }
-// DUMP: function 'runtime_z' block 4x8x1
+// DUMP: function 'runtime_z' block 4x8x?
 // DUMP: function 'runtime_z_small'{{$}}
