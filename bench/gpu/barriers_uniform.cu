@@ -63,6 +63,49 @@ template <int N> __global__ void block_stride(float *a) {
   }
 }
 
+// The stride a template constant (MonteCarlo's sumReduce<SUM_N,
+// blockSize>): 256 threads, bound and stride 256, one iteration each.
+template <int N, int Stride> __device__ void sum_reduce(float *s) {
+  for (int pos = threadIdx.x; pos < N; pos += Stride) {
+    __syncthreads();
+    if (pos < N / 2)
+      s[pos] += s[pos + N / 2];
+    __syncthreads();
+  }
+}
+__global__ void stride_constant(float *a) {
+  __shared__ float s[B];
+  s[threadIdx.x] = a[threadIdx.x];
+  sum_reduce<B, B>(s);
+  a[threadIdx.x] = s[threadIdx.x];
+}
+
+// A loop whose only exit is a block-wide vote through shared memory (ggml's
+// KV-mask scan): each warp's __all_sync goes to buf[warp]; after a barrier
+// every warp votes over buf[tid % 32]. The input is +inf from column 640 of
+// 1024 on, so every thread runs 2 iterations and leaves at j = 512.
+__global__ void vote_through_shared(const float *mask, float *out, int n) {
+  __shared__ int buf[32];
+  const int tid = threadIdx.x;
+  if (tid < 32)
+    buf[tid] = 1;
+  __syncthreads();
+  int j = n - B;
+  for (; j >= 0; j -= B) {
+    int all_inf = __all_sync(0xffffffff, isinf(mask[j + tid]));
+    if (tid % 32 == 0)
+      buf[tid / 32] = all_inf;
+    __syncthreads();
+    all_inf = buf[tid % 32];
+    __syncthreads();
+    all_inf = __all_sync(0xffffffff, all_inf);
+    if (!all_inf)
+      break;
+  }
+  if (tid == 0)
+    out[blockIdx.x] = j + B;
+}
+
 // A work queue: the only exit is a break on a __shared__ flag thread 0 set.
 __device__ int queue_head;
 __global__ void work_queue(const float *in, float *out, int items) {
@@ -256,7 +299,21 @@ int main(int argc, char **argv) {
     block_stride<256><<<1, B>>>(a);
   else if (!strcmp(k, "block_stride_250"))
     block_stride<250><<<1, B>>>(a);
-  else if (!strcmp(k, "work_queue"))
+  else if (!strcmp(k, "stride_constant"))
+    stride_constant<<<1, B>>>(a);
+  else if (!strcmp(k, "vote_through_shared")) {
+    // Columns 640 on are +inf: the scan from the end stops at 512.
+    float h[1024];
+    for (int i = 0; i < 1024; ++i)
+      h[i] = i >= 640 ? INFINITY : 1.0f;
+    cudaMemcpy(a, h, sizeof h, cudaMemcpyHostToDevice);
+    vote_through_shared<<<2, B>>>(a, a + 2048, 1024);
+    cudaDeviceSynchronize();
+    float r[2];
+    cudaMemcpy(r, a + 2048, sizeof r, cudaMemcpyDeviceToHost);
+    printf("vote_through_shared: KV_max %g %g (expected 768 768)\n", r[0],
+           r[1]);
+  } else if (!strcmp(k, "work_queue"))
     work_queue<<<4, B>>>(a, a + 2048, 6);
 #ifdef WITH_CDP
   else if (!strcmp(k, "parent_launch"))

@@ -14,7 +14,8 @@ nvcc -O3 -lineinfo -arch="$arch" -o "$out/barriers_uniform" \
 nvcc -O3 -lineinfo -arch="$arch" -DWITH_CDP -rdc=true \
   -o "$out/barriers_uniform_cdp" "$here/barriers_uniform.cu" -lcudadevrt || exit 1
 for k in stride_cancelled stride_plain stride_per_group block_stride_256 \
-         block_stride_250 work_queue grid_sync_even_blocks parent_launch; do
+         block_stride_250 stride_constant vote_through_shared work_queue \
+         grid_sync_even_blocks parent_launch; do
   log="$out/synccheck-$k.txt"
   bin="$out/barriers_uniform"
   [ "$k" = parent_launch ] && bin="$out/barriers_uniform_cdp"

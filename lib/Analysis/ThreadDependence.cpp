@@ -1,5 +1,6 @@
 #include "Analysis/ThreadDependence.h"
 #include "Analysis/Budget.h"
+#include "Analysis/DeclRefs.h"
 #include "clang/AST/Attr.h"
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/ExprCXX.h"
@@ -449,6 +450,8 @@ Dependence FunctionDependence::compute(const Expr *E) {
       return Dependence::Unknown;
   if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
     if (const auto *V = dyn_cast<VarDecl>(DRE->getDecl())) {
+      if (auto R = reachingDependence(DRE, V, 0))
+        return *R;
       if (const ForStmt *Loop = resettingLoop(V, DRE))
         return loopVarDependence(V, Loop);
       return varDependence(V);
@@ -477,9 +480,33 @@ Dependence FunctionDependence::compute(const Expr *E) {
     const FunctionDecl *Callee = Call->getDirectCallee();
     if (!Callee)
       return join(D, Dependence::Unknown);
+    llvm::SmallVector<const Expr *, 4> Args(Call->arguments());
     if (Callee->getDeclName().isIdentifier())
-      if (auto K = knownCallee(Callee->getName()))
+      if (auto K = knownCallee(Callee->getName())) {
+        // A vote or warp reduction over the full warp of values that are
+        // the same in lane l of every warp: the same in every warp.
+        if (*K == Dependence::WarpUniform && Args.size() == 2) {
+          Expr::EvalResult Mask;
+          if (!Args[0]->isValueDependent() &&
+              Args[0]->EvaluateAsInt(Mask, F->getASTContext()) &&
+              Mask.Val.getInt().getZExtValue() == 0xffffffffu &&
+              sameInEveryWarp(Args[1]))
+            return Dependence::Uniform;
+        }
         return *K;
+      }
+    // A helper that reduces its arguments over the warp
+    // (warp_reduce_all(x), warpReduceSum(v)).
+    // (Whatever the arguments' dependence, so that the fixed-point
+    // iteration stays monotone: uniform arguments give a uniform result.)
+    // Block-uniform when every warp reduces the same values and the helper
+    // has no source of its own that differs between warps (it is uniform
+    // for uniform arguments: no warp id).
+    if (Dependence C = Parent.collectiveSummary(Callee); isWarpUniform(C))
+      return Parent.calleeSummary(Callee) == Dependence::Uniform &&
+                     sameInEveryWarp(Args)
+                 ? Dependence::Uniform
+                 : C;
     return join(D, Parent.calleeSummary(Callee));
   }
   if (const auto *CO = dyn_cast<AbstractConditionalOperator>(E))
@@ -626,6 +653,44 @@ ThreadDependenceAnalysis::forFunction(const FunctionDecl *F) {
     Slot = std::make_unique<FunctionDependence>(
         F, *this, /*ParamsUniform=*/F->hasAttr<CUDAGlobalAttr>());
   return *Slot;
+}
+
+Dependence ThreadDependenceAnalysis::collectiveSummary(const FunctionDecl *F) {
+  const FunctionDecl *Def = F->getDefinition();
+  if (!Def || !Def->getBody() || Def->param_empty() || isa<CXXMethodDecl>(Def))
+    return Dependence::Unknown;
+  auto It = Collectives.find(Def);
+  if (It != Collectives.end())
+    return It->second;
+  if (!InProgress.insert(Def).second)
+    return Dependence::Unknown; // recursion
+  std::unique_ptr<FunctionDependence> &Slot = CollectiveViews[Def];
+  if (!Slot)
+    Slot = std::make_unique<FunctionDependence>(
+        Def, *this,
+        llvm::SmallVector<Dependence, 4>(Def->getNumParams(),
+                                         Dependence::ThreadDependent));
+  FunctionDependence *FD = Slot.get();
+  Dependence D = Dependence::Uniform;
+  bool Any = false;
+  std::function<void(const Stmt *)> Walk = [&](const Stmt *S) {
+    if (!S || isa<LambdaExpr>(S))
+      return;
+    if (const auto *R = dyn_cast<ReturnStmt>(S)) {
+      Any = true;
+      D = join(D, R->getRetValue() ? FD->dependence(R->getRetValue())
+                                   : Dependence::Unknown);
+      D = join(D, FD->guardOf(R).D);
+    }
+    for (const Stmt *C : S->children())
+      Walk(C);
+  };
+  Walk(Def->getBody());
+  InProgress.erase(Def);
+  if (!Any)
+    D = Dependence::Unknown;
+  Collectives[Def] = D;
+  return D;
 }
 
 Dependence ThreadDependenceAnalysis::calleeSummary(const FunctionDecl *F) {
@@ -1026,6 +1091,324 @@ std::optional<ThreadPart> FunctionDependence::threadPart(const Expr *E,
   const auto *Lit = dyn_cast<IntegerLiteral>(E);
   P.RestBlockMultiple = (Lit && Lit->getValue() == 0) || isBlockDim(E);
   return P;
+}
+
+// ---- Values kept in locals ------------------------------------------------
+
+const Expr *FunctionDependence::reachingValue(const Stmt *Use,
+                                              const VarDecl *V) {
+  if (Escaped.count(V) || !V->isLocalVarDecl())
+    return nullptr;
+  // One definition, its declaration: it reaches every use.
+  if (auto It = Defs.find(V); It != Defs.end() && It->second.size() == 1 &&
+                              isa<DeclStmt>(It->second.front().second))
+    return V->getInit();
+  if (MayJumpIntoLoops)
+    return nullptr;
+  const Stmt *Child = Use;
+  for (const Stmt *P = parent(Use); P; Child = P, P = parent(P)) {
+    if (isLoop(P) || isa<SwitchStmt, LambdaExpr>(P))
+      return nullptr;
+    if (const auto *DS = dyn_cast<DeclStmt>(P))
+      if (llvm::is_contained(DS->decls(), V))
+        return nullptr; // a use inside V's own initialiser
+    const auto *CS = dyn_cast<CompoundStmt>(P);
+    if (!CS)
+      continue;
+    auto Body = CS->body();
+    auto At = llvm::find(Body, Child);
+    while (At != Body.begin()) {
+      const Stmt *S = *--At;
+      if (isa<SwitchCase, LabelStmt>(S))
+        return nullptr;
+      if (const auto *DS = dyn_cast<DeclStmt>(S)) {
+        if (llvm::is_contained(DS->decls(), V))
+          return V->getInit();
+      }
+      if (!writtenIn(S).contains(V))
+        continue;
+      const auto *BO = dyn_cast<BinaryOperator>(S);
+      if (BO && BO->getOpcode() == BO_Assign)
+        if (const auto *L =
+                dyn_cast<DeclRefExpr>(BO->getLHS()->IgnoreParenImpCasts());
+            L && L->getDecl() == V)
+          return BO->getRHS();
+      return nullptr;
+    }
+  }
+  return nullptr;
+}
+
+std::optional<Dependence>
+FunctionDependence::reachingDependence(const Stmt *Use, const VarDecl *V,
+                                       unsigned Depth) {
+  if (Depth > 8 || MayJumpIntoLoops || Escaped.count(V) ||
+      !V->isLocalVarDeclOrParm() || V->hasAttr<CUDASharedAttr>() ||
+      V->isStaticLocal())
+    return std::nullopt;
+  // The same walk as reachingValue, which also accepts a butterfly loop.
+  const Stmt *Child = Use;
+  for (const Stmt *P = parent(Use); P; Child = P, P = parent(P)) {
+    if (isLoop(P) || isa<SwitchStmt, LambdaExpr>(P))
+      return std::nullopt;
+    if (const auto *DS = dyn_cast<DeclStmt>(P))
+      if (llvm::is_contained(DS->decls(), V))
+        return std::nullopt;
+    const auto *CS = dyn_cast<CompoundStmt>(P);
+    if (!CS)
+      continue;
+    auto Body = CS->body();
+    auto At = llvm::find(Body, Child);
+    while (At != Body.begin()) {
+      const Stmt *S = *--At;
+      if (isa<SwitchCase, LabelStmt>(S))
+        return std::nullopt;
+      if (const auto *DS = dyn_cast<DeclStmt>(S);
+          DS && llvm::is_contained(DS->decls(), V)) {
+        if (!V->getInit())
+          return std::nullopt;
+        return dependence(V->getInit());
+      }
+      if (!writtenIn(S).contains(V))
+        continue;
+      const auto *BO = dyn_cast<BinaryOperator>(S);
+      if (BO && BO->getOpcode() == BO_Assign)
+        if (const auto *L =
+                dyn_cast<DeclRefExpr>(BO->getLHS()->IgnoreParenImpCasts());
+            L && L->getDecl() == V)
+          return dependence(BO->getRHS());
+      if (warpButterfly(S, V)) {
+        // What the lanes reduce: V before the loop.
+        const Expr *Before = reachingValue(S, V);
+        if (Before && sameInEveryWarp(Before))
+          return Dependence::Uniform;
+        // A parameter defined nowhere but in the loop: its incoming value.
+        if (const auto *P = dyn_cast<ParmVarDecl>(V);
+            P && !Before && incoming(P) == Dependence::Uniform &&
+            llvm::all_of(Defs.lookup(V), [&](const auto &Def) {
+              for (const Stmt *Up = Def.second; Up; Up = parent(Up))
+                if (Up == S)
+                  return true;
+              return false;
+            }))
+          return Dependence::Uniform;
+        return Dependence::WarpUniform;
+      }
+      return std::nullopt;
+    }
+  }
+  // Back at the function's entry with no definition on the way: a
+  // parameter's incoming value.
+  if (const auto *P = dyn_cast<ParmVarDecl>(V))
+    return incoming(P);
+  return std::nullopt;
+}
+
+bool FunctionDependence::warpButterfly(const Stmt *Loop, const VarDecl *V) {
+  while (const auto *A = dyn_cast<AttributedStmt>(Loop)) // #pragma unroll
+    Loop = A->getSubStmt();
+  const auto *For = dyn_cast<ForStmt>(Loop);
+  if (!For || !For->getCond() || !For->getInc())
+    return false;
+  const auto *Init = dyn_cast_or_null<DeclStmt>(For->getInit());
+  const auto *O = Init && Init->isSingleDecl()
+                      ? dyn_cast<VarDecl>(Init->getSingleDecl())
+                      : nullptr;
+  const ASTContext &Ctx = F->getASTContext();
+  auto Constant = [&](const Expr *E) -> std::optional<int64_t> {
+    Expr::EvalResult R;
+    if (!E || E->isValueDependent() || !E->EvaluateAsInt(R, Ctx))
+      return std::nullopt;
+    return R.Val.getInt().getExtValue();
+  };
+  auto IsVar = [](const Expr *E, const VarDecl *X) {
+    const auto *DRE = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts());
+    return DRE && DRE->getDecl() == X;
+  };
+  // o = 16; o > 0 (or >= 1); o >>= 1 (or /= 2): 16, 8, 4, 2, 1.
+  if (!O || Constant(O->getInit()) != 16)
+    return false;
+  const auto *Cond = dyn_cast<BinaryOperator>(For->getCond()->IgnoreParens());
+  if (!Cond || !IsVar(Cond->getLHS(), O) ||
+      !((Cond->getOpcode() == BO_GT && Constant(Cond->getRHS()) == 0) ||
+        (Cond->getOpcode() == BO_GE && Constant(Cond->getRHS()) == 1)))
+    return false;
+  const auto *Inc = dyn_cast<CompoundAssignOperator>(For->getInc());
+  if (!Inc || !IsVar(Inc->getLHS(), O) ||
+      !((Inc->getOpcode() == BO_ShrAssign && Constant(Inc->getRHS()) == 1) ||
+        (Inc->getOpcode() == BO_DivAssign && Constant(Inc->getRHS()) == 2)))
+    return false;
+  // Every write of V in the body: V = f(shfl, V) or V op= shfl, where shfl
+  // is __shfl_xor_sync(full, V, o[, 32]); nothing else writes V or o.
+  auto IsShuffle = [&](const Expr *E) {
+    const auto *Call = dyn_cast<CallExpr>(E->IgnoreParenImpCasts());
+    const FunctionDecl *Callee = Call ? Call->getDirectCallee() : nullptr;
+    if (!Callee || !Callee->getDeclName().isIdentifier() ||
+        Callee->getName() != "__shfl_xor_sync" || Call->getNumArgs() < 3)
+      return false;
+    std::optional<int64_t> Mask = Constant(Call->getArg(0));
+    if (!Mask || uint32_t(*Mask) != 0xffffffffu || !IsVar(Call->getArg(1), V) ||
+        !IsVar(Call->getArg(2), O))
+      return false;
+    if (Call->getNumArgs() > 3 && !isa<CXXDefaultArgExpr>(Call->getArg(3))) {
+      std::optional<int64_t> Width = Constant(Call->getArg(3));
+      if (!Width || *Width < 32)
+        return false;
+    }
+    return true;
+  };
+  if (writesTo(For->getBody(), O))
+    return false;
+  bool Writes = false, Other = false;
+  std::function<void(const Stmt *)> Walk = [&](const Stmt *S) {
+    if (!S || Other)
+      return;
+    if (const auto *BO = dyn_cast<BinaryOperator>(S);
+        BO && BO->isAssignmentOp() && IsVar(BO->getLHS(), V)) {
+      Writes = true;
+      if (BO->getOpcode() == BO_Assign) {
+        // One shuffle of V, and otherwise V and constants.
+        unsigned Shuffles = 0;
+        std::function<void(const Expr *)> Check = [&](const Expr *E) {
+          E = E->IgnoreParenImpCasts();
+          if (IsShuffle(E)) {
+            ++Shuffles;
+            return;
+          }
+          if (IsVar(E, V) || isa<IntegerLiteral, FloatingLiteral>(E))
+            return;
+          if (const auto *B = dyn_cast<BinaryOperator>(E)) {
+            Check(B->getLHS());
+            Check(B->getRHS());
+            return;
+          }
+          if (const auto *C = dyn_cast<CallExpr>(E);
+              C && C->getDirectCallee() && C->getNumArgs() == 2) {
+            Check(C->getArg(0)); // fmaxf(a, b) and the like
+            Check(C->getArg(1));
+            return;
+          }
+          Other = true;
+        };
+        Check(BO->getRHS());
+        Other |= Shuffles != 1;
+      } else {
+        Other |= !IsShuffle(BO->getRHS());
+      }
+      return;
+    }
+    if (isa<CallExpr>(S) && writesTo(S, V))
+      Other = true;
+    if (const auto *UO = dyn_cast<UnaryOperator>(S);
+        UO && (UO->isIncrementDecrementOp() || UO->getOpcode() == UO_AddrOf) &&
+        IsVar(UO->getSubExpr(), V))
+      Other = true;
+    for (const Stmt *C : S->children())
+      Walk(C);
+  };
+  Walk(For->getBody());
+  return Writes && !Other;
+}
+
+const llvm::SmallPtrSetImpl<const ValueDecl *> &
+FunctionDependence::writtenIn(const Stmt *S) {
+  auto &Slot = WrittenIn[S];
+  if (Slot)
+    return *Slot;
+  Slot = std::make_unique<llvm::SmallPtrSet<const ValueDecl *, 4>>();
+  auto &Out = *Slot;
+  auto Add = [&](const Expr *E) {
+    if (const ValueDecl *D = baseDecl(E))
+      Out.insert(D);
+  };
+  std::function<void(const Stmt *)> Walk = [&](const Stmt *N) {
+    if (!N)
+      return;
+    if (const auto *B = dyn_cast<BinaryOperator>(N)) {
+      if (B->isAssignmentOp())
+        Add(B->getLHS());
+    } else if (const auto *U = dyn_cast<UnaryOperator>(N)) {
+      if (U->isIncrementDecrementOp() || U->getOpcode() == UO_AddrOf)
+        Add(U->getSubExpr());
+    } else if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(N)) {
+      if (Op->isAssignmentOp())
+        Add(Op->getArg(0));
+    } else if (const auto *MC = dyn_cast<CXXMemberCallExpr>(N)) {
+      if (MC->getMethodDecl() && !MC->getMethodDecl()->isConst())
+        Add(MC->getImplicitObjectArgument());
+    } else if (const auto *DS = dyn_cast<DeclStmt>(N)) {
+      // A reference bound to a local may write it later.
+      for (const Decl *D : DS->decls())
+        if (const auto *V = dyn_cast<VarDecl>(D);
+            V && V->getType()->isReferenceType() && V->getInit())
+          Add(V->getInit());
+    }
+    for (const Stmt *C : N->children())
+      Walk(C);
+  };
+  Walk(S);
+  return Out;
+}
+
+bool FunctionDependence::laneOnly(const Expr *E, unsigned Depth) {
+  if (!E || Depth > 4)
+    return false;
+  E = E->IgnoreParenImpCasts();
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(E))
+    if (const auto *V = dyn_cast<VarDecl>(DRE->getDecl()))
+      return laneOnly(reachingValue(DRE, V), Depth + 1);
+  const auto *AS = dyn_cast<ArraySubscriptExpr>(E);
+  if (!AS)
+    return false;
+  const auto *Base =
+      dyn_cast<DeclRefExpr>(AS->getBase()->IgnoreParenImpCasts());
+  const auto *Array = Base ? dyn_cast<VarDecl>(Base->getDecl()) : nullptr;
+  if (!Array || !Array->hasAttr<CUDASharedAttr>())
+    return false;
+  // The index: t % 32 or t & 31, t threadIdx.x (through a local).
+  std::function<bool(const Expr *, unsigned)> LaneIndex =
+      [&](const Expr *I, unsigned D) -> bool {
+    if (!I || D > 4)
+      return false;
+    I = I->IgnoreParenImpCasts();
+    if (const auto *DRE = dyn_cast<DeclRefExpr>(I))
+      if (const auto *V = dyn_cast<VarDecl>(DRE->getDecl()))
+        return LaneIndex(reachingValue(DRE, V), D + 1);
+    const auto *BO = dyn_cast<BinaryOperator>(I);
+    if (!BO)
+      return false;
+    Expr::EvalResult R;
+    const Expr *RHS = BO->getRHS();
+    if (RHS->isValueDependent() || !RHS->EvaluateAsInt(R, F->getASTContext()))
+      return false;
+    uint64_t K = R.Val.getInt().getZExtValue();
+    if (!((BO->getOpcode() == BO_Rem && K == 32) ||
+          (BO->getOpcode() == BO_And && K == 31)))
+      return false;
+    std::function<bool(const Expr *, unsigned)> IsTid =
+        [&](const Expr *T, unsigned D2) -> bool {
+      if (!T || D2 > 4)
+        return false;
+      T = T->IgnoreParenImpCasts();
+      auto B = cudaBuiltinComponent(T);
+      if (B)
+        return B->first == "__cuda_builtin_threadIdx_t" && B->second == "x";
+      if (const auto *DRE = dyn_cast<DeclRefExpr>(T))
+        if (const auto *V = dyn_cast<VarDecl>(DRE->getDecl()))
+          return IsTid(reachingValue(DRE, V), D2 + 1);
+      return false;
+    };
+    return IsTid(BO->getLHS(), D);
+  };
+  return LaneIndex(AS->getIdx(), 0);
+}
+
+bool FunctionDependence::sameInEveryWarp(llvm::ArrayRef<const Expr *> Args) {
+  if (Args.empty())
+    return false;
+  return llvm::all_of(Args, [&](const Expr *A) {
+    return laneOnly(A) || dependence(A) == Dependence::Uniform;
+  });
 }
 
 } // namespace warplint

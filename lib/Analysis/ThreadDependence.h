@@ -23,6 +23,7 @@
 #include "clang/AST/Stmt.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/SmallPtrSet.h"
 #include <functional>
 #include <map>
 #include <memory>
@@ -158,6 +159,37 @@ private:
 private:
   bool isKernel() const;
   Dependence incoming(const clang::ParmVarDecl *P) const;
+  // Values kept in locals, flow-sensitively where the code is straight:
+  // the dependence of Use (a read of local V) from the one definition that
+  // reaches it, found walking back through the statements before Use in
+  // each block around it (no loop, switch or label in between); a butterfly
+  // loop on V (warpButterfly) defines it too. Nothing when the walk cannot
+  // tell: the flow-insensitive join then answers.
+  std::optional<Dependence> reachingDependence(const clang::Stmt *Use,
+                                               const clang::VarDecl *V,
+                                               unsigned Depth);
+  // The value the one straight-line definition before Use gives V, or null.
+  const clang::Expr *reachingValue(const clang::Stmt *Use,
+                                   const clang::VarDecl *V);
+  // `for (o = 16; o > 0; o >>= 1) v = op(__shfl_xor_sync(full, v, o), v);`
+  // (also `v op= __shfl_xor_sync(..)`): every lane ends with the reduction
+  // of the warp's 32 values.
+  bool warpButterfly(const clang::Stmt *Loop, const clang::VarDecl *V);
+  // A value that is the same in lane l of every warp: a __shared__ array
+  // read at a lane index (`buf[tid % 32]`, `buf[lane]`), as every warp
+  // reads the same 32 slots.
+  bool laneOnly(const clang::Expr *E, unsigned Depth = 0);
+  // The variables S may write (DeclRefs' writesTo for all of them at once),
+  // cached: the walk back asks it of each statement it passes.
+  const llvm::SmallPtrSetImpl<const clang::ValueDecl *> &
+  writtenIn(const clang::Stmt *S);
+  llvm::DenseMap<
+      const clang::Stmt *,
+      std::unique_ptr<llvm::SmallPtrSet<const clang::ValueDecl *, 4>>>
+      WrittenIn;
+  // A full-warp collective's operands: each uniform or lane-only, so that
+  // every warp computes the same result: the block's.
+  bool sameInEveryWarp(llvm::ArrayRef<const clang::Expr *> Args);
 
   const clang::FunctionDecl *F;
   ThreadDependenceAnalysis &Parent;
@@ -199,6 +231,10 @@ public:
   // The dependence a call to F adds beyond its arguments': what its return
   // statements depend on when its parameters are uniform.
   Dependence calleeSummary(const clang::FunctionDecl *F);
+  // What F's returns depend on with every parameter thread-dependent: at
+  // most WarpUniform for a helper that reduces its arguments over the warp
+  // (a vote, a butterfly of __shfl_xor_sync), whatever they are.
+  Dependence collectiveSummary(const clang::FunctionDecl *F);
   // F analysed for one call context: its parameters as dependent as the
   // arguments of the call (Args[I]: argument I's dependence).
   FunctionDependence &forContext(const clang::FunctionDecl *F,
@@ -216,6 +252,10 @@ private:
                  std::unique_ptr<FunctionDependence>>
       SummaryViews;
   llvm::DenseMap<const clang::FunctionDecl *, Dependence> Summaries;
+  llvm::DenseMap<const clang::FunctionDecl *, Dependence> Collectives;
+  llvm::DenseMap<const clang::FunctionDecl *,
+                 std::unique_ptr<FunctionDependence>>
+      CollectiveViews;
   llvm::DenseSet<const clang::FunctionDecl *> InProgress;
   std::map<std::pair<const clang::FunctionDecl *, std::vector<int>>,
            std::unique_ptr<FunctionDependence>>

@@ -6,6 +6,7 @@
 #include "llvm/IR/InlineAsm.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/Metadata.h"
+#include "llvm/IR/Operator.h"
 #include "llvm/Support/NVPTXAddrSpace.h"
 #include <map>
 #include <optional>
@@ -402,6 +403,69 @@ static bool blockStrideExit(const ICmpInst *Cmp, const LoopInfo &LI,
   return StartsAtTid && Stride >= X && N->getZExtValue() % Stride == 0;
 }
 
+// A value that is the same in lane l of every warp: a load from __shared__
+// memory at `tid.x % 32` (or `& 31`), through casts and a compare with a
+// constant. Every warp reads the same 32 slots.
+static bool laneOnlySharedLoad(const Value *V, unsigned Depth = 0) {
+  if (Depth > 8)
+    return false;
+  V = resolve(V);
+  if (const auto *C = dyn_cast<CastInst>(V))
+    return laneOnlySharedLoad(C->getOperand(0), Depth + 1);
+  if (const auto *Cmp = dyn_cast<ICmpInst>(V)) {
+    if (isa<Constant>(Cmp->getOperand(1)))
+      return laneOnlySharedLoad(Cmp->getOperand(0), Depth + 1);
+    if (isa<Constant>(Cmp->getOperand(0)))
+      return laneOnlySharedLoad(Cmp->getOperand(1), Depth + 1);
+    return false;
+  }
+  const auto *L = dyn_cast<LoadInst>(V);
+  if (!L)
+    return false;
+  const auto *GEP =
+      dyn_cast<GEPOperator>(L->getPointerOperand()->stripPointerCasts());
+  if (!GEP)
+    return false;
+  const auto *Base =
+      dyn_cast<GlobalVariable>(GEP->getPointerOperand()->stripPointerCasts());
+  if (!Base || Base->getAddressSpace() != NVPTXAS::ADDRESS_SPACE_SHARED)
+    return false;
+  unsigned Lane = 0;
+  for (const Use &Idx : GEP->indices()) {
+    if (isa<ConstantInt>(Idx))
+      continue;
+    const Value *I = resolve(Idx);
+    while (const auto *C = dyn_cast<CastInst>(I))
+      I = resolve(C->getOperand(0));
+    const auto *BO = dyn_cast<BinaryOperator>(I);
+    const auto *K = BO ? dyn_cast<ConstantInt>(BO->getOperand(1)) : nullptr;
+    if (!K || !((BO->getOpcode() == Instruction::And && K->equalsInt(31)) ||
+                ((BO->getOpcode() == Instruction::URem ||
+                  BO->getOpcode() == Instruction::SRem) &&
+                 K->equalsInt(32))))
+      return false;
+    bool IsNtid;
+    auto Atom = sregAtom(BO->getOperand(0), IsNtid);
+    if (!Atom || *Atom != "tid.x")
+      return false;
+    ++Lane;
+  }
+  return Lane == 1;
+}
+
+// A full-mask vote over values that are the same in lane l of every warp
+// (`__all_sync(~0u, buf[tid % 32])` after the warps wrote buf): every warp
+// gets the same answer, the block's.
+static bool blockVote(const CallBase &CB) {
+  const Function *Callee = CB.getCalledFunction();
+  if (!Callee || !Callee->getName().starts_with("llvm.nvvm.vote.") ||
+      CB.arg_size() != 2)
+    return false;
+  const auto *Mask = dyn_cast<ConstantInt>(CB.getArgOperand(0));
+  return Mask && Mask->isAllOnesValue() &&
+         laneOnlySharedLoad(CB.getArgOperand(1));
+}
+
 bool markUniformByValue(Function &F, const UniformityInfo &UI,
                         const LoopInfo &LI, unsigned BlockDimX) {
   LLVMContext &Ctx = F.getContext();
@@ -409,6 +473,12 @@ bool markUniformByValue(Function &F, const UniformityInfo &UI,
   bool Changed = false;
   for (BasicBlock &BB : F)
     for (Instruction &I : BB) {
+      if (auto *CB = dyn_cast<CallBase>(&I);
+          CB && UI.isDivergent(CB) && blockVote(*CB)) {
+        CB->setMetadata(UniformKind, MDNode::get(Ctx, {}));
+        Changed = true;
+        continue;
+      }
       if (auto *Cmp = dyn_cast<ICmpInst>(&I);
           Cmp && UI.isDivergent(Cmp) && blockStrideExit(Cmp, LI, BlockDimX)) {
         Cmp->setMetadata(UniformKind, MDNode::get(Ctx, {}));

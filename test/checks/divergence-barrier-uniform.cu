@@ -195,6 +195,80 @@ static __global__ void stride_below_block(float *a) {
   a[blockIdx.x] = s[0];
 }
 
+// ---- a loop whose only exit is a block-wide vote through shared memory:
+// each warp's vote goes to buf[warp]; after a barrier every warp votes
+// again over the same 32 slots (buf[tid % 32]), so every thread of the
+// block gets the same answer (ggml's KV-mask scan)
+
+__global__ void vote_through_shared(const float *mask, int *out, int n) {
+  __shared__ int buf[32];
+  const int tid = threadIdx.x;
+  if (tid < 32)
+    buf[tid] = 1;
+  __syncthreads();
+  int j = n - 128;
+  for (; j >= 0; j -= 128) {
+    int all_inf = __all_sync(0xffffffff, isinf(mask[j + tid]));
+    if (tid % 32 == 0)
+      buf[tid / 32] = all_inf;
+    __syncthreads();
+    all_inf = buf[tid % 32];
+    __syncthreads();
+    all_inf = __all_sync(0xffffffff, all_inf);
+    if (!all_inf)
+      break;
+  }
+  if (tid == 0)
+    out[blockIdx.x] = j + 128;
+}
+
+// The same through a helper that reduces over the warp, with a butterfly
+// for sub-warp widths.
+template <int width = 32> __device__ int warp_all(int x) {
+  if (width == 32)
+    return __all_sync(0xffffffff, x);
+#pragma unroll
+  for (int offset = width / 2; offset > 0; offset >>= 1)
+    x = __shfl_xor_sync(0xffffffff, x, offset, width) && x;
+  return x;
+}
+__global__ void vote_through_helper(const float *mask, int *out, int n) {
+  __shared__ int buf[32];
+  const int tid = threadIdx.x;
+  const int lane = tid % 32;
+  if (tid < 32)
+    buf[tid] = 1;
+  __syncthreads();
+  int j = n - 128;
+  for (; j >= 0; j -= 128) {
+    int all_inf = warp_all(isinf(mask[j + tid]));
+    if (lane == 0)
+      buf[tid / 32] = all_inf;
+    __syncthreads();
+    all_inf = warp_all(buf[lane]);
+    __syncthreads();
+    if (!all_inf)
+      break;
+  }
+  if (tid == 0)
+    out[blockIdx.x] = j + 128;
+}
+
+// A warp's own vote: the warps leave the loop at different iterations.
+__global__ void vote_per_warp(const float *mask, int *out, int n) {
+  __shared__ float s[128];
+  int j = n - 128;
+  for (; j >= 0; j -= 128) {
+    s[threadIdx.x] = mask[j + threadIdx.x];
+    __syncthreads();
+    // CHECK: :[[@LINE-1]]:5: error: '__syncthreads()' is reached by only part of the thread block: it is inside a loop whose trip count differs between threads (the condition 'j >= 0' differs between warps)
+    // CHECK: :[[@LINE-4]]:10: note: the loop condition that varies between threads
+    if (!__all_sync(0xffffffff, isinf(s[threadIdx.x ^ 1])))
+      break;
+  }
+  out[blockIdx.x * 128 + threadIdx.x] = j;
+}
+
 // ---- a work queue: the only exit is a break on a __shared__ flag that
 // thread 0 sets before a barrier
 

@@ -223,3 +223,41 @@ TEST(ThreadDependence, LocalOfADivergentScopeKeepsItsValue) {
           "< n; ++j) { int probe = j; (void)probe; } } }");
   EXPECT_EQ(P.value("probe"), warplint::Dependence::Uniform);
 }
+
+TEST(ThreadDependence, StraightLineDefinitionReachesTheUse) {
+  // The last assignment before the use, in straight-line code, is the value
+  // read; through a branch or a loop the join of all definitions answers.
+  Probe P(std::string(Prelude) +
+          "__global__ void k(int n) { int x = threadIdx.x; x = n; int probe = "
+          "x; int y = n; y = threadIdx.x; int probe_t = y; int z = n; if (n > "
+          "2) z = threadIdx.x; int probe_b = z; int w = n; for (int i = 0; i "
+          "< n; ++i) { int probe_l = w; w = threadIdx.x; (void)probe_l; } "
+          "(void)probe; (void)probe_t; (void)probe_b; }");
+  EXPECT_EQ(P.value("probe"), warplint::Dependence::Uniform);
+  EXPECT_EQ(P.value("probe_t"), warplint::Dependence::ThreadDependent);
+  EXPECT_EQ(P.value("probe_b"), warplint::Dependence::ThreadDependent);
+  EXPECT_EQ(P.value("probe_l"), warplint::Dependence::ThreadDependent);
+}
+
+TEST(ThreadDependence, WarpReductionsAndBlockVotes) {
+  // A butterfly of __shfl_xor_sync over the full warp leaves the warp's
+  // reduction in every lane; a vote over a shared array read at the lane
+  // index is the same in every warp.
+  Probe P(std::string(Prelude) +
+          "__device__ float sum(float v) { for (int o = 16; o > 0; o >>= 1) v "
+          "+= __shfl_xor_sync(0xffffffff, v, o); return v; }\n"
+          "__device__ float half(float v) { for (int o = 8; o > 0; o >>= 1) v "
+          "+= __shfl_xor_sync(0xffffffff, v, o); return v; }\n"
+          "__global__ void k(const float *a, int n) { __shared__ int buf[32]; "
+          "float probe = sum(a[threadIdx.x]); float probe_h = "
+          "half(a[threadIdx.x]); int lane = threadIdx.x % 32; int probe_v = "
+          "__all_sync(0xffffffff, buf[lane]); int probe_w = "
+          "__all_sync(0xffffffff, buf[threadIdx.x / 32]); float probe_s = "
+          "sum(buf[threadIdx.x & 31]); (void)probe; (void)probe_h; "
+          "(void)probe_v; (void)probe_w; (void)probe_s; }");
+  EXPECT_EQ(P.value("probe"), warplint::Dependence::WarpUniform);
+  EXPECT_EQ(P.value("probe_h"), warplint::Dependence::ThreadDependent);
+  EXPECT_EQ(P.value("probe_v"), warplint::Dependence::Uniform);
+  EXPECT_EQ(P.value("probe_w"), warplint::Dependence::WarpUniform);
+  EXPECT_EQ(P.value("probe_s"), warplint::Dependence::Uniform);
+}
