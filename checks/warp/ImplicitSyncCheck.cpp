@@ -2,6 +2,7 @@
 #include "Analysis/BodyWalk.h"
 #include "Analysis/SyncPrimitives.h"
 #include "clang/AST/ExprCXX.h"
+#include <functional>
 
 using namespace clang;
 
@@ -28,6 +29,73 @@ bool sharedBase(const ValueDecl *D) {
   const auto *P = dyn_cast<ParmVarDecl>(D);
   return P && P->getType()->isPointerType() &&
          P->getType()->getPointeeType().isVolatileQualified();
+}
+
+// Whether every path through S ends in a return or a break.
+bool leaves(const Stmt *S) {
+  if (!S)
+    return false;
+  if (isa<ReturnStmt, BreakStmt>(S))
+    return true;
+  if (const auto *CS = dyn_cast<CompoundStmt>(S))
+    return !CS->body_empty() && leaves(CS->body_back());
+  if (const auto *If = dyn_cast<IfStmt>(S))
+    return leaves(If->getThen()) && leaves(If->getElse());
+  return false;
+}
+
+// A sticky flag: a scalar __shared__ variable that is only ever set to
+// constants and only read by tests that leave (`if (flag) { ...; return;
+// }`, reads inside such a branch included). Whichever order a warp's lanes
+// run in, a reader sees the flag set now or one barrier later, with the
+// same outcome: the pair is not an exchange of data.
+bool stickyFlag(const ValueDecl *Root) {
+  const auto *V = dyn_cast_or_null<VarDecl>(Root);
+  const auto *Fn =
+      V ? dyn_cast_or_null<FunctionDecl>(V->getDeclContext()) : nullptr;
+  if (!V || !Fn || !Fn->getBody() || !V->getType()->isScalarType())
+    return false;
+  bool Sticky = true;
+  // Reads under a leaving test of the flag are fine; others are not.
+  std::function<void(const Stmt *, bool)> Walk = [&](const Stmt *S,
+                                                     bool InTest) {
+    if (!S || !Sticky)
+      return;
+    if (const auto *If = dyn_cast<IfStmt>(S)) {
+      const Expr *C = If->getCond()->IgnoreParenImpCasts();
+      if (const auto *U = dyn_cast<UnaryOperator>(C);
+          U && U->getOpcode() == UO_LNot)
+        C = U->getSubExpr()->IgnoreParenImpCasts();
+      const auto *DRE = dyn_cast<DeclRefExpr>(C);
+      bool Tests = DRE && DRE->getDecl() == V && !If->getElse() &&
+                   C == If->getCond()->IgnoreParenImpCasts() &&
+                   leaves(If->getThen());
+      if (Tests) {
+        Walk(If->getThen(), true);
+        return;
+      }
+    }
+    if (const auto *BO = dyn_cast<BinaryOperator>(S);
+        BO && BO->isAssignmentOp()) {
+      const auto *L =
+          dyn_cast<DeclRefExpr>(BO->getLHS()->IgnoreParenImpCasts());
+      if (L && L->getDecl() == V) {
+        Expr::EvalResult R;
+        if (BO->getOpcode() != BO_Assign || BO->getRHS()->isValueDependent() ||
+            !BO->getRHS()->EvaluateAsInt(R, V->getASTContext()))
+          Sticky = false;
+        Walk(BO->getRHS(), InTest);
+        return;
+      }
+    }
+    if (const auto *DRE = dyn_cast<DeclRefExpr>(S);
+        DRE && DRE->getDecl() == V && !InTest)
+      Sticky = false; // a read outside a leaving test, or an escape
+    for (const Stmt *C : S->children())
+      Walk(C, InTest);
+  };
+  Walk(Fn->getBody(), false);
+  return Sticky;
 }
 
 } // namespace
@@ -110,7 +178,7 @@ void ImplicitSyncCheck::checkFunction(const FunctionDecl *Fn) {
   };
   for (const WarpExchange &X :
        findWarpExchanges(Fn, context().affine().blockShape(Fn), WS)) {
-    if (!Seen.insert({X.Later, X.Earlier}).second)
+    if (!Seen.insert({X.Later, X.Earlier}).second || stickyFlag(X.Root))
       continue;
     bool Its = arch().independent_thread_scheduling;
     bool Raw = X.ReadAfterWrite;

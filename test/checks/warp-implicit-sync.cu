@@ -122,3 +122,45 @@ __global__ void exclusive_sides(float *out, int mode) {
   else
     out[threadIdx.x] = s[threadIdx.x ^ 1];
 }
+
+// A sticky error flag: thread 0 only ever sets it to constants and every
+// read only tests it to leave. A reader sees it set now or after the next
+// barrier, with the same outcome whichever order the lanes run in.
+__device__ int step(int j);
+__device__ void factor(int n, int *info) {
+  __shared__ int s_info;
+  if (threadIdx.x == 0)
+    s_info = 0;
+  __syncthreads();
+  for (int j = 0; j < n; j += 64) {
+    if (s_info) {
+      *info = s_info;
+      return;
+    }
+    if (threadIdx.x == 0 && step(j) != 0)
+      s_info = 1;
+    __syncthreads();
+  }
+}
+__global__ void factor_entry(int n, int *info) { factor(n, info); }
+
+// The same flag carrying a computed value that the lanes use: reported.
+__device__ void factor_value(int n, int *info) {
+  __shared__ int s_code;
+  if (threadIdx.x == 0)
+    s_code = 0;
+  __syncthreads();
+  for (int j = 0; j < n; j += 64) {
+    info[threadIdx.x] += s_code;
+    if (threadIdx.x == 0)
+      s_code = step(j);
+    // CHECK: :[[@LINE-1]]:7: error: lane 0 of warp 0 write 's_code', which lanes 1-31 of the same warp read at line [[@LINE-3]], with no __syncwarp() between the read and the write
+    // CHECK: :[[@LINE-4]]:26: note: read here
+    // CHECK: :[[@LINE+6]]:3: note: through this call
+    // CHECK: :[[@LINE-4]]:7: note: synchronise the lanes between the read and the write
+    __syncthreads();
+  }
+}
+__global__ void factor_value_entry(int n, int *info) {
+  factor_value(n, info);
+}
