@@ -450,7 +450,7 @@ Dependence FunctionDependence::compute(const Expr *E) {
       return Dependence::Unknown;
   if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
     if (const auto *V = dyn_cast<VarDecl>(DRE->getDecl())) {
-      if (auto R = reachingDependence(DRE, V, 0))
+      if (auto R = reachingDependence(DRE, V))
         return *R;
       if (const ForStmt *Loop = resettingLoop(V, DRE))
         return loopVarDependence(V, Loop);
@@ -1095,6 +1095,44 @@ std::optional<ThreadPart> FunctionDependence::threadPart(const Expr *E,
 
 // ---- Values kept in locals ------------------------------------------------
 
+FunctionDependence::Reaching
+FunctionDependence::reachingDefinition(const Stmt *Use, const VarDecl *V) {
+  if (MayJumpIntoLoops || Escaped.count(V) || !V->isLocalVarDeclOrParm() ||
+      V->hasAttr<CUDASharedAttr>() || V->isStaticLocal())
+    return {};
+  const Stmt *Child = Use;
+  for (const Stmt *P = parent(Use); P; Child = P, P = parent(P)) {
+    if (isLoop(P) || isa<SwitchStmt, LambdaExpr>(P))
+      return {};
+    if (const auto *DS = dyn_cast<DeclStmt>(P))
+      if (llvm::is_contained(DS->decls(), V))
+        return {}; // a use inside V's own initialiser
+    const auto *CS = dyn_cast<CompoundStmt>(P);
+    if (!CS)
+      continue;
+    auto Body = CS->body();
+    auto At = llvm::find(Body, Child);
+    while (At != Body.begin()) {
+      const Stmt *S = *--At;
+      if (isa<SwitchCase, LabelStmt>(S))
+        return {};
+      if (const auto *DS = dyn_cast<DeclStmt>(S);
+          DS && llvm::is_contained(DS->decls(), V))
+        return {S, V->getInit(), false};
+      if (!writtenIn(S).contains(V))
+        continue;
+      const auto *BO = dyn_cast<BinaryOperator>(S);
+      if (BO && BO->getOpcode() == BO_Assign)
+        if (const auto *L =
+                dyn_cast<DeclRefExpr>(BO->getLHS()->IgnoreParenImpCasts());
+            L && L->getDecl() == V)
+          return {S, BO->getRHS(), false};
+      return {S, nullptr, false}; // written otherwise (a loop, a branch)
+    }
+  }
+  return {nullptr, nullptr, true};
+}
+
 const Expr *FunctionDependence::reachingValue(const Stmt *Use,
                                               const VarDecl *V) {
   if (Escaped.count(V) || !V->isLocalVarDecl())
@@ -1103,105 +1141,29 @@ const Expr *FunctionDependence::reachingValue(const Stmt *Use,
   if (auto It = Defs.find(V); It != Defs.end() && It->second.size() == 1 &&
                               isa<DeclStmt>(It->second.front().second))
     return V->getInit();
-  if (MayJumpIntoLoops)
-    return nullptr;
-  const Stmt *Child = Use;
-  for (const Stmt *P = parent(Use); P; Child = P, P = parent(P)) {
-    if (isLoop(P) || isa<SwitchStmt, LambdaExpr>(P))
-      return nullptr;
-    if (const auto *DS = dyn_cast<DeclStmt>(P))
-      if (llvm::is_contained(DS->decls(), V))
-        return nullptr; // a use inside V's own initialiser
-    const auto *CS = dyn_cast<CompoundStmt>(P);
-    if (!CS)
-      continue;
-    auto Body = CS->body();
-    auto At = llvm::find(Body, Child);
-    while (At != Body.begin()) {
-      const Stmt *S = *--At;
-      if (isa<SwitchCase, LabelStmt>(S))
-        return nullptr;
-      if (const auto *DS = dyn_cast<DeclStmt>(S)) {
-        if (llvm::is_contained(DS->decls(), V))
-          return V->getInit();
-      }
-      if (!writtenIn(S).contains(V))
-        continue;
-      const auto *BO = dyn_cast<BinaryOperator>(S);
-      if (BO && BO->getOpcode() == BO_Assign)
-        if (const auto *L =
-                dyn_cast<DeclRefExpr>(BO->getLHS()->IgnoreParenImpCasts());
-            L && L->getDecl() == V)
-          return BO->getRHS();
-      return nullptr;
-    }
-  }
-  return nullptr;
+  return reachingDefinition(Use, V).Value;
 }
 
 std::optional<Dependence>
-FunctionDependence::reachingDependence(const Stmt *Use, const VarDecl *V,
-                                       unsigned Depth) {
-  if (Depth > 8 || MayJumpIntoLoops || Escaped.count(V) ||
-      !V->isLocalVarDeclOrParm() || V->hasAttr<CUDASharedAttr>() ||
-      V->isStaticLocal())
-    return std::nullopt;
-  // The same walk as reachingValue, which also accepts a butterfly loop.
-  const Stmt *Child = Use;
-  for (const Stmt *P = parent(Use); P; Child = P, P = parent(P)) {
-    if (isLoop(P) || isa<SwitchStmt, LambdaExpr>(P))
-      return std::nullopt;
-    if (const auto *DS = dyn_cast<DeclStmt>(P))
-      if (llvm::is_contained(DS->decls(), V))
-        return std::nullopt;
-    const auto *CS = dyn_cast<CompoundStmt>(P);
-    if (!CS)
-      continue;
-    auto Body = CS->body();
-    auto At = llvm::find(Body, Child);
-    while (At != Body.begin()) {
-      const Stmt *S = *--At;
-      if (isa<SwitchCase, LabelStmt>(S))
-        return std::nullopt;
-      if (const auto *DS = dyn_cast<DeclStmt>(S);
-          DS && llvm::is_contained(DS->decls(), V)) {
-        if (!V->getInit())
-          return std::nullopt;
-        return dependence(V->getInit());
-      }
-      if (!writtenIn(S).contains(V))
-        continue;
-      const auto *BO = dyn_cast<BinaryOperator>(S);
-      if (BO && BO->getOpcode() == BO_Assign)
-        if (const auto *L =
-                dyn_cast<DeclRefExpr>(BO->getLHS()->IgnoreParenImpCasts());
-            L && L->getDecl() == V)
-          return dependence(BO->getRHS());
-      if (warpButterfly(S, V)) {
-        // What the lanes reduce: V before the loop.
-        const Expr *Before = reachingValue(S, V);
-        if (Before && sameInEveryWarp(Before))
-          return Dependence::Uniform;
-        // A parameter defined nowhere but in the loop: its incoming value.
-        if (const auto *P = dyn_cast<ParmVarDecl>(V);
-            P && !Before && incoming(P) == Dependence::Uniform &&
-            llvm::all_of(Defs.lookup(V), [&](const auto &Def) {
-              for (const Stmt *Up = Def.second; Up; Up = parent(Up))
-                if (Up == S)
-                  return true;
-              return false;
-            }))
-          return Dependence::Uniform;
-        return Dependence::WarpUniform;
-      }
-      return std::nullopt;
-    }
-  }
+FunctionDependence::reachingDependence(const Stmt *Use, const VarDecl *V) {
+  Reaching R = reachingDefinition(Use, V);
+  if (R.Value)
+    return dependence(R.Value);
   // Back at the function's entry with no definition on the way: a
   // parameter's incoming value.
-  if (const auto *P = dyn_cast<ParmVarDecl>(V))
-    return incoming(P);
-  return std::nullopt;
+  if (R.Entry)
+    if (const auto *P = dyn_cast<ParmVarDecl>(V))
+      return incoming(P);
+  if (!R.Writer || !warpButterfly(R.Writer, V))
+    return std::nullopt;
+  // What the lanes reduce: V before the loop, as every warp holds it.
+  Reaching Before = reachingDefinition(R.Writer, V);
+  if (Before.Value && sameInEveryWarp(Before.Value))
+    return Dependence::Uniform;
+  if (const auto *P = dyn_cast<ParmVarDecl>(V);
+      P && Before.Entry && incoming(P) == Dependence::Uniform)
+    return Dependence::Uniform;
+  return Dependence::WarpUniform;
 }
 
 bool FunctionDependence::warpButterfly(const Stmt *Loop, const VarDecl *V) {

@@ -160,15 +160,23 @@ private:
   bool isKernel() const;
   Dependence incoming(const clang::ParmVarDecl *P) const;
   // Values kept in locals, flow-sensitively where the code is straight:
-  // the dependence of Use (a read of local V) from the one definition that
-  // reaches it, found walking back through the statements before Use in
-  // each block around it (no loop, switch or label in between); a butterfly
-  // loop on V (warpButterfly) defines it too. Nothing when the walk cannot
-  // tell: the flow-insensitive join then answers.
+  // walking back from Use through the statements before it in each block
+  // around it (no loop, switch or label in between), the statement that
+  // defines V (Writer) and, for a declaration or a plain assignment, the
+  // value it gives (Value); Entry when the walk reached the function's
+  // entry with no definition. Nothing of the three: the walk cannot tell.
+  struct Reaching {
+    const clang::Stmt *Writer = nullptr;
+    const clang::Expr *Value = nullptr;
+    bool Entry = false;
+  };
+  Reaching reachingDefinition(const clang::Stmt *Use, const clang::VarDecl *V);
+  // The dependence of Use (a read of V) from the definition that reaches
+  // it: its value, a parameter's incoming value, or a butterfly loop on V
+  // (warpButterfly); nothing when the flow-insensitive join must answer.
   std::optional<Dependence> reachingDependence(const clang::Stmt *Use,
-                                               const clang::VarDecl *V,
-                                               unsigned Depth);
-  // The value the one straight-line definition before Use gives V, or null.
+                                               const clang::VarDecl *V);
+  // The value the one definition that reaches Use gives local V, or null.
   const clang::Expr *reachingValue(const clang::Stmt *Use,
                                    const clang::VarDecl *V);
   // `for (o = 16; o > 0; o >>= 1) v = op(__shfl_xor_sync(full, v, o), v);`
