@@ -52,13 +52,43 @@ const CallExpr *MaskDivergentCheck::collectiveIn(const FunctionDecl *F,
   return Found;
 }
 
+// The block shape of a kernel; for a template as written, the shape its
+// instantiations' launches agree on (the choices of a run-time z joined),
+// none where one of them is not known.
+static BlockShape shapeOf(const FunctionDecl *Fn, const AffineAnalysis &AA) {
+  const FunctionTemplateDecl *T = Fn->getDescribedFunctionTemplate();
+  if (!T)
+    return AA.blockShape(Fn);
+  std::optional<BlockShape> Out;
+  for (const FunctionDecl *Spec : T->specializations()) {
+    BlockShape S = AA.blockShape(Spec);
+    if (!S.pinned())
+      return {};
+    if (!Out) {
+      Out = S;
+      continue;
+    }
+    if (S.X != Out->X || S.Y != Out->Y || S.Z != Out->Z ||
+        S.RuntimeZ != Out->RuntimeZ)
+      return {};
+    if (S.ZChoices.empty() || Out->ZChoices.empty()) {
+      Out->ZChoices.clear();
+      continue;
+    }
+    Out->ZChoices.append(S.ZChoices.begin(), S.ZChoices.end());
+    llvm::sort(Out->ZChoices);
+    Out->ZChoices.erase(llvm::unique(Out->ZChoices), Out->ZChoices.end());
+  }
+  return Out ? *Out : BlockShape();
+}
+
 void MaskDivergentCheck::checkFunction(const FunctionDecl *Fn) {
   // Judged from the kernels, where the lanes that run each call are known;
   // helpers through their call sites.
   if (!Fn->hasAttr<CUDAGlobalAttr>())
     return;
   FunctionDependence &FD = context().threadDependence().forFunction(Fn);
-  LaneEvaluator LE(Fn, context().affine().blockShape(Fn), arch().warp_size);
+  LaneEvaluator LE(Fn, shapeOf(Fn, context().affine()), arch().warp_size);
   forEachStmt(Fn->getBody(), [&](const Stmt *S) {
     const auto *Call = dyn_cast<CallExpr>(S);
     if (!Call)
