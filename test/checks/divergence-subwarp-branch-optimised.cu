@@ -70,9 +70,8 @@ __global__ void lambda_cond(float *a, const float *b, int n) {
     for (int k = 0; k < n; ++k)
       v = v * b[k] + 1.0f;
   }
-  // CHECK: :[[@LINE-4]]:7: warning: branch splits the lanes of a warp: 'odd(threadIdx.x)' sends the 16 odd lanes one way and the 16 even lanes the other in every warp
-  // AST: :[[@LINE-5]]:25: note: cost: 16 of 32 lanes idle while the others run the 2 statement(s) of the branch
-  // IR: :[[@LINE-6]]:25: note: cost at -O3: 16 of 32 lanes idle while the others run the 68 instructions of the branch
+  // IR: :[[@LINE-4]]:7: warning: branch splits the lanes of a warp: 'odd(threadIdx.x)' sends the 16 odd lanes one way and the 16 even lanes the other in every warp
+  // IR: :[[@LINE-5]]:25: note: cost at -O3: 16 of 32 lanes idle while the others run the 68 instructions of the branch
   if (odd_warp(threadIdx.x)) { // whole warps: no split
     for (int k = 0; k < n; ++k)
       v = v * b[k] - 1.0f;
@@ -138,9 +137,8 @@ __global__ void guarded_parity(float *a, const float *b, const int *flags,
     for (int k = 0; k < n; ++k)
       v = v * b[k] + 1.0f;
   }
-  // CHECK: :[[@LINE-4]]:7: warning: branch splits the lanes of a warp: 'i < n && (threadIdx.x & 1)' sends the 16 odd lanes one way and the 16 even lanes the other in every warp (of a 1-D block: no launch of this kernel with a literal block shape was found) where 'i < n' holds;
-  // AST: :[[@LINE-5]]:35: note: cost: 16 of 32 lanes idle while the others run the 2 statement(s) of the branch
-  // IR: :[[@LINE-6]]:35: note: cost at -O3: 16 of 32 lanes idle while the others run the 69 instructions of the branch
+  // IR: :[[@LINE-4]]:7: warning: branch splits the lanes of a warp: 'i < n && (threadIdx.x & 1)' sends the 16 odd lanes one way and the 16 even lanes the other in every warp (of a 1-D block: no launch of this kernel with a literal block shape was found) where 'i < n' holds;
+  // IR: :[[@LINE-5]]:35: note: cost at -O3: 16 of 32 lanes idle while the others run the 69 instructions of the branch
   if (i < n && ((threadIdx.x / 32) & 1)) { // whole warps
     for (int k = 0; k < n; ++k)
       v = v * b[k] - 1.0f;
@@ -170,9 +168,8 @@ __global__ void halo(const float *in, float *out, int w) {
         sqrtf(in[y * w + x + TILE] * in[(y + 1) * w + x + TILE] +
               in[(y + 2) * w + x + TILE]) / in[(y + 3) * w + x + TILE];
   }
-  // CHECK: :[[@LINE-7]]:7: warning: branch splits the lanes of a warp: 'tx < R' sends lanes 0-1, 16-17 one way and lanes 2-15, 18-31 the other in all 8 warps of the block;
-  // AST: :[[@LINE-8]]:15: note: cost: 28 of 32 lanes idle while the others run the 2 statement(s) of the branch; its 32 lanes sit in 8 warps where 1 would hold them
-  // IR: :[[@LINE-9]]:15: note: cost at -O3: 28 of 32 lanes idle while the others run the {{[0-9]+}} instructions of the branch; its 32 lanes sit in 8 warps where 1 would hold them
+  // IR: :[[@LINE-7]]:7: warning: branch splits the lanes of a warp: 'tx < R' sends lanes 0-1, 16-17 one way and lanes 2-15, 18-31 the other in all 8 warps of the block;
+  // IR: :[[@LINE-8]]:15: note: cost at -O3: 28 of 32 lanes idle while the others run the {{[0-9]+}} instructions of the branch; its 32 lanes sit in 8 warps where 1 would hold them
   __syncthreads();
   out[y * w + x] = tile[ty][tx] + tile[ty][tx + 2 * R];
 }
