@@ -71,6 +71,42 @@ __global__ void z_choice_small(float *out) {
     out[blockIdx.x * 8 + threadIdx.y] = acc;
 }
 
+// Template kernels, judged as written with their instantiations' launches
+// (llm.c's matmul_backward_bias_kernel9<OutFloat, UseAuxBuffer>): both
+// instantiations launched with z 24 or 32, silent; one of them with z = 2,
+// reported.
+template <bool Aux> __global__ void z_template(float *out) {
+  __shared__ float sub[32][8];
+  sub[threadIdx.z][threadIdx.y] = Aux ? threadIdx.x : threadIdx.y;
+  __syncthreads();
+  float acc = 0.0f;
+  for (int r = threadIdx.x; r < blockDim.z; r += 4) {
+    float v = sub[r][threadIdx.y];
+    v += __shfl_down_sync(0xffffffff, v, 1, 4);
+    acc += v;
+  }
+  if (threadIdx.x == 0)
+    out[blockIdx.x * 8 + threadIdx.y] = acc;
+}
+
+template <bool Aux> __global__ void z_template_small(float *out) {
+  __shared__ float sub[32][8];
+  sub[threadIdx.z][threadIdx.y] = Aux ? threadIdx.x : threadIdx.y;
+  __syncthreads();
+  float acc = 0.0f;
+  for (int r = threadIdx.x; r < blockDim.z; r += 4) {
+    float v = sub[r][threadIdx.y];
+    v += __shfl_down_sync(0xffffffff, v, 1, 4);
+    // CHECK: :[[@LINE-1]]:10: error: '__shfl_down_sync' expects the full mask, but the lanes of a warp can leave the loop on 'r < blockDim.z' after different numbers of iterations, and those that leave first go on to other code
+    // CHECK: :[[@LINE-4]]:29: note: this loop's trip count varies between lanes
+    // CHECK: :[[@LINE+4]]:3: note: the lanes that skip the call go on here
+    // CHECK: :[[@LINE-4]]:10: note: take the mask before the branch
+    acc += v;
+  }
+  if (threadIdx.x == 0)
+    out[blockIdx.x * 8 + threadIdx.y] = acc;
+}
+
 void run_lane_loops(float *out, int oc, bool big) {
   z_literal<<<oc / 8, dim3(4, 8, 24)>>>(out);
   const int block_size = big ? 1024 : 768;
@@ -78,4 +114,8 @@ void run_lane_loops(float *out, int oc, bool big) {
   const int small = big ? 64 : 32;
   dim3 block = {4, 8, (unsigned)small / 32};
   z_choice_small<<<oc / 8, block>>>(out);
+  z_template<true><<<oc / 8, dim3(4, 8, (unsigned)block_size / 32)>>>(out);
+  z_template<false><<<oc / 8, dim3(4, 8, (unsigned)block_size / 32)>>>(out);
+  z_template_small<true><<<oc / 8, dim3(4, 8, (unsigned)block_size / 32)>>>(out);
+  z_template_small<false><<<oc / 8, dim3(4, 8, 2)>>>(out);
 }
