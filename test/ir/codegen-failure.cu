@@ -29,13 +29,16 @@ __global__ void split(float *a, const float *b, int n) {
   if (threadIdx.x & 1) {
     for (int k = 0; k < n; ++k)
       v = v * b[k] + 1.0f;
+  } else {
+    for (int k = 0; k < n; ++k)
+      v = v / b[k] - 1.0f;
   }
   a[threadIdx.x] = v;
 }
-// CHECK: codegen-failure.cu:[[@LINE-6]]:7: warning: branch splits the lanes of a warp: 'threadIdx.x & 1'
-// CHECK: codegen-failure.cu:[[@LINE-7]]:24: note: cost: 16 of 32 lanes idle while the others run the 2 statement(s) of the branch
-// OK: codegen-failure.cu:[[@LINE-8]]:7: warning: branch splits the lanes of a warp: 'threadIdx.x & 1'
-// OK: codegen-failure.cu:[[@LINE-9]]:24: note: cost at -O3: 16 of 32 lanes idle while the others run the {{[0-9]+}} instructions of the branch
+// CHECK: codegen-failure.cu:[[@LINE-9]]:7: warning: branch splits the lanes of a warp: 'threadIdx.x & 1'
+// CHECK: codegen-failure.cu:[[@LINE-10]]:24: note: cost: the warp executes both sides, 2 statement(s) then 2, with part of its lanes idle in each
+// OK: codegen-failure.cu:[[@LINE-11]]:7: warning: branch splits the lanes of a warp: 'threadIdx.x & 1'
+// OK: codegen-failure.cu:[[@LINE-12]]:24: note: cost at -O3: the warp runs both sides, {{[0-9]+}} and {{[0-9]+}} instructions, with part of its lanes idle in each
 
 // FATAL: codegen-ok.cu:5:7: warning: branch splits the lanes of a warp: 'threadIdx.x & 1'
 // FATAL: codegen-ok.cu:5:24: note: cost at -O3: 16 of 32 lanes idle
