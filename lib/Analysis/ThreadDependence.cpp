@@ -655,21 +655,43 @@ ThreadDependenceAnalysis::forFunction(const FunctionDecl *F) {
   return *Slot;
 }
 
+// The body to read for F: its definition, or, for a specialization of a
+// function template that this TU never instantiated, the template's pattern
+// (Spec set to F).
+static const FunctionDecl *bodyOf(const FunctionDecl *F,
+                                  const FunctionDecl *&Spec) {
+  Spec = nullptr;
+  if (const FunctionDecl *Def = F->getDefinition(); Def && Def->getBody())
+    return Def;
+  if (F->getTemplateSpecializationArgs())
+    if (const FunctionDecl *P = F->getTemplateInstantiationPattern();
+        P && P->getBody()) {
+      Spec = F;
+      return P;
+    }
+  return nullptr;
+}
+
 Dependence ThreadDependenceAnalysis::collectiveSummary(const FunctionDecl *F) {
-  const FunctionDecl *Def = F->getDefinition();
-  if (!Def || !Def->getBody() || Def->param_empty() || isa<CXXMethodDecl>(Def))
+  const FunctionDecl *Spec;
+  const FunctionDecl *Body = bodyOf(F, Spec);
+  if (!Body || Body->param_empty() || isa<CXXMethodDecl>(Body))
     return Dependence::Unknown;
+  // The cache's key: the specialization when the pattern is read for it.
+  const FunctionDecl *Def = Spec ? Spec : Body;
   auto It = Collectives.find(Def);
   if (It != Collectives.end())
     return It->second;
   if (!InProgress.insert(Def).second)
     return Dependence::Unknown; // recursion
   std::unique_ptr<FunctionDependence> &Slot = CollectiveViews[Def];
-  if (!Slot)
+  if (!Slot) {
     Slot = std::make_unique<FunctionDependence>(
-        Def, *this,
-        llvm::SmallVector<Dependence, 4>(Def->getNumParams(),
+        Body, *this,
+        llvm::SmallVector<Dependence, 4>(Body->getNumParams(),
                                          Dependence::ThreadDependent));
+    Slot->Specialization = Spec;
+  }
   FunctionDependence *FD = Slot.get();
   Dependence D = Dependence::Uniform;
   bool Any = false;
@@ -685,7 +707,7 @@ Dependence ThreadDependenceAnalysis::collectiveSummary(const FunctionDecl *F) {
     for (const Stmt *C : S->children())
       Walk(C);
   };
-  Walk(Def->getBody());
+  Walk(Body->getBody());
   InProgress.erase(Def);
   if (!Any)
     D = Dependence::Unknown;
@@ -694,8 +716,9 @@ Dependence ThreadDependenceAnalysis::collectiveSummary(const FunctionDecl *F) {
 }
 
 Dependence ThreadDependenceAnalysis::calleeSummary(const FunctionDecl *F) {
-  const FunctionDecl *Def = F->getDefinition();
-  if (!Def || !Def->getBody()) {
+  const FunctionDecl *Spec;
+  const FunctionDecl *Body = bodyOf(F, Spec);
+  if (!Body) {
     // No body: a pure function of its arguments when it comes with the
     // toolkit or the compiler, otherwise we cannot tell.
     const auto &SM = F->getASTContext().getSourceManager();
@@ -703,6 +726,7 @@ Dependence ThreadDependenceAnalysis::calleeSummary(const FunctionDecl *F) {
                ? Dependence::Uniform
                : Dependence::Unknown;
   }
+  const FunctionDecl *Def = Spec ? Spec : Body;
   auto It = Summaries.find(Def);
   if (It != Summaries.end())
     return It->second;
@@ -713,9 +737,11 @@ Dependence ThreadDependenceAnalysis::calleeSummary(const FunctionDecl *F) {
   // A pointer, not a reference into SummaryViews: the walk below recurses
   // into other callees' summaries, whose insertions may grow the map.
   std::unique_ptr<FunctionDependence> &Slot = SummaryViews[Def];
-  if (!Slot)
-    Slot = std::make_unique<FunctionDependence>(Def, *this,
+  if (!Slot) {
+    Slot = std::make_unique<FunctionDependence>(Body, *this,
                                                 /*ParamsUniform=*/true);
+    Slot->Specialization = Spec;
+  }
   FunctionDependence *FD = Slot.get();
   Dependence D = Dependence::Uniform;
   std::function<void(const Stmt *)> Walk = [&](const Stmt *S) {
@@ -729,7 +755,7 @@ Dependence ThreadDependenceAnalysis::calleeSummary(const FunctionDecl *F) {
     for (const Stmt *C : S->children())
       Walk(C);
   };
-  Walk(Def->getBody());
+  Walk(Body->getBody());
   InProgress.erase(Def);
   Summaries[Def] = D;
   return D;
@@ -1166,6 +1192,50 @@ FunctionDependence::reachingDependence(const Stmt *Use, const VarDecl *V) {
   return Dependence::WarpUniform;
 }
 
+std::optional<int64_t> FunctionDependence::constantValue(const Expr *E) {
+  if (!E)
+    return std::nullopt;
+  if (!E->isValueDependent()) {
+    Expr::EvalResult R;
+    if (E->EvaluateAsInt(R, F->getASTContext()))
+      return R.Val.getInt().getExtValue();
+    return std::nullopt;
+  }
+  if (!Specialization)
+    return std::nullopt;
+  E = E->IgnoreParenImpCasts();
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
+    const auto *P = dyn_cast<NonTypeTemplateParmDecl>(DRE->getDecl());
+    const TemplateArgumentList *Args =
+        Specialization->getTemplateSpecializationArgs();
+    if (!P || !Args || P->getIndex() >= Args->size() ||
+        Args->get(P->getIndex()).getKind() != TemplateArgument::Integral)
+      return std::nullopt;
+    return Args->get(P->getIndex()).getAsIntegral().getExtValue();
+  }
+  const auto *BO = dyn_cast<BinaryOperator>(E);
+  if (!BO)
+    return std::nullopt;
+  std::optional<int64_t> L = constantValue(BO->getLHS()),
+                         R = constantValue(BO->getRHS());
+  if (!L || !R)
+    return std::nullopt;
+  switch (BO->getOpcode()) {
+  case BO_Add:
+    return *L + *R;
+  case BO_Sub:
+    return *L - *R;
+  case BO_Mul:
+    return *L * *R;
+  case BO_Div:
+    return *R ? std::optional<int64_t>(*L / *R) : std::nullopt;
+  case BO_Shr:
+    return *R >= 0 && *R < 63 ? std::optional<int64_t>(*L >> *R) : std::nullopt;
+  default:
+    return std::nullopt;
+  }
+}
+
 bool FunctionDependence::warpButterfly(const Stmt *Loop, const VarDecl *V) {
   while (const auto *A = dyn_cast<AttributedStmt>(Loop)) // #pragma unroll
     Loop = A->getSubStmt();
@@ -1176,13 +1246,7 @@ bool FunctionDependence::warpButterfly(const Stmt *Loop, const VarDecl *V) {
   const auto *O = Init && Init->isSingleDecl()
                       ? dyn_cast<VarDecl>(Init->getSingleDecl())
                       : nullptr;
-  const ASTContext &Ctx = F->getASTContext();
-  auto Constant = [&](const Expr *E) -> std::optional<int64_t> {
-    Expr::EvalResult R;
-    if (!E || E->isValueDependent() || !E->EvaluateAsInt(R, Ctx))
-      return std::nullopt;
-    return R.Val.getInt().getExtValue();
-  };
+  auto Constant = [&](const Expr *E) { return constantValue(E); };
   auto IsVar = [](const Expr *E, const VarDecl *X) {
     const auto *DRE = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts());
     return DRE && DRE->getDecl() == X;

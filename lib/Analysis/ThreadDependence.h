@@ -102,6 +102,11 @@ public:
   // The condition of a branch or loop statement, or null.
   static const clang::Expr *conditionOf(const clang::Stmt *S);
   const clang::FunctionDecl *function() const { return F; }
+  // Analysing a template's pattern for one of its specializations that has
+  // no body of its own (a helper template never instantiated in this TU):
+  // the specialization, whose template arguments give the pattern's
+  // non-type parameters their values.
+  const clang::FunctionDecl *Specialization = nullptr;
 
   // Uniformity by value: the thread-dependent part of an integer expression
   // as a sum of atoms (threadIdx.x, a block's or grid's thread_rank(), such
@@ -183,6 +188,9 @@ private:
   // (also `v op= __shfl_xor_sync(..)`): every lane ends with the reduction
   // of the warp's 32 values.
   bool warpButterfly(const clang::Stmt *Loop, const clang::VarDecl *V);
+  // An integer constant, also through the non-type template parameters of
+  // Specialization.
+  std::optional<int64_t> constantValue(const clang::Expr *E);
   // A value that is the same in lane l of every warp: a __shared__ array
   // read at a lane index (`buf[tid % 32]`, `buf[lane]`), as every warp
   // reads the same 32 slots.

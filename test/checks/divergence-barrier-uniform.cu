@@ -254,6 +254,43 @@ __global__ void vote_through_helper(const float *mask, int *out, int n) {
     out[blockIdx.x] = j + 128;
 }
 
+// The same in a kernel template this file never instantiates, through a
+// helper template used nowhere else: the helper's specialization has no
+// body here, and its pattern is read with width = 32.
+template <int width = 32> __device__ int warp_all_pattern(int x) {
+  if (width == 32)
+    return __all_sync(0xffffffff, x);
+#pragma unroll
+  for (int offset = width / 2; offset > 0; offset >>= 1)
+    x = __shfl_xor_sync(0xffffffff, x, offset, width) && x;
+  return x;
+}
+template <int Cols>
+__global__ void vote_in_template(const float *mask, int *out, int n) {
+  __shared__ int buf[32];
+  const int tid = threadIdx.x;
+  if (tid < 32)
+    buf[tid] = 1;
+  __syncthreads();
+  int j = n - 128;
+  for (; j >= 0; j -= 128) {
+    int all_inf = 1;
+    for (int c = 0; c < Cols; ++c)
+      all_inf = all_inf && isinf(mask[c * n + j + tid]);
+    all_inf = warp_all_pattern(all_inf);
+    if (tid % 32 == 0)
+      buf[tid / 32] = all_inf;
+    __syncthreads();
+    all_inf = buf[tid % 32];
+    __syncthreads();
+    all_inf = warp_all_pattern(all_inf);
+    if (!all_inf)
+      break;
+  }
+  if (tid == 0)
+    out[blockIdx.x] = j + 128;
+}
+
 // A warp's own vote: the warps leave the loop at different iterations.
 __global__ void vote_per_warp(const float *mask, int *out, int n) {
   __shared__ float s[128];
