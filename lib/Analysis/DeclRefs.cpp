@@ -44,21 +44,41 @@ bool referencesAny(const Stmt *S, const DeclSet &Decls, const Stmt *Skip) {
   return Found;
 }
 
-bool writesTo(const Stmt *S, const ValueDecl *D) {
-  bool Found = false;
-  forEachStmt(S, [&](const Stmt *N) {
-    if (const auto *B = dyn_cast<BinaryOperator>(N))
-      Found |= B->isAssignmentOp() && baseDecl(B->getLHS()) == D;
-    else if (const auto *U = dyn_cast<UnaryOperator>(N))
-      Found |= (U->isIncrementDecrementOp() || U->getOpcode() == UO_AddrOf) &&
-               baseDecl(U->getSubExpr()) == D;
-    else if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(N))
-      Found |= Op->isAssignmentOp() && baseDecl(Op->getArg(0)) == D;
-    else if (const auto *MC = dyn_cast<CXXMemberCallExpr>(N))
-      Found |= MC->getMethodDecl() && !MC->getMethodDecl()->isConst() &&
-               baseDecl(MC->getImplicitObjectArgument()) == D;
+void collectWrites(const Stmt *S, DeclSet &Out, WriteScan How) {
+  auto Add = [&](const Expr *E) {
+    if (const ValueDecl *D = baseDecl(E))
+      Out.insert(D);
+  };
+  WalkOptions Opts;
+  if (How.EnterLambdas)
+    Opts.enterLambdas();
+  forEachStmt(S, Opts, [&](const Stmt *N) {
+    if (const auto *B = dyn_cast<BinaryOperator>(N)) {
+      if (B->isAssignmentOp())
+        Add(B->getLHS());
+    } else if (const auto *U = dyn_cast<UnaryOperator>(N)) {
+      if (U->isIncrementDecrementOp() || U->getOpcode() == UO_AddrOf)
+        Add(U->getSubExpr());
+    } else if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(N)) {
+      if (Op->isAssignmentOp())
+        Add(Op->getArg(0));
+    } else if (const auto *MC = dyn_cast<CXXMemberCallExpr>(N)) {
+      if (MC->getMethodDecl() && !MC->getMethodDecl()->isConst())
+        Add(MC->getImplicitObjectArgument());
+    } else if (const auto *DS = dyn_cast<DeclStmt>(N);
+               DS && How.BoundReferences) {
+      for (const Decl *D : DS->decls())
+        if (const auto *V = dyn_cast<VarDecl>(D);
+            V && V->getType()->isReferenceType() && V->getInit())
+          Add(V->getInit());
+    }
   });
-  return Found;
+}
+
+bool writesTo(const Stmt *S, const ValueDecl *D) {
+  DeclSet Written;
+  collectWrites(S, Written);
+  return Written.contains(D);
 }
 
 } // namespace warplint

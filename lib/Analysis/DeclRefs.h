@@ -27,4 +27,14 @@ bool referencesAny(const clang::Stmt *S, const DeclSet &Decls,
 // or takes its address (cudaMalloc(&buf, ...) writes buf).
 bool writesTo(const clang::Stmt *S, const clang::ValueDecl *D);
 
+// Every variable S changes, as writesTo judges one. EnterLambdas: also the
+// writes in the bodies of lambdas written in S; BoundReferences: a local
+// bound to a reference declared in S counts as written (the reference may
+// write it later).
+struct WriteScan {
+  bool EnterLambdas = false;
+  bool BoundReferences = false;
+};
+void collectWrites(const clang::Stmt *S, DeclSet &Out, WriteScan How = {});
+
 } // namespace warplint

@@ -1246,23 +1246,24 @@ bool FunctionDependence::warpButterfly(const Stmt *Loop, const VarDecl *V) {
   const auto *O = Init && Init->isSingleDecl()
                       ? dyn_cast<VarDecl>(Init->getSingleDecl())
                       : nullptr;
-  auto Constant = [&](const Expr *E) { return constantValue(E); };
   auto IsVar = [](const Expr *E, const VarDecl *X) {
     const auto *DRE = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts());
     return DRE && DRE->getDecl() == X;
   };
   // o = 16; o > 0 (or >= 1); o >>= 1 (or /= 2): 16, 8, 4, 2, 1.
-  if (!O || Constant(O->getInit()) != 16)
+  if (!O || constantValue(O->getInit()) != 16)
     return false;
   const auto *Cond = dyn_cast<BinaryOperator>(For->getCond()->IgnoreParens());
   if (!Cond || !IsVar(Cond->getLHS(), O) ||
-      !((Cond->getOpcode() == BO_GT && Constant(Cond->getRHS()) == 0) ||
-        (Cond->getOpcode() == BO_GE && Constant(Cond->getRHS()) == 1)))
+      !((Cond->getOpcode() == BO_GT && constantValue(Cond->getRHS()) == 0) ||
+        (Cond->getOpcode() == BO_GE && constantValue(Cond->getRHS()) == 1)))
     return false;
   const auto *Inc = dyn_cast<CompoundAssignOperator>(For->getInc());
   if (!Inc || !IsVar(Inc->getLHS(), O) ||
-      !((Inc->getOpcode() == BO_ShrAssign && Constant(Inc->getRHS()) == 1) ||
-        (Inc->getOpcode() == BO_DivAssign && Constant(Inc->getRHS()) == 2)))
+      !((Inc->getOpcode() == BO_ShrAssign &&
+         constantValue(Inc->getRHS()) == 1) ||
+        (Inc->getOpcode() == BO_DivAssign &&
+         constantValue(Inc->getRHS()) == 2)))
     return false;
   // Every write of V in the body: V = f(shfl, V) or V op= shfl, where shfl
   // is __shfl_xor_sync(full, V, o[, 32]); nothing else writes V or o.
@@ -1272,12 +1273,12 @@ bool FunctionDependence::warpButterfly(const Stmt *Loop, const VarDecl *V) {
     if (!Callee || !Callee->getDeclName().isIdentifier() ||
         Callee->getName() != "__shfl_xor_sync" || Call->getNumArgs() < 3)
       return false;
-    std::optional<int64_t> Mask = Constant(Call->getArg(0));
+    std::optional<int64_t> Mask = constantValue(Call->getArg(0));
     if (!Mask || uint32_t(*Mask) != 0xffffffffu || !IsVar(Call->getArg(1), V) ||
         !IsVar(Call->getArg(2), O))
       return false;
     if (Call->getNumArgs() > 3 && !isa<CXXDefaultArgExpr>(Call->getArg(3))) {
-      std::optional<int64_t> Width = Constant(Call->getArg(3));
+      std::optional<int64_t> Width = constantValue(Call->getArg(3));
       if (!Width || *Width < 32)
         return false;
     }
@@ -1336,54 +1337,33 @@ bool FunctionDependence::warpButterfly(const Stmt *Loop, const VarDecl *V) {
   return Writes && !Other;
 }
 
-const llvm::SmallPtrSetImpl<const ValueDecl *> &
-FunctionDependence::writtenIn(const Stmt *S) {
+const DeclSet &FunctionDependence::writtenIn(const Stmt *S) {
   auto &Slot = WrittenIn[S];
   if (Slot)
     return *Slot;
-  Slot = std::make_unique<llvm::SmallPtrSet<const ValueDecl *, 4>>();
-  auto &Out = *Slot;
-  auto Add = [&](const Expr *E) {
-    if (const ValueDecl *D = baseDecl(E))
-      Out.insert(D);
-  };
-  std::function<void(const Stmt *)> Walk = [&](const Stmt *N) {
-    if (!N)
-      return;
-    if (const auto *B = dyn_cast<BinaryOperator>(N)) {
-      if (B->isAssignmentOp())
-        Add(B->getLHS());
-    } else if (const auto *U = dyn_cast<UnaryOperator>(N)) {
-      if (U->isIncrementDecrementOp() || U->getOpcode() == UO_AddrOf)
-        Add(U->getSubExpr());
-    } else if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(N)) {
-      if (Op->isAssignmentOp())
-        Add(Op->getArg(0));
-    } else if (const auto *MC = dyn_cast<CXXMemberCallExpr>(N)) {
-      if (MC->getMethodDecl() && !MC->getMethodDecl()->isConst())
-        Add(MC->getImplicitObjectArgument());
-    } else if (const auto *DS = dyn_cast<DeclStmt>(N)) {
-      // A reference bound to a local may write it later.
-      for (const Decl *D : DS->decls())
-        if (const auto *V = dyn_cast<VarDecl>(D);
-            V && V->getType()->isReferenceType() && V->getInit())
-          Add(V->getInit());
-    }
-    for (const Stmt *C : N->children())
-      Walk(C);
-  };
-  Walk(S);
-  return Out;
+  Slot = std::make_unique<DeclSet>();
+  collectWrites(S, *Slot, {/*EnterLambdas=*/true, /*BoundReferences=*/true});
+  return *Slot;
 }
 
-bool FunctionDependence::laneOnly(const Expr *E, unsigned Depth) {
-  if (!E || Depth > 4)
-    return false;
-  E = E->IgnoreParenImpCasts();
-  if (const auto *DRE = dyn_cast<DeclRefExpr>(E))
-    if (const auto *V = dyn_cast<VarDecl>(DRE->getDecl()))
-      return laneOnly(reachingValue(DRE, V), Depth + 1);
-  const auto *AS = dyn_cast<ArraySubscriptExpr>(E);
+const Expr *FunctionDependence::throughLocals(const Expr *E, unsigned &Hops) {
+  while (E) {
+    E = E->IgnoreParenImpCasts();
+    const auto *DRE = dyn_cast<DeclRefExpr>(E);
+    const auto *V = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
+    if (!V)
+      return E;
+    if (Hops == 0)
+      return nullptr;
+    --Hops;
+    E = reachingValue(DRE, V);
+  }
+  return nullptr;
+}
+
+bool FunctionDependence::laneOnly(const Expr *E) {
+  unsigned Hops = 4;
+  const auto *AS = dyn_cast_or_null<ArraySubscriptExpr>(throughLocals(E, Hops));
   if (!AS)
     return false;
   const auto *Base =
@@ -1391,42 +1371,19 @@ bool FunctionDependence::laneOnly(const Expr *E, unsigned Depth) {
   const auto *Array = Base ? dyn_cast<VarDecl>(Base->getDecl()) : nullptr;
   if (!Array || !Array->hasAttr<CUDASharedAttr>())
     return false;
-  // The index: t % 32 or t & 31, t threadIdx.x (through a local).
-  std::function<bool(const Expr *, unsigned)> LaneIndex =
-      [&](const Expr *I, unsigned D) -> bool {
-    if (!I || D > 4)
-      return false;
-    I = I->IgnoreParenImpCasts();
-    if (const auto *DRE = dyn_cast<DeclRefExpr>(I))
-      if (const auto *V = dyn_cast<VarDecl>(DRE->getDecl()))
-        return LaneIndex(reachingValue(DRE, V), D + 1);
-    const auto *BO = dyn_cast<BinaryOperator>(I);
-    if (!BO)
-      return false;
-    Expr::EvalResult R;
-    const Expr *RHS = BO->getRHS();
-    if (RHS->isValueDependent() || !RHS->EvaluateAsInt(R, F->getASTContext()))
-      return false;
-    uint64_t K = R.Val.getInt().getZExtValue();
-    if (!((BO->getOpcode() == BO_Rem && K == 32) ||
-          (BO->getOpcode() == BO_And && K == 31)))
-      return false;
-    std::function<bool(const Expr *, unsigned)> IsTid =
-        [&](const Expr *T, unsigned D2) -> bool {
-      if (!T || D2 > 4)
-        return false;
-      T = T->IgnoreParenImpCasts();
-      auto B = cudaBuiltinComponent(T);
-      if (B)
-        return B->first == "__cuda_builtin_threadIdx_t" && B->second == "x";
-      if (const auto *DRE = dyn_cast<DeclRefExpr>(T))
-        if (const auto *V = dyn_cast<VarDecl>(DRE->getDecl()))
-          return IsTid(reachingValue(DRE, V), D2 + 1);
-      return false;
-    };
-    return IsTid(BO->getLHS(), D);
-  };
-  return LaneIndex(AS->getIdx(), 0);
+  // The index: t % 32 or t & 31, t threadIdx.x (through locals).
+  Hops = 4;
+  const auto *BO =
+      dyn_cast_or_null<BinaryOperator>(throughLocals(AS->getIdx(), Hops));
+  if (!BO)
+    return false;
+  std::optional<int64_t> K = constantValue(BO->getRHS());
+  if (!K || !((BO->getOpcode() == BO_Rem && *K == 32) ||
+              (BO->getOpcode() == BO_And && *K == 31)))
+    return false;
+  const Expr *T = throughLocals(BO->getLHS(), Hops);
+  auto B = T ? cudaBuiltinComponent(T) : std::nullopt;
+  return B && B->first == "__cuda_builtin_threadIdx_t" && B->second == "x";
 }
 
 bool FunctionDependence::sameInEveryWarp(llvm::ArrayRef<const Expr *> Args) {

@@ -18,6 +18,7 @@
 // Calls into functions with a visible body are summarised from their return
 // statements; anything the analysis cannot see is Unknown, never a guess.
 #pragma once
+#include "Analysis/DeclRefs.h"
 #include "clang/AST/Decl.h"
 #include "clang/AST/Expr.h"
 #include "clang/AST/Stmt.h"
@@ -194,15 +195,16 @@ private:
   // A value that is the same in lane l of every warp: a __shared__ array
   // read at a lane index (`buf[tid % 32]`, `buf[lane]`), as every warp
   // reads the same 32 slots.
-  bool laneOnly(const clang::Expr *E, unsigned Depth = 0);
-  // The variables S may write (DeclRefs' writesTo for all of them at once),
-  // cached: the walk back asks it of each statement it passes.
-  const llvm::SmallPtrSetImpl<const clang::ValueDecl *> &
-  writtenIn(const clang::Stmt *S);
-  llvm::DenseMap<
-      const clang::Stmt *,
-      std::unique_ptr<llvm::SmallPtrSet<const clang::ValueDecl *, 4>>>
-      WrittenIn;
+  bool laneOnly(const clang::Expr *E);
+  // E without casts, followed through the definitions of the locals it
+  // names (reachingValue), at most Hops of them (decremented); null where a
+  // local's value is not known or the hops run out.
+  const clang::Expr *throughLocals(const clang::Expr *E, unsigned &Hops);
+  // The variables S may write (collectWrites, lambdas' bodies and bound
+  // references included), cached: the walk back asks it of each statement
+  // it passes.
+  const DeclSet &writtenIn(const clang::Stmt *S);
+  llvm::DenseMap<const clang::Stmt *, std::unique_ptr<DeclSet>> WrittenIn;
   // A full-warp collective's operands: each uniform or lane-only, so that
   // every warp computes the same result: the block's.
   bool sameInEveryWarp(llvm::ArrayRef<const clang::Expr *> Args);
