@@ -416,6 +416,28 @@ LaneSplit LaneEvaluator::split(const Expr *Cond) {
   return S;
 }
 
+// A counter's next value after `X op= K` (+=, -=, *=, /=, <<=, >>=), or
+// nothing for another operator or a K that step cannot take.
+static std::optional<int64_t> stepCounter(BinaryOperatorKind Op, int64_t X,
+                                          int64_t K) {
+  switch (Op) {
+  case BO_AddAssign:
+    return X + K;
+  case BO_SubAssign:
+    return X - K;
+  case BO_MulAssign:
+    return X * K;
+  case BO_DivAssign:
+    return K ? std::optional<int64_t>(X / K) : std::nullopt;
+  case BO_ShlAssign:
+    return K >= 0 && K < 32 ? std::optional<int64_t>(X << K) : std::nullopt;
+  case BO_ShrAssign:
+    return K >= 0 && K < 63 ? std::optional<int64_t>(X >> K) : std::nullopt;
+  default:
+    return std::nullopt;
+  }
+}
+
 LaneSplit LaneEvaluator::tripSplit(const ForStmt *For) {
   constexpr int64_t MaxTrips = 4096;
   std::optional<ForCounter> C = forCounter(For);
@@ -439,26 +461,7 @@ LaneSplit LaneEvaluator::tripSplit(const ForStmt *For) {
     if (!CA || !IsV(CA->getLHS()))
       return std::nullopt;
     std::optional<int64_t> K = eval(CA->getRHS(), T);
-    if (!K)
-      return std::nullopt;
-    switch (CA->getOpcode()) {
-    case BO_AddAssign:
-      return X + *K;
-    case BO_SubAssign:
-      return X - *K;
-    case BO_MulAssign:
-      return X * *K;
-    case BO_DivAssign:
-      return *K ? std::optional<int64_t>(X / *K) : std::nullopt;
-    case BO_ShlAssign:
-      return *K >= 0 && *K < 32 ? std::optional<int64_t>(X << *K)
-                                : std::nullopt;
-    case BO_ShrAssign:
-      return *K >= 0 && *K < 63 ? std::optional<int64_t>(X >> *K)
-                                : std::nullopt;
-    default:
-      return std::nullopt;
-    }
+    return K ? stepCounter(CA->getOpcode(), X, *K) : std::nullopt;
   };
   auto Trips = [&](const ThreadId &T) -> std::optional<int64_t> {
     std::optional<int64_t> X = eval(C->Start, T);
@@ -648,32 +651,10 @@ LaneEvaluator::countedValues(const ForStmt *For) {
     std::optional<int64_t> C = Constant(CA->getRHS());
     if (!C)
       return std::nullopt;
+    BinaryOperatorKind Op = CA->getOpcode();
     int64_t K = *C;
-    switch (CA->getOpcode()) {
-    case BO_AddAssign:
-      Step = [K](int64_t X) { return X + K; };
-      break;
-    case BO_SubAssign:
-      Step = [K](int64_t X) { return X - K; };
-      break;
-    case BO_MulAssign:
-      Step = [K](int64_t X) { return X * K; };
-      break;
-    case BO_DivAssign:
-      if (K != 0)
-        Step = [K](int64_t X) { return X / K; };
-      break;
-    case BO_ShlAssign:
-      if (K >= 0 && K < 32)
-        Step = [K](int64_t X) { return X << K; };
-      break;
-    case BO_ShrAssign:
-      if (K >= 0 && K < 63)
-        Step = [K](int64_t X) { return X >> K; };
-      break;
-    default:
-      break;
-    }
+    if (stepCounter(Op, 0, K)) // a step the counter can take
+      Step = [Op, K](int64_t X) { return *stepCounter(Op, X, K); };
   }
   if (!Step)
     return std::nullopt;
