@@ -71,13 +71,7 @@ static BlockShape shapeOf(const FunctionDecl *Fn, const AffineAnalysis &AA) {
     if (S.X != Out->X || S.Y != Out->Y || S.Z != Out->Z ||
         S.RuntimeZ != Out->RuntimeZ)
       return {};
-    if (S.ZChoices.empty() || Out->ZChoices.empty()) {
-      Out->ZChoices.clear();
-      continue;
-    }
-    Out->ZChoices.append(S.ZChoices.begin(), S.ZChoices.end());
-    llvm::sort(Out->ZChoices);
-    Out->ZChoices.erase(llvm::unique(Out->ZChoices), Out->ZChoices.end());
+    Out->joinZChoices(S.ZChoices);
   }
   return Out ? *Out : BlockShape();
 }

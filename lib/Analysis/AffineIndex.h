@@ -52,6 +52,7 @@
 #include "clang/AST/ExprCXX.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/Support/raw_ostream.h"
 #include <array>
@@ -84,6 +85,17 @@ struct BlockShape {
   // choice of constants (`big ? 1024 : 768` threads over x * y = 32: 32 or
   // 24), in increasing order; empty when not known.
   llvm::SmallVector<unsigned, 4> ZChoices;
+  // Joins the choices of another launch of the same x and y: the union,
+  // unknown (empty) when either is.
+  void joinZChoices(llvm::ArrayRef<unsigned> Other) {
+    if (ZChoices.empty() || Other.empty()) {
+      ZChoices.clear();
+      return;
+    }
+    ZChoices.append(Other.begin(), Other.end());
+    llvm::sort(ZChoices);
+    ZChoices.erase(llvm::unique(ZChoices), ZChoices.end());
+  }
   bool pinned() const { return X != 0; }
   // blockDim's component (0 x, 1 y, 2 z), if the launch gives it.
   std::optional<unsigned> dim(int Index) const {

@@ -217,14 +217,7 @@ void AffineAnalysis::recordLaunch(const CallExpr *Launch) {
   // Launches that differ only in a run-time z: the union of their choices,
   // unknown when one of them is.
   if (It != Shapes.end() && S->RuntimeZ) {
-    llvm::SmallVector<unsigned, 4> &Z = It->second.ZChoices;
-    if (Z.empty() || S->ZChoices.empty()) {
-      Z.clear();
-    } else {
-      Z.append(S->ZChoices.begin(), S->ZChoices.end());
-      llvm::sort(Z);
-      Z.erase(llvm::unique(Z), Z.end());
-    }
+    It->second.joinZChoices(S->ZChoices);
     return;
   }
   Shapes[Kernel] = *S;
