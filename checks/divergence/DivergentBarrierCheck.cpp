@@ -158,31 +158,6 @@ static bool blockStrideTrips(const ForStmt *For, unsigned X,
   return !writesTo(For->getBody(), Counter);
 }
 
-// The kernels whose threads run F: F itself, or the kernels that call it
-// through user helpers. False when a caller is not known (no call in this
-// TU, or deeper than the walk goes).
-bool DivergentBarrierCheck::kernelsReaching(
-    const FunctionDecl *F, llvm::SmallVectorImpl<const FunctionDecl *> &Out,
-    unsigned Depth) {
-  if (F->hasAttr<CUDAGlobalAttr>()) {
-    if (!llvm::is_contained(Out, F))
-      Out.push_back(F);
-    return true;
-  }
-  if (Depth > MaxDeviceCallDepth)
-    return false;
-  llvm::ArrayRef<CallSite> Calls = context().callGraph().callers(F);
-  bool Any = false;
-  for (const CallSite &Site : Calls) {
-    if (Site.Caller->isDependentContext())
-      continue; // its instantiations call it too
-    if (!kernelsReaching(Site.Caller, Out, Depth + 1))
-      return false;
-    Any = true;
-  }
-  return Any;
-}
-
 // A block-stride loop (blockStrideTrips) judged at every launch that runs
 // it: Kernel's, or, for a helper judged on its own, the kernels that call
 // it; in a template, at each instantiation with its own constants.
@@ -218,10 +193,10 @@ bool DivergentBarrierCheck::sameTripsForLaunch(const Stmt *Loop,
     llvm::SmallVector<const FunctionDecl *, 4> Kernels;
     if (Kernel->hasAttr<CUDAGlobalAttr>() && Kernel != F)
       Kernels.push_back(Kernel); // reached through this call chain
-    else if (!kernelsReaching(Fn, Kernels))
+    else if (!context().engine().kernelsReaching(Fn, Kernels))
       return false;
     for (const FunctionDecl *K : Kernels) {
-      BlockShape Shape = context().affine().blockShape(K);
+      BlockShape Shape = context().engine().shape(K);
       if (!Shape.pinned() || !blockStrideTrips(L, Shape.X, Fn->getASTContext()))
         return false;
     }
@@ -673,10 +648,11 @@ void DivergentBarrierCheck::judgeExit(const FunctionDecl *Fn,
     B.note(If->getBeginLoc(), "the threads that take this exit");
   }
   // The threads of the block: the launch's, or one of the arrays' extent.
-  BlockShape Shape = context().affine().blockShape(Fn);
+  BlockShape Shape = context().engine().shape(Fn);
   bool Assumed = !Shape.pinned();
   if (Assumed) {
-    Shape = BlockShape{256, 1, 1};
+    Shape = BlockShape();
+    Shape.X = 256;
     for (const SharedAccess &A : Accesses)
       if (A.Dims.size() == 1 && A.Dims[0] >= 32 && A.Dims[0] <= 1024 &&
           A.Dims[0] % 32 == 0) {
@@ -687,7 +663,7 @@ void DivergentBarrierCheck::judgeExit(const FunctionDecl *Fn,
   unsigned NT = Shape.X * Shape.Y * Shape.Z;
   if (NT == 0 || NT > 1024)
     return;
-  LaneEvaluator LE(Fn, Shape, arch().warp_size);
+  LaneEvaluator LE = context().engine().lanes(Fn, Shape);
   std::vector<ThreadId> Threads(NT);
   for (unsigned T = 0; T < NT; ++T)
     Threads[T] =

@@ -40,11 +40,6 @@ private:
   bool takesThreadsToExit(const FunctionDependence::GuardSite &G,
                           const clang::Stmt *Site, FunctionDependence &FD);
 
-  // The kernels that run F (F, or its callers' kernels); false where a
-  // caller is not known.
-  bool kernelsReaching(const clang::FunctionDecl *F,
-                       llvm::SmallVectorImpl<const clang::FunctionDecl *> &Out,
-                       unsigned Depth = 0);
   // A block-stride loop whose bound is a multiple of its stride, with the
   // launched blockDim.x no larger than the stride: every thread runs it the
   // same number of times.

@@ -294,10 +294,7 @@ void SubwarpBranchCheck::storeOptions(CheckOptionMap &Opts) const {
 
 void SubwarpBranchCheck::checkFunction(const FunctionDecl *Fn) {
   FunctionDependence &FD = context().threadDependence().forFunction(Fn);
-  BlockShape Shape;
-  if (Fn->hasAttr<CUDAGlobalAttr>())
-    Shape = context().affine().blockShape(Fn);
-  LaneEvaluator LE(Fn, Shape, arch().warp_size);
+  LaneEvaluator LE = context().engine().lanes(Fn);
   // Whether S lies in the condition of a statement or expression above it,
   // through expressions only (a && inside an if's condition is part of the
   // condition, not a branch of its own).

@@ -176,8 +176,7 @@ void ImplicitSyncCheck::checkFunction(const FunctionDecl *Fn) {
   auto LineOf = [&](const Expr *E) {
     return SM.getPresumedLoc(SM.getFileLoc(E->getBeginLoc())).getLine();
   };
-  for (const WarpExchange &X :
-       findWarpExchanges(Fn, context().affine().blockShape(Fn), WS)) {
+  for (const WarpExchange &X : context().engine().exchanges(Fn)) {
     if (!Seen.insert({X.Later, X.Earlier}).second || stickyFlag(X.Root))
       continue;
     bool Its = arch().independent_thread_scheduling;

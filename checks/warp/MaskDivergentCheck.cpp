@@ -52,37 +52,13 @@ const CallExpr *MaskDivergentCheck::collectiveIn(const FunctionDecl *F,
   return Found;
 }
 
-// The block shape of a kernel; for a template as written, the shape its
-// instantiations' launches agree on (the choices of a run-time z joined),
-// none where one of them is not known.
-static BlockShape shapeOf(const FunctionDecl *Fn, const AffineAnalysis &AA) {
-  const FunctionTemplateDecl *T = Fn->getDescribedFunctionTemplate();
-  if (!T)
-    return AA.blockShape(Fn);
-  std::optional<BlockShape> Out;
-  for (const FunctionDecl *Spec : T->specializations()) {
-    BlockShape S = AA.blockShape(Spec);
-    if (!S.pinned())
-      return {};
-    if (!Out) {
-      Out = S;
-      continue;
-    }
-    if (S.X != Out->X || S.Y != Out->Y || S.Z != Out->Z ||
-        S.RuntimeZ != Out->RuntimeZ)
-      return {};
-    Out->joinZChoices(S.ZChoices);
-  }
-  return Out ? *Out : BlockShape();
-}
-
 void MaskDivergentCheck::checkFunction(const FunctionDecl *Fn) {
   // Judged from the kernels, where the lanes that run each call are known;
   // helpers through their call sites.
   if (!Fn->hasAttr<CUDAGlobalAttr>())
     return;
   FunctionDependence &FD = context().threadDependence().forFunction(Fn);
-  LaneEvaluator LE(Fn, shapeOf(Fn, context().affine()), arch().warp_size);
+  LaneEvaluator LE = context().engine().lanes(Fn);
   forEachStmt(Fn->getBody(), [&](const Stmt *S) {
     const auto *Call = dyn_cast<CallExpr>(S);
     if (!Call)
@@ -357,7 +333,7 @@ void MaskDivergentCheck::judgeUnknown(const CallExpr *Site,
         At.Z = Z;
         At.RuntimeZ = false;
         At.ZChoices.clear();
-        LaneEvaluator E(LE.function(), At, LE.warpSize());
+        LaneEvaluator E = context().engine().lanes(LE.function(), At);
         LaneSplit S = SplitIn(E);
         if (!S.Known || S.WarpsSplit) {
           Whole = false;

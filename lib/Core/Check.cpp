@@ -137,23 +137,10 @@ SourceManager &CheckContext::sourceManager() const {
 }
 const LangOptions &CheckContext::langOpts() const { return AST->getLangOpts(); }
 
-ThreadDependenceAnalysis &CheckContext::threadDependence() {
-  if (!ThreadDeps)
-    ThreadDeps = std::make_unique<ThreadDependenceAnalysis>();
-  return *ThreadDeps;
-}
-
-AffineAnalysis &CheckContext::affine() {
-  if (!Affine)
-    Affine = std::make_unique<AffineAnalysis>(*AST, threadDependence(),
-                                              Arch ? Arch->warp_size : 32);
-  return *Affine;
-}
-
-const CallGraphView &CheckContext::callGraph() {
-  if (!Calls)
-    Calls = std::make_unique<CallGraphView>(*AST);
-  return *Calls;
+LaneEngine &CheckContext::engine() {
+  if (!Engine)
+    Engine = std::make_unique<LaneEngine>(*AST, Arch ? Arch->warp_size : 32);
+  return *Engine;
 }
 
 std::string CheckContext::sourceText(const Stmt *S, size_t MaxLen) const {

@@ -2,11 +2,9 @@
 // their results in check(), reads its options in its constructor and reports
 // through diag(). It never prints, reads files or knows the output format.
 #pragma once
-#include "Analysis/AffineIndex.h"
 #include "Analysis/BodyWalk.h"
 #include "Analysis/Budget.h"
-#include "Analysis/CallGraph.h"
-#include "Analysis/ThreadDependence.h"
+#include "Analysis/LaneEngine.h"
 #include "Arch/ArchTable.h"
 #include "Core/DiagSink.h"
 #include "Core/NoLint.h"
@@ -125,12 +123,15 @@ public:
   // it needs; the rest answers "not available").
   void setServices(RunServices *S) { Services = S ? S : &NoServices; }
   RunServices &services() const { return *Services; }
-  // Shared analyses, computed on first use and cached for the TU. A body is
-  // walked with forEachStmt (Analysis/BodyWalk.h); the call graph is built
-  // at the first query, when the checks run at the end of the TU.
-  ThreadDependenceAnalysis &threadDependence();
-  AffineAnalysis &affine();
-  const CallGraphView &callGraph();
+  // The per-lane engine (Analysis/LaneEngine.h): thread dependence, affine
+  // forms, per-lane values, launch shapes and the call graph, one instance
+  // for the TU, built on first use. A body is walked with forEachStmt
+  // (Analysis/BodyWalk.h); the call graph is built at the first query, when
+  // the checks run at the end of the TU.
+  LaneEngine &engine();
+  ThreadDependenceAnalysis &threadDependence() { return engine().dependence(); }
+  AffineAnalysis &affine() { return engine().affine(); }
+  const CallGraphView &callGraph() { return engine().callGraph(); }
   // What the -O3 pipeline leaves of the device code's loads and stores for
   // this target (IR/OptimisedAccesses.h); null without the IR layer.
   const ir::OptimisedAccesses *optimisedAccesses() const {
@@ -164,9 +165,7 @@ private:
   const GlobList &WarningsAsErrors;
   DiagSink &Sink;
   clang::ASTContext *AST = nullptr;
-  std::unique_ptr<ThreadDependenceAnalysis> ThreadDeps;
-  std::unique_ptr<AffineAnalysis> Affine;
-  std::unique_ptr<CallGraphView> Calls;
+  std::unique_ptr<LaneEngine> Engine;
   RunServices NoServices;
   RunServices *Services = &NoServices;
   llvm::DenseMap<clang::FileID, std::unique_ptr<NoLintIndex>> NoLint;

@@ -220,3 +220,43 @@ void launch_one_sided(float *a, const float *b, int n) {
   group_leaders<<<n, 32>>>(a, b);
   half_warp_store<<<n, 256>>>(a, b, n);
 }
+
+// ---- a helper judged under the launches of the kernels that call it
+
+__device__ float row_work(const float *in, int i) {
+  float acc = 0.f;
+  for (int k = 0; k < 64; ++k)
+    acc += in[i + k] * in[i + 2 * k] + 1.0f / (in[i + 3 * k] + 2.0f);
+  return acc;
+}
+
+// Called only from a kernel of 16x16 blocks: each warp holds rows y and
+// y + 1, and the branch on the row splits it in halves.
+__device__ void first_row_16(const float *in, float *out, int i) {
+  if (threadIdx.y == 0)
+    out[i] = row_work(in, i);
+  else
+    out[i] = row_work(in + 7, i) * 2.0f;
+  // CHECK: :[[@LINE-4]]:7: warning: branch splits the lanes of a warp: 'threadIdx.y == 0' sends lanes 0-15 one way and lanes 16-31 the other in warp 0; the warp runs the paths one after the other (branch granularity below warpSize 32; Pascal deep dive, Control Flow) [divergence-subwarp-branch]
+  // IR: :[[@LINE-4]]:5: note: cost at -O3: the warp runs both sides, 42 and 44 instructions, with part of its lanes idle in each
+  // AST: :[[@LINE-5]]:5: note: cost: the warp executes both sides, 1 statement(s) then 1, with part of its lanes idle in each
+}
+__global__ void rows_16(const float *in, float *out) {
+  first_row_16(in, out, blockIdx.x * 256 + threadIdx.y * 16 + threadIdx.x);
+}
+
+// The same helper called only from a kernel of 32x8 blocks: a warp is one
+// row, so the branch splits no warp.
+__device__ void first_row_32(const float *in, float *out, int i) {
+  if (threadIdx.y == 0)
+    out[i] = row_work(in, i);
+  else
+    out[i] = row_work(in + 7, i) * 2.0f;
+}
+__global__ void rows_32(const float *in, float *out) {
+  first_row_32(in, out, blockIdx.x * 256 + threadIdx.y * 32 + threadIdx.x);
+}
+void launch_rows(const float *in, float *out) {
+  rows_16<<<4, dim3(16, 16)>>>(in, out);
+  rows_32<<<4, dim3(32, 8)>>>(in, out);
+}
