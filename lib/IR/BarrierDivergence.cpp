@@ -96,13 +96,28 @@ void judgeGridBarriers(Function &F, FunctionBarriers &Out) {
   GridFAM.clear();
 }
 
+// Rounds of marking values uniform before the barriers are judged.
+constexpr unsigned MaxUniformRounds = 4;
+
 FunctionBarriers judge(Function &F, FunctionAnalysisManager &FAM,
                        const DenseSet<const Function *> &Sync,
                        unsigned BlockDimX) {
   FunctionBarriers Out;
   Out.F = &F;
-  if (markUniformByValue(F, FAM.getResult<UniformityInfoAnalysis>(F),
-                         FAM.getResult<LoopAnalysis>(F), BlockDimX)) {
+  // Uniformity by value and uniform private copies, to a fixed point: a
+  // value marked uniform can make a store uniform, and so a later load.
+  for (unsigned Round = 0; Round < MaxUniformRounds; ++Round) {
+    auto &UI = FAM.getResult<UniformityInfoAnalysis>(F);
+    bool Changed =
+        markUniformByValue(F, UI, FAM.getResult<LoopAnalysis>(F), BlockDimX);
+    if (!Changed) {
+      PartialReach Reach(F, FAM.getResult<PostDominatorTreeAnalysis>(F), UI);
+      Changed = markUniformPrivateLoads(F, UI, [&](const BasicBlock &BB) {
+        return !Reach.splittingBranch(&BB);
+      });
+    }
+    if (!Changed)
+      break;
     PreservedAnalyses PA = PreservedAnalyses::all();
     PA.abandon<UniformityInfoAnalysis>();
     FAM.invalidate(F, PA);

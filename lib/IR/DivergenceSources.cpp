@@ -3,11 +3,15 @@
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/Analysis/TargetTransformInfoImpl.h"
 #include "llvm/Analysis/ValueTracking.h"
+#include "llvm/IR/GetElementPtrTypeIterator.h"
 #include "llvm/IR/InlineAsm.h"
+#include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
+#include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/Metadata.h"
 #include "llvm/IR/Operator.h"
 #include "llvm/Support/NVPTXAddrSpace.h"
+#include <limits>
 #include <map>
 #include <optional>
 #include <string>
@@ -128,6 +132,8 @@ bool mayPointToPrivateMemory(const Value *Ptr) {
 }
 
 constexpr StringLiteral UniformKind = "warplint.uniform";
+// A load from private memory that every thread wrote with the same value.
+constexpr StringLiteral PrivateUniformKind = "warplint.uniform.private";
 
 // The thread-dependent part of an integer value: atoms (a %tid register, or
 // an atom divided by a constant) with coefficients; the rest is uniform.
@@ -509,6 +515,158 @@ bool markUniformByValue(Function &F, const UniformityInfo &UI,
   return Changed;
 }
 
+// The bytes [first, last) of the private object A that an access of Size
+// bytes through Ptr may touch: constant offsets, struct fields, and a
+// variable index into an array type of an inbounds GEP bounded by the
+// array's length. Nothing when Ptr is not derived from A that way.
+static std::optional<std::pair<int64_t, int64_t>>
+bytesOf(const Value *Ptr, const AllocaInst &A, uint64_t Size,
+        const DataLayout &DL) {
+  int64_t Lo = 0, Hi = int64_t(Size);
+  for (unsigned Hops = 0; Ptr != &A; ++Hops) {
+    if (Hops > 16)
+      return std::nullopt;
+    if (isa<BitCastInst, AddrSpaceCastInst>(Ptr)) {
+      Ptr = cast<Instruction>(Ptr)->getOperand(0);
+      continue;
+    }
+    const auto *GEP = dyn_cast<GEPOperator>(Ptr);
+    if (!GEP)
+      return std::nullopt;
+    // The aggregate the current index selects in (none for the first).
+    Type *Within = nullptr;
+    for (auto GTI = gep_type_begin(GEP), E = gep_type_end(GEP); GTI != E;
+         Within = GTI.getIndexedType(), ++GTI) {
+      const Value *Idx = GTI.getOperand();
+      if (StructType *ST = GTI.getStructTypeOrNull()) {
+        int64_t O = int64_t(DL.getStructLayout(ST)->getElementOffset(
+            cast<ConstantInt>(Idx)->getZExtValue()));
+        Lo += O;
+        Hi += O;
+        continue;
+      }
+      int64_t Stride = int64_t(GTI.getSequentialElementStride(DL));
+      if (const auto *C = dyn_cast<ConstantInt>(Idx)) {
+        Lo += C->getSExtValue() * Stride;
+        Hi += C->getSExtValue() * Stride;
+        continue;
+      }
+      const auto *Array = dyn_cast_or_null<ArrayType>(Within);
+      if (!GEP->isInBounds() || !Array || Array->getNumElements() == 0)
+        return std::nullopt;
+      Hi += int64_t(Array->getNumElements() - 1) * Stride;
+    }
+    Ptr = GEP->getPointerOperand();
+  }
+  return std::make_pair(Lo, Hi);
+}
+
+// The writes into a private object A: the bytes each may cover (all of A
+// when not known), and whether it gives every thread the same bytes (its
+// operands uniform and every thread of the block reaching it:
+// ReachedByAll). Nothing when A's address goes elsewhere (a call, a store
+// of the pointer, a phi).
+struct PrivateWrite {
+  int64_t Lo, Hi;
+  bool Uniform;
+};
+
+static std::optional<std::vector<PrivateWrite>>
+privateWrites(const AllocaInst &A, const UniformityInfo &UI,
+              const std::function<bool(const BasicBlock &)> &ReachedByAll) {
+  const DataLayout &DL = A.getDataLayout();
+  std::vector<PrivateWrite> Out;
+  SmallVector<const Value *, 8> Work{&A};
+  SmallPtrSet<const Value *, 16> Seen{&A};
+  auto Uniform = [&](const Value *V) { return !UI.isDivergent(V); };
+  auto Record = [&](const Instruction &I, const Value *Ptr, const Value *Len,
+                    std::optional<uint64_t> Size, bool OperandsUniform) {
+    if (const auto *C = dyn_cast_or_null<ConstantInt>(Len))
+      Size = C->getZExtValue();
+    std::optional<std::pair<int64_t, int64_t>> Bytes;
+    if (Size)
+      Bytes = bytesOf(Ptr, A, *Size, DL);
+    Out.push_back(
+        {Bytes ? Bytes->first : 0,
+         Bytes ? Bytes->second : std::numeric_limits<int64_t>::max(),
+         OperandsUniform && Uniform(Ptr) && ReachedByAll(*I.getParent())});
+  };
+  while (!Work.empty()) {
+    const Value *P = Work.pop_back_val();
+    for (const User *U : P->users()) {
+      if (isa<GetElementPtrInst, BitCastInst, AddrSpaceCastInst>(U)) {
+        if (Seen.insert(U).second)
+          Work.push_back(U);
+        continue;
+      }
+      if (isa<LoadInst>(U))
+        continue;
+      if (const auto *St = dyn_cast<StoreInst>(U)) {
+        if (St->getValueOperand() == P)
+          return std::nullopt; // the address escapes
+        Record(*St, P, nullptr,
+               DL.getTypeStoreSize(St->getValueOperand()->getType())
+                   .getFixedValue(),
+               Uniform(St->getValueOperand()));
+        continue;
+      }
+      const auto *II = dyn_cast<IntrinsicInst>(U);
+      if (II && II->isLifetimeStartOrEnd())
+        continue;
+      if (const auto *MS = dyn_cast_or_null<MemSetInst>(II)) {
+        Record(*MS, P, MS->getLength(), std::nullopt,
+               Uniform(MS->getValue()) && Uniform(MS->getLength()));
+        continue;
+      }
+      if (const auto *MT = dyn_cast_or_null<MemTransferInst>(II)) {
+        if (MT->getRawDest() != P)
+          continue; // A is read
+        Record(*MT, P, MT->getLength(), std::nullopt,
+               !mayPointToPrivateMemory(MT->getRawSource()) &&
+                   Uniform(MT->getRawSource()) && Uniform(MT->getLength()));
+        continue;
+      }
+      return std::nullopt;
+    }
+  }
+  return Out;
+}
+
+bool markUniformPrivateLoads(
+    Function &F, const UniformityInfo &UI,
+    const std::function<bool(const BasicBlock &)> &ReachedByAll) {
+  LLVMContext &Ctx = F.getContext();
+  const DataLayout &DL = F.getDataLayout();
+  DenseMap<const AllocaInst *, std::optional<std::vector<PrivateWrite>>> Writes;
+  bool Changed = false;
+  for (Instruction &I : instructions(F)) {
+    auto *L = dyn_cast<LoadInst>(&I);
+    if (!L || !UI.isDivergent(L) || UI.isDivergent(L->getPointerOperand()))
+      continue;
+    const auto *A =
+        dyn_cast<AllocaInst>(getUnderlyingObject(L->getPointerOperand()));
+    if (!A || A->getFunction() != &F)
+      continue;
+    auto [It, New] = Writes.try_emplace(A);
+    if (New)
+      It->second = privateWrites(*A, UI, ReachedByAll);
+    if (!It->second)
+      continue;
+    auto Read = bytesOf(L->getPointerOperand(), *A,
+                        DL.getTypeStoreSize(L->getType()).getFixedValue(), DL);
+    // Every write that may overlap the bytes the load reads is uniform.
+    bool Uniform = llvm::all_of(*It->second, [&](const PrivateWrite &W) {
+      return W.Uniform ||
+             (Read && (W.Hi <= Read->first || Read->second <= W.Lo));
+    });
+    if (Uniform) {
+      L->setMetadata(PrivateUniformKind, MDNode::get(Ctx, {}));
+      Changed = true;
+    }
+  }
+  return Changed;
+}
+
 namespace {
 
 class BlockUniformityTTI : public TargetTransformInfoImplBase {
@@ -551,16 +709,20 @@ InstructionUniformity gridUniformityOf(const Value *V) {
     }
   }
   // Uniformity by value holds within a block: idx - tid still carries the
-  // block's offset.
-  if (const auto *I = dyn_cast<Instruction>(V);
-      I && I->getMetadata(UniformKind))
-    return IU::Default;
+  // block's offset. A private copy of a block-uniform value may differ
+  // between blocks.
+  if (const auto *I = dyn_cast<Instruction>(V)) {
+    if (I->getMetadata(UniformKind))
+      return IU::Default;
+    if (I->getMetadata(PrivateUniformKind))
+      return IU::NeverUniform;
+  }
   return blockUniformityOf(V);
 }
 
 InstructionUniformity blockUniformityOf(const Value *V) {
   if (const auto *I = dyn_cast<Instruction>(V))
-    if (I->getMetadata(UniformKind))
+    if (I->getMetadata(UniformKind) || I->getMetadata(PrivateUniformKind))
       return IU::AlwaysUniform;
   if (isa<AtomicRMWInst>(V) || isa<AtomicCmpXchgInst>(V))
     return IU::NeverUniform;

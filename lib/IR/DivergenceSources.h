@@ -38,6 +38,7 @@
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/Analysis/TargetTransformInfo.h"
 #include "llvm/Analysis/UniformityAnalysis.h"
+#include <functional>
 
 namespace warplint::ir {
 
@@ -64,6 +65,21 @@ llvm::InstructionUniformity gridUniformityOf(const llvm::Value *V);
 // runs N / S iterations.
 bool markUniformByValue(llvm::Function &F, const llvm::UniformityInfo &UI,
                         const llvm::LoopInfo &LI, unsigned BlockDimX = 0);
+
+// Loads from private memory (a local struct or array SROA could not split,
+// such as an object indexed with a loop counter) whose every write gives
+// every thread the same bytes where the load reads: each store (memset,
+// memcpy from non-private memory) that may overlap them has uniform
+// operands and is reached by every thread of the block (ReachedByAll), and
+// the object's address is passed nowhere. Field by field, and an array
+// field indexed at run time within its bounds: a BlockScan object's
+// `temp_storage` pointer beside its thread-dependent `linear_tid`, CUB's
+// AgentHistogram `prefer_smem = blockIdx.x & 1` beside per-channel
+// pointers. blockUniformityOf calls the marked loads uniform; at grid level
+// they stay sources. Whether anything was marked.
+bool markUniformPrivateLoads(
+    llvm::Function &F, const llvm::UniformityInfo &UI,
+    const std::function<bool(const llvm::BasicBlock &)> &ReachedByAll);
 
 // A TargetIRAnalysis whose TTI answers with blockUniformityOf. Register it in
 // a FunctionAnalysisManager before PassBuilder's defaults.

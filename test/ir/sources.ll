@@ -144,13 +144,16 @@ end:
 }
 
 ; A value read from global or shared memory at a uniform address is taken as
-; the same for every thread; private memory is each thread's own.
+; the same for every thread; private memory is each thread's own, here
+; written with the thread index.
 define ptx_kernel void @memory(ptr addrspace(1) %g, i32 %i) {
 ; CHECK-LABEL: barriers in kernel 'memory':
 ; CHECK-NEXT: uniform: __syncthreads()
 ; CHECK-NEXT: divergent: __syncthreads()
 entry:
   %local = alloca [4 x i32], align 4
+  %tid = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()
+  store i32 %tid, ptr %local
   %v = load i32, ptr addrspace(1) %g
   %c = icmp eq i32 %v, 0
   br i1 %c, label %then, label %next
@@ -161,6 +164,44 @@ next:
   %slot = getelementptr [4 x i32], ptr %local, i32 0, i32 %i
   %w = load i32, ptr %slot
   %d = icmp eq i32 %w, 0
+  br i1 %d, label %then2, label %end
+then2:
+  call void @llvm.nvvm.barrier.cta.sync.aligned.all(i32 0)
+  br label %end
+end:
+  store volatile i32 0, ptr addrspace(3) @after
+  ret void
+}
+
+; Private memory that every thread writes with the same values: a struct
+; whose flag field holds a block-uniform value (CUB's AgentHistogram keeps
+; `prefer_smem = blockIdx.x & 1` beside per-thread fields), read back at a
+; constant offset. The thread-dependent field beside it does not overlap the
+; flag; a read of the whole array through a run-time index does.
+define ptx_kernel void @private_copies(i32 %i) {
+; CHECK-LABEL: barriers in kernel 'private_copies':
+; CHECK-NEXT: uniform: __syncthreads()
+; CHECK-NEXT: divergent: __syncthreads()
+entry:
+  %agent = alloca { i32, [4 x i32], i8 }, align 4
+  %ctaid = call i32 @llvm.nvvm.read.ptx.sreg.ctaid.x()
+  %odd = and i32 %ctaid, 1
+  %flag = trunc i32 %odd to i8
+  %flag.addr = getelementptr { i32, [4 x i32], i8 }, ptr %agent, i32 0, i32 2
+  store i8 %flag, ptr %flag.addr
+  %tid = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()
+  %lane.addr = getelementptr inbounds { i32, [4 x i32], i8 }, ptr %agent, i32 0, i32 1, i32 %i
+  store i32 %tid, ptr %lane.addr
+  %f = load i8, ptr %flag.addr
+  %c = icmp eq i8 %f, 0
+  br i1 %c, label %then, label %next
+then:
+  call void @llvm.nvvm.barrier.cta.sync.aligned.all(i32 0)
+  br label %next
+next:
+  %any.addr = getelementptr inbounds { i32, [4 x i32], i8 }, ptr %agent, i32 0, i32 1, i32 %i
+  %any = load i32, ptr %any.addr
+  %d = icmp eq i32 %any, 0
   br i1 %d, label %then2, label %end
 then2:
   call void @llvm.nvvm.barrier.cta.sync.aligned.all(i32 0)
