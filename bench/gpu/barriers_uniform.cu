@@ -238,6 +238,93 @@ __global__ void exit_own_slot(const float *a, float *b, int n, int fixed) {
     b[i] = tile[threadIdx.x];
 }
 
+// A grid-stride loop that ends the kernel (fixed: the condition cancels the
+// thread index, every thread of the block runs the last iteration): in the
+// tail block's last iteration the threads past n leave and exit, and the
+// last survivor reads the slot of one that left.
+__global__ void exit_loop_neighbour(const float *a, float *b, int n,
+                                    int fixed) {
+  __shared__ float tile[B + 1];
+  if (threadIdx.x == 0)
+    tile[B] = 0.0f;
+  for (int i = blockIdx.x * B + threadIdx.x;
+       fixed ? i - int(threadIdx.x) < n : i < n; i += gridDim.x * B) {
+    tile[threadIdx.x] = i < n ? a[i] : 0.0f;
+    __syncthreads();
+    if (i < n)
+      b[i] = tile[threadIdx.x + 1];
+    __syncthreads();
+  }
+}
+
+// The same loop reading back its own slot (cuCollections' bulk find).
+__global__ void exit_loop_own_slot(const float *a, float *b, int n,
+                                   int fixed) {
+  __shared__ float tile[B];
+  for (int i = blockIdx.x * B + threadIdx.x;
+       fixed ? i - int(threadIdx.x) < n : i < n; i += gridDim.x * B) {
+    tile[threadIdx.x] = i < n ? a[i] * 2.0f : 0.0f;
+    __syncthreads();
+    if (i < n)
+      b[i] = tile[threadIdx.x];
+    __syncthreads();
+  }
+}
+
+// Rounds of a do-while whose condition reads a local the body set last
+// from a __shared__ maximum every thread reads after a barrier (FlashInfer's
+// top-p sampling): every thread runs the same rounds.
+__global__ void shared_round(const float *p, int d, float *out) {
+  __shared__ float s_max;
+  float hi = 2.0f, m;
+  int rounds = 0;
+  do {
+    m = 0.0f;
+    for (int i = threadIdx.x; i < d; i += blockDim.x)
+      m = fmaxf(m, p[i] < hi ? p[i] : 0.0f);
+    if (threadIdx.x == 0)
+      s_max = 0.0f;
+    __syncthreads();
+    atomicMax((int *)&s_max, __float_as_int(m));
+    __syncthreads();
+    m = s_max;
+    hi = m;
+    ++rounds;
+    __syncthreads();
+  } while (m > 0.5f);
+  if (threadIdx.x == 0)
+    out[blockIdx.x] = float(rounds);
+}
+
+// A block-uniform flag kept in an object that stays in private memory
+// (CUB's AgentHistogram: prefer_smem = blockIdx.x & 1).
+struct Agent {
+  int *smem;
+  int *gmem[4];
+  bool prefer_smem;
+  __device__ Agent(int *s, int *g) : smem(s), prefer_smem(blockIdx.x & 1) {
+    for (int c = 0; c < 4; ++c)
+      gmem[c] = g + c * gridDim.x * 256 + blockIdx.x * 256;
+  }
+  __device__ void init() {
+    if (prefer_smem) {
+      for (int i = threadIdx.x; i < 256; i += blockDim.x)
+        smem[i] = 0;
+      __syncthreads();
+    } else {
+      for (int c = 0; c < 4; ++c)
+        for (int i = threadIdx.x; i < 256; i += blockDim.x)
+          gmem[c][i] = 0;
+    }
+  }
+};
+__global__ void agent_flag(int *g) {
+  __shared__ int s[256];
+  Agent a(s, g);
+  a.init();
+  g[blockIdx.x * 256 + threadIdx.x] += s[threadIdx.x] & 0;
+}
+
 // Fills every SM's shared memory with NaN, so that a slot nobody writes reads
 // as NaN in the next kernel rather than a leftover that happens to match.
 __global__ void poison() {
@@ -343,7 +430,33 @@ int main(int argc, char **argv) {
   else if (!strcmp(k, "exit_mirror"))
     return compare(k, [](float *a, float *b, int n, int f) {
       exit_mirror<<<2, B>>>(a, b, n, f); }, 300);
-  else if (!strcmp(k, "exit_own_slot"))
+  else if (!strcmp(k, "exit_loop_neighbour"))
+    return compare(k, [](float *a, float *b, int n, int f) {
+      exit_loop_neighbour<<<2, B>>>(a, b, n, f); }, 300);
+  else if (!strcmp(k, "exit_loop_own_slot"))
+    return compare(k, [](float *a, float *b, int n, int f) {
+      exit_loop_own_slot<<<2, B>>>(a, b, n, f); }, 300);
+  else if (!strcmp(k, "exit_loop_own_slot_sync")) {
+    float *b;
+    cudaMalloc(&b, 4096 * sizeof(float));
+    exit_loop_own_slot<<<2, B>>>(a, b, 300, 0);
+  } else if (!strcmp(k, "shared_round")) {
+    // 4096 values k / 4096: each round drops the largest, to 0.5.
+    std::vector<float> h(4096);
+    for (int j = 0; j < 4096; ++j)
+      h[j] = float(j) / 4096.0f;
+    cudaMemcpy(a, h.data(), 4096 * sizeof(float), cudaMemcpyHostToDevice);
+    float *out;
+    cudaMalloc(&out, sizeof(float));
+    shared_round<<<1, 1024>>>(a, 4096, out);
+    float r = 0;
+    cudaMemcpy(&r, out, sizeof(float), cudaMemcpyDeviceToHost);
+    printf("shared_round: %g rounds (expected 2048)\n", r);
+  } else if (!strcmp(k, "agent_flag")) {
+    int *g;
+    cudaMalloc(&g, 64 * 256 * 8 * sizeof(int));
+    agent_flag<<<64, 256>>>(g);
+  } else if (!strcmp(k, "exit_own_slot"))
     return compare(k, [](float *a, float *b, int n, int f) {
       exit_own_slot<<<2, B>>>(a, b, n, f); }, 300);
   else if (!strcmp(k, "exit_histogram")) {

@@ -3,6 +3,7 @@
 # compute-sanitizer's synccheck (a hung kernel's process group is killed after
 # a time limit), then its early-exit kernels as wrong-output runs.
 set -uo pipefail
+# ONLY="k1 k2": just those kernels.
 here=$(dirname "$0")
 out=${OUT:-.}
 arch=${ARCH:-sm_90}
@@ -15,7 +16,9 @@ nvcc -O3 -lineinfo -arch="$arch" -DWITH_CDP -rdc=true \
   -o "$out/barriers_uniform_cdp" "$here/barriers_uniform.cu" -lcudadevrt || exit 1
 for k in stride_cancelled stride_plain stride_per_group block_stride_256 \
          block_stride_250 stride_constant vote_through_shared work_queue \
-         grid_sync_even_blocks parent_launch; do
+         grid_sync_even_blocks parent_launch exit_loop_own_slot_sync \
+         agent_flag shared_round; do
+  [ -n "${ONLY:-}" ] && [[ " $ONLY " != *" $k "* ]] && continue
   log="$out/synccheck-$k.txt"
   bin="$out/barriers_uniform"
   [ "$k" = parent_launch ] && bin="$out/barriers_uniform_cdp"
@@ -25,7 +28,9 @@ for k in stride_cancelled stride_plain stride_per_group block_stride_256 \
   n=$(grep -c "Barrier error" "$log")
   echo "$k rc=$rc barrier_errors=$n"
 done
-for k in exit_neighbour exit_mirror exit_histogram exit_own_slot; do
+for k in exit_neighbour exit_mirror exit_histogram exit_own_slot \
+         exit_loop_neighbour exit_loop_own_slot; do
+  [ -n "${ONLY:-}" ] && [[ " $ONLY " != *" $k "* ]] && continue
   timeout -s KILL 30 "$out/barriers_uniform" "$k"
   echo "$k rc=$?"
 done

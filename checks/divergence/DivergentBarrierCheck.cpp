@@ -335,7 +335,8 @@ void DivergentBarrierCheck::judge(const Stmt *Site, FunctionDependence &FD,
   llvm::erase_if(Guards, [&](const FunctionDependence::GuardSite &G) {
     return takesThreadsToExit(G, Site, FD) ||
            (G.Kind == FunctionDependence::GuardKind::Loop && !G.Exit &&
-            sameTripsForLaunch(G.Where, FD, Kernel));
+            (sameTripsForLaunch(G.Where, FD, Kernel) ||
+             (Chain.empty() && exitingLoop(G.Where, FD))));
   });
   const FunctionDependence::GuardSite *Worst = nullptr;
   for (const auto &G : Guards)
@@ -529,21 +530,55 @@ void DivergentBarrierCheck::checkEarlyExits(const FunctionDecl *Fn) {
     if (ThenReturns) {
       // The region the survivors run: the rest of the body.
       llvm::SmallVector<const Stmt *, 8> Rest(std::next(It), Body->body_end());
-      judgeExit(Fn, FD, If, /*SurviveIfTrue=*/false, Rest);
+      judgeExit(Fn, FD, {If, If->getCond(), /*SurviveIfTrue=*/false}, Rest);
       continue;
     }
     if (std::next(It) == Body->body_end() &&
         (!If->getElse() || isEmptyOrReturn(If->getElse()))) {
       llvm::SmallVector<const Stmt *, 8> Rest = {If->getThen()};
-      judgeExit(Fn, FD, If, /*SurviveIfTrue=*/true, Rest);
+      judgeExit(Fn, FD, {If, If->getCond(), /*SurviveIfTrue=*/true}, Rest);
     }
+  }
+  // The last statement, a loop under a tail guard: in the block's last
+  // iteration the threads past the end leave it and exit.
+  for (auto It = Body->body_rbegin(); It != Body->body_rend(); ++It) {
+    if (isEmptyOrReturn(*It))
+      continue;
+    if (const Stmt *LoopBody = exitingLoop(*It, FD);
+        LoopBody && !sameTripsForLaunch(*It, FD, Fn))
+      judgeExit(Fn, FD,
+                {*It, FunctionDependence::conditionOf(*It),
+                 /*SurviveIfTrue=*/true},
+                {LoopBody});
+    break;
   }
 }
 
+const Stmt *DivergentBarrierCheck::exitingLoop(const Stmt *Loop,
+                                               FunctionDependence &FD) {
+  const Stmt *Body = nullptr;
+  if (const auto *For = dyn_cast<ForStmt>(Loop))
+    Body = For->getBody();
+  else if (const auto *While = dyn_cast<WhileStmt>(Loop))
+    Body = While->getBody();
+  else if (const auto *Do = dyn_cast<DoStmt>(Loop))
+    Body = Do->getBody();
+  const Expr *Cond = FunctionDependence::conditionOf(Loop);
+  if (!Body || !Cond || !FD.function()->hasAttr<CUDAGlobalAttr>() ||
+      !endsFunction(Loop, FD))
+    return nullptr;
+  // (A break or return out of it ends the thread too; a continue is judged
+  // as a guard of its own.)
+  bool TailX = false, TailY = false;
+  return FD.tailGuard(Cond, /*SurviveIfTrue=*/true, TailX, TailY) ? Body
+                                                                  : nullptr;
+}
+
 void DivergentBarrierCheck::judgeExit(const FunctionDecl *Fn,
-                                      FunctionDependence &FD, const IfStmt *If,
-                                      bool SurviveIfTrue,
+                                      FunctionDependence &FD,
+                                      const ExitPoint &Exit,
                                       llvm::ArrayRef<const Stmt *> Region) {
+  const bool SurviveIfTrue = Exit.SurviveIfTrue;
   const SourceManager &SM = Fn->getASTContext().getSourceManager();
   auto Before = [&](SourceLocation A, SourceLocation B) {
     return SM.isBeforeInTranslationUnit(A, B);
@@ -625,7 +660,7 @@ void DivergentBarrierCheck::judgeExit(const FunctionDecl *Fn,
     llvm::SmallVector<std::pair<const Expr *, bool>, 4> G;
     std::swap(Accesses, Early);
     for (const Stmt *S : cast<CompoundStmt>(Fn->getBody())->body()) {
-      if (S == If)
+      if (S == Exit.At)
         break;
       Walk(S, G, false);
     }
@@ -639,13 +674,19 @@ void DivergentBarrierCheck::judgeExit(const FunctionDecl *Fn,
   if (ReportAllExits) {
     FindingBuilder B = diag(
         Bars.front()->getBeginLoc(),
-        "'{0}' follows a thread-dependent exit: the threads that leave at "
-        "'{1}' never arrive; legal on NVIDIA GPUs (a barrier waits only for "
-        "non-exited threads), but HIP on AMD GPUs may wait for them and hang",
+        isa<IfStmt>(Exit.At)
+            ? "'{0}' follows a thread-dependent exit: the threads that leave "
+              "at '{1}' never arrive; legal on NVIDIA GPUs (a barrier waits "
+              "only for non-exited threads), but HIP on AMD GPUs may wait for "
+              "them and hang"
+            : "'{0}' is in a loop that ends the kernel: the threads for which "
+              "'{1}' fails leave it and exit, and never arrive; legal on "
+              "NVIDIA GPUs (a barrier waits only for non-exited threads), but "
+              "HIP on AMD GPUs may wait for them and hang",
         Severity::Warning);
-    B << barrierName(Bars.front()) << context().sourceText(If->getCond());
+    B << barrierName(Bars.front()) << context().sourceText(Exit.Cond);
     B.metric("exit_hazard", 1);
-    B.note(If->getBeginLoc(), "the threads that take this exit");
+    B.note(Exit.At->getBeginLoc(), "the threads that take this exit");
   }
   // The threads of the block: the launch's, or one of the arrays' extent.
   BlockShape Shape = context().engine().shape(Fn);
@@ -671,9 +712,11 @@ void DivergentBarrierCheck::judgeExit(const FunctionDecl *Fn,
   // Who survives: evaluated per thread, or a tail guard (a prefix of x,
   // and of y, of unknown length).
   std::vector<std::optional<bool>> Survives(NT);
-  bool Concrete = true;
-  for (unsigned T = 0; T < NT; ++T) {
-    std::optional<int64_t> C = LE.eval(If->getCond(), Threads[T]);
+  // (A loop's condition evaluated per thread says who runs its first
+  // iteration; who leaves in the last one is a tail guard's question.)
+  bool Concrete = isa<IfStmt>(Exit.At);
+  for (unsigned T = 0; Concrete && T < NT; ++T) {
+    std::optional<int64_t> C = LE.eval(Exit.Cond, Threads[T]);
     if (!C) {
       Concrete = false;
       break;
@@ -684,42 +727,7 @@ void DivergentBarrierCheck::judgeExit(const FunctionDecl *Fn,
   // `a > b`) with `a` growing with one thread index and `b` uniform.
   bool TailX = false, TailY = false;
   if (!Concrete) {
-    std::function<bool(const Expr *)> Tail = [&](const Expr *E) {
-      E = E->IgnoreParenImpCasts();
-      const auto *BO = dyn_cast<BinaryOperator>(E);
-      if (!BO)
-        return false;
-      if (BO->getOpcode() == (SurviveIfTrue ? BO_LAnd : BO_LOr))
-        return Tail(BO->getLHS()) && Tail(BO->getRHS());
-      const Expr *Big = nullptr, *Bound = nullptr;
-      BinaryOperatorKind Op = BO->getOpcode();
-      if (SurviveIfTrue)
-        Op = Op == BO_LT   ? BO_GE
-             : Op == BO_LE ? BO_GT
-             : Op == BO_GT ? BO_LE
-             : Op == BO_GE ? BO_LT
-                           : BO_Comma;
-      if (Op == BO_GE || Op == BO_GT)
-        Big = BO->getLHS(), Bound = BO->getRHS();
-      else if (Op == BO_LE || Op == BO_LT)
-        Big = BO->getRHS(), Bound = BO->getLHS();
-      else
-        return false;
-      if (FD.dependence(Bound) != Dependence::Uniform)
-        return false;
-      auto P = FD.threadPart(Big, 0);
-      if (!P || P->Atoms.size() != 1 || P->Atoms.begin()->second <= 0)
-        return false;
-      const std::string &Atom = P->Atoms.begin()->first;
-      if (Atom == "tid.x" || Atom == "rank.block")
-        TailX = true;
-      else if (Atom == "tid.y")
-        TailY = true;
-      else
-        return false;
-      return true;
-    };
-    if (!Tail(If->getCond()))
+    if (!FD.tailGuard(Exit.Cond, SurviveIfTrue, TailX, TailY))
       return; // a data-dependent exit: not judged
   }
   // The survivor sets to try.
@@ -849,8 +857,8 @@ void DivergentBarrierCheck::judgeExit(const FunctionDecl *Fn,
           if (!BySurvivor.count(Slot) && (!Lost || Slot < Lost->first))
             Lost = {Slot, Owner};
         if (Lost) {
-          reportExitHazard(FD, If, Bar, Rd, Concrete, Assumed, NT, Lost->second,
-                           Lost->first, /*Owned=*/true, S);
+          reportExitHazard(FD, Exit, Bar, Rd, Concrete, Assumed, NT,
+                           Lost->second, Lost->first, /*Owned=*/true, S);
           return;
         }
         continue;
@@ -882,7 +890,7 @@ void DivergentBarrierCheck::judgeExit(const FunctionDecl *Fn,
         int64_t E = *Tabs[R].Elem[T];
         auto Ex = Exited.find(E);
         if (!Survived.count(E) && Ex != Exited.end()) {
-          reportExitHazard(FD, If, Bar, Rd, Concrete, Assumed, NT, T, E,
+          reportExitHazard(FD, Exit, Bar, Rd, Concrete, Assumed, NT, T, E,
                            /*Owned=*/false, S, Ex->second);
           return;
         }
@@ -897,15 +905,18 @@ void DivergentBarrierCheck::judgeExit(const FunctionDecl *Fn,
              "it only shared memory that survivors wrote; check that no "
              "thread reads a slot an exited thread would have written",
              Severity::Warning);
-    B << barrierName(FirstBar) << context().sourceText(If->getCond());
+    B << barrierName(FirstBar) << context().sourceText(Exit.Cond);
     B.metric("exit_hazard", 1);
-    B.note(If->getBeginLoc(),
-           "threads that take this exit write nothing after it");
+    B.note(Exit.At->getBeginLoc(),
+           isa<IfStmt>(Exit.At)
+               ? "threads that take this exit write nothing after it"
+               : "threads that leave this loop exit, as nothing follows it "
+                 "in the kernel");
   }
 }
 
 void DivergentBarrierCheck::reportExitHazard(
-    FunctionDependence &FD, const IfStmt *If, const Stmt *Bar,
+    FunctionDependence &FD, const ExitPoint &Exit, const Stmt *Bar,
     const SharedAccess &Rd, bool Concrete, bool Assumed, unsigned NT,
     unsigned Thread, int64_t Slot, bool Owned, const std::vector<bool> &S,
     unsigned Writer) {
@@ -938,9 +949,12 @@ void DivergentBarrierCheck::reportExitHazard(
   // A data hazard after an exit, not a barrier that part of the block
   // misses (bench/gpu/compare_predictions.py tells the two apart).
   B.metric("exit_hazard", 1);
-  B.note(If->getBeginLoc(), "{0}")
-      << "threads exit here; an exited thread releases the barrier (PTX ISA, "
-         "'exit') but writes and reads nothing after it";
+  B.note(Exit.At->getBeginLoc(), "{0}")
+      << (isa<IfStmt>(Exit.At) ? "threads exit here"
+                               : "threads that leave this loop exit, as "
+                                 "nothing follows it in the kernel") +
+             std::string("; an exited thread releases the barrier (PTX ISA, "
+                         "'exit') but writes and reads nothing after it");
   B.note(Rd.Loc, "{0}")
       << (Owned ? "each slot is consumed here by its owner"
                 : "the read of a slot only exited threads write");

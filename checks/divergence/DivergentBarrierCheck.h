@@ -50,11 +50,23 @@ private:
 
   // The early-exit rule: a kernel's thread-dependent exit before a barrier,
   // and what the survivors read after it.
+  // An exit: the statement the threads leave at (an `if`, or the loop that
+  // ends the kernel) and the condition that decides who stays.
+  struct ExitPoint {
+    const clang::Stmt *At;
+    const clang::Expr *Cond;
+    bool SurviveIfTrue;
+  };
   void checkEarlyExits(const clang::FunctionDecl *Fn);
+  // The kernel's last statement, a loop whose trip count differs between
+  // threads only through a tail guard (`while (idx < n)` with idx growing
+  // with the thread index): the threads that leave it exit.
+  const clang::Stmt *exitingLoop(const clang::Stmt *Loop,
+                                 FunctionDependence &FD);
   void judgeExit(const clang::FunctionDecl *Fn, FunctionDependence &FD,
-                 const clang::IfStmt *If, bool SurviveIfTrue,
+                 const ExitPoint &Exit,
                  llvm::ArrayRef<const clang::Stmt *> Region);
-  void reportExitHazard(FunctionDependence &FD, const clang::IfStmt *If,
+  void reportExitHazard(FunctionDependence &FD, const ExitPoint &Exit,
                         const clang::Stmt *Bar, const SharedAccess &Rd,
                         bool Concrete, bool Assumed, unsigned NT,
                         unsigned Thread, int64_t Slot, bool Owned,

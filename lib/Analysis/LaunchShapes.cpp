@@ -163,8 +163,11 @@ literalShape(const Expr *E, const ASTContext &Ctx,
     if (!V || V->isLocalVarDecl() || !V->getType().isConstQualified())
       return std::nullopt;
   }
-  if (std::optional<unsigned> N = literalCount(E, Ctx, KeepsInit, Depth + 1))
-    return BlockShape{*N, 1, 1};
+  if (std::optional<unsigned> N = literalCount(E, Ctx, KeepsInit, Depth + 1)) {
+    BlockShape S;
+    S.X = *N;
+    return S;
+  }
   return std::nullopt;
 }
 

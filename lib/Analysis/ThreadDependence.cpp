@@ -1128,6 +1128,27 @@ FunctionDependence::reachingDefinition(const Stmt *Use, const VarDecl *V) {
     return {};
   const Stmt *Child = Use;
   for (const Stmt *P = parent(Use); P; Child = P, P = parent(P)) {
+    // A do-while's condition runs right after its body: a definition on
+    // the body's straight path reaches it (`do { ...; m = s_max; } while
+    // (m > x);`); none there, and the value may be a previous iteration's.
+    if (const auto *Do = dyn_cast<DoStmt>(P); Do && Child == Do->getCond()) {
+      const auto *Body = dyn_cast<CompoundStmt>(Do->getBody());
+      if (!Body || Body->body_empty())
+        return {};
+      Reaching R = reachingDefinition(Body->body_back(), V);
+      const Stmt *Last = Body->body_back();
+      // The body's last statement itself may define V.
+      if (const auto *BO = dyn_cast<BinaryOperator>(Last);
+          BO && BO->getOpcode() == BO_Assign)
+        if (const auto *L =
+                dyn_cast<DeclRefExpr>(BO->getLHS()->IgnoreParenImpCasts());
+            L && L->getDecl() == V)
+          return {Last, BO->getRHS(), false};
+      if (writtenIn(Last).contains(V))
+        return {Last, nullptr, false};
+      // (The walk back stops at the loop: a writer found is in the body.)
+      return R.Writer ? R : Reaching();
+    }
     if (isLoop(P) || isa<SwitchStmt, LambdaExpr>(P))
       return {};
     if (const auto *DS = dyn_cast<DeclStmt>(P))
@@ -1392,6 +1413,43 @@ bool FunctionDependence::sameInEveryWarp(llvm::ArrayRef<const Expr *> Args) {
   return llvm::all_of(Args, [&](const Expr *A) {
     return laneOnly(A) || dependence(A) == Dependence::Uniform;
   });
+}
+
+bool FunctionDependence::tailGuard(const Expr *Cond, bool SurviveIfTrue,
+                                   bool &TailX, bool &TailY) {
+  const auto *BO = dyn_cast<BinaryOperator>(Cond->IgnoreParenImpCasts());
+  if (!BO)
+    return false;
+  if (BO->getOpcode() == (SurviveIfTrue ? BO_LAnd : BO_LOr))
+    return tailGuard(BO->getLHS(), SurviveIfTrue, TailX, TailY) &&
+           tailGuard(BO->getRHS(), SurviveIfTrue, TailX, TailY);
+  const Expr *Big = nullptr, *Bound = nullptr;
+  BinaryOperatorKind Op = BO->getOpcode();
+  if (SurviveIfTrue)
+    Op = Op == BO_LT   ? BO_GE
+         : Op == BO_LE ? BO_GT
+         : Op == BO_GT ? BO_LE
+         : Op == BO_GE ? BO_LT
+                       : BO_Comma;
+  if (Op == BO_GE || Op == BO_GT)
+    Big = BO->getLHS(), Bound = BO->getRHS();
+  else if (Op == BO_LE || Op == BO_LT)
+    Big = BO->getRHS(), Bound = BO->getLHS();
+  else
+    return false;
+  if (dependence(Bound) != Dependence::Uniform)
+    return false;
+  auto P = threadPart(Big, 0);
+  if (!P || P->Atoms.size() != 1 || P->Atoms.begin()->second <= 0)
+    return false;
+  const std::string &Atom = P->Atoms.begin()->first;
+  if (Atom == "tid.x" || Atom == "rank.block")
+    TailX = true;
+  else if (Atom == "tid.y")
+    TailY = true;
+  else
+    return false;
+  return true;
 }
 
 } // namespace warplint

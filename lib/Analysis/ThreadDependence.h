@@ -122,6 +122,15 @@ public:
   };
   std::optional<ThreadPart> threadPart(const clang::Expr *E, unsigned Depth);
 
+  // A tail guard: the threads for which Cond is SurviveIfTrue are a prefix
+  // of the block along x (TailX: threadIdx.x or the block's thread_rank())
+  // and/or y (TailY), of a length known only at run time. Each conjunct
+  // (of the survivors' condition) compares a value growing with one thread
+  // index, coefficient positive, with a uniform bound: `idx < n` with
+  // `idx = blockIdx.x * blockDim.x + threadIdx.x`, `i + tid < end`.
+  bool tailGuard(const clang::Expr *Cond, bool SurviveIfTrue, bool &TailX,
+                 bool &TailY);
+
 private:
   std::optional<ThreadPart> varThreadPart(const clang::VarDecl *V,
                                           const clang::Expr *Use,

@@ -242,13 +242,42 @@ private:
           Then = Block->body_empty() ? nullptr : Block->body_back();
         if (!Then || !isa<ReturnStmt>(Then) || containsBarrier(If->getThen()))
           continue;
-        auto [File, First] = fileLine(If->getCond()->getBeginLoc());
-        unsigned Last = fileLine(If->getCond()->getEndLoc()).second;
-        for (unsigned L = First; L <= Last && L - First < 16; ++L)
-          Exits.insert({File, L});
+        addExit(If->getCond());
+      }
+      // A kernel's last statement, a loop under a tail guard (`while (idx
+      // < n)`, idx growing with the thread index): in the block's last
+      // iteration the threads past the end leave it and exit (the AST
+      // check judges what the survivors read after its barriers).
+      for (const auto &M :
+           match(functionDecl(unless(isExpansionInSystemHeader()),
+                              hasAttr(attr::CUDAGlobal), isDefinition())
+                     .bind("k"),
+                 Ctx.astContext())) {
+        const auto *K = M.getNodeAs<FunctionDecl>("k");
+        const auto *Body = dyn_cast_or_null<CompoundStmt>(K->getBody());
+        if (!Body)
+          continue;
+        const Stmt *Last = nullptr;
+        for (const Stmt *S : Body->body())
+          if (!isa<NullStmt>(S) &&
+              !(isa<ReturnStmt>(S) && !cast<ReturnStmt>(S)->getRetValue()))
+            Last = S;
+        const Expr *Cond = FunctionDependence::conditionOf(Last);
+        bool TailX = false, TailY = false;
+        if (Cond && isa<ForStmt, WhileStmt, DoStmt>(Last) &&
+            Ctx.threadDependence().forFunction(K).tailGuard(
+                Cond, /*SurviveIfTrue=*/true, TailX, TailY))
+          addExit(Cond);
       }
     }
     return Exits.count(fileLine(Loc)) != 0;
+  }
+
+  void addExit(const Expr *Cond) {
+    auto [File, First] = fileLine(Cond->getBeginLoc());
+    unsigned Last = fileLine(Cond->getEndLoc()).second;
+    for (unsigned L = First; L <= Last && L - First < 16; ++L)
+      Exits.insert({File, L});
   }
 
   static bool containsBarrier(const Stmt *S) {

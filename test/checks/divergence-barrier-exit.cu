@@ -1,6 +1,7 @@
-// The early-exit rule: a kernel's thread-dependent return (or its last if)
-// before a barrier is legal, but the exited threads write nothing the
-// survivors read after it, and consume nothing the survivors wrote.
+// The early-exit rule: a kernel's thread-dependent return (or its last if,
+// or a loop under a tail guard that ends it) before a barrier is legal, but
+// the exited threads write nothing the survivors read after it, and consume
+// nothing the survivors wrote.
 // RUN: not %warplint --checks='-*,divergence-barrier' --arch=sm_80 %s -- -std=c++17 | FileCheck %s --implicit-check-not='{{warning|error|note}}:'
 // RUN: not %warplint --config-file=%S/Inputs/report-all-exits.yaml --arch=sm_80 %s -- -std=c++17 | FileCheck %s --check-prefix=ALL
 constexpr int B = 256;
@@ -31,6 +32,23 @@ __global__ void exit_wrap(const float *a, float *b, int n) {
   // CHECK: :[[@LINE-5]]:3: note: threads exit here
   // CHECK: :[[@LINE+1]]:10: note: the read of a slot only exited threads write
   b[i] = tile[(threadIdx.x + 1) % B];
+}
+
+// A grid-stride loop that ends the kernel: in the tail block's last
+// iteration the threads past n leave it and exit, and the last survivor
+// reads its neighbour's slot.
+__global__ void exit_loop_neighbour(const float *a, float *b, int n) {
+  __shared__ float tile[B + 1];
+  for (int i = blockIdx.x * B + threadIdx.x; i < n; i += gridDim.x * B) {
+    tile[threadIdx.x] = a[i];
+    __syncthreads();
+    b[i] = tile[threadIdx.x + 1];
+    // CHECK: :[[@LINE-2]]:5: error: '__syncthreads()' follows a thread-dependent exit, and after it thread 0 reads tile[1], which only thread 1 writes, and that thread has exited when only 1 of the 256 threads pass the tail guard: the value read is stale [divergence-barrier]
+    // CHECK: :[[@LINE-5]]:3: note: threads that leave this loop exit, as nothing follows it in the kernel; an exited thread releases the barrier (PTX ISA, 'exit') but writes and reads nothing after it
+    // CHECK: :[[@LINE-3]]:12: note: the read of a slot only exited threads write
+    // ALL: :[[@LINE-5]]:5: warning: '__syncthreads()' is in a loop that ends the kernel: the threads for which 'i < n' fails leave it and exit, and never arrive; legal on NVIDIA GPUs (a barrier waits only for non-exited threads), but HIP on AMD GPUs may wait for them and hang [divergence-barrier]
+    __syncthreads();
+  }
 }
 
 __global__ void exit_mirror(const float *a, float *b, int n) {
@@ -140,6 +158,21 @@ __global__ void exit_slot_zero(const float *a, float *b, int n) {
   b[i] = tile[threadIdx.x] - tile[0];
 }
 
+// The grid-stride loop of a hash map's bulk find: the loop ends the kernel,
+// and each survivor reads back its own slot.
+__global__ void exit_loop_own_slot(const int *keys, long n, int *out) {
+  __shared__ int buffer[B];
+  long idx = long(B) * blockIdx.x + threadIdx.x;
+  while (idx < n) {
+    buffer[threadIdx.x] = keys[idx] * 2;
+    __syncthreads();
+    // ALL: :[[@LINE-1]]:5: warning: '__syncthreads()' is in a loop that ends the kernel: the threads for which 'idx < n' fails leave it and exit, and never arrive; legal on NVIDIA GPUs (a barrier waits only for non-exited threads), but HIP on AMD GPUs may wait for them and hang [divergence-barrier]
+    // ALL: :[[@LINE-4]]:3: note: the threads that take this exit
+    out[idx] = buffer[threadIdx.x];
+    idx += long(gridDim.x) * B;
+  }
+}
+
 // Threads 0-127 survive and read slots 0-127.
 __global__ void exit_half_mirror(const float *a, float *b) {
   __shared__ float buf[B];
@@ -166,4 +199,5 @@ void launch(const float *a, float *b, float *c, int n) {
   exit_warp_leaders<<<1, B>>>(a, b);
   exit_half_mirror<<<1, B>>>(a, b);
   exit_left_neighbour_2d<<<dim3(4, 4), dim3(16, 16)>>>(c, n, n);
+  exit_loop_neighbour<<<8, B>>>(a, b, n);
 }

@@ -72,9 +72,71 @@ __global__ void shared_count(const int *a, int *out) {
   }
 }
 
+// A do-while whose condition reads a local the body's last definition set
+// from a __shared__ value every thread reads after a barrier (FlashInfer's
+// top-p sampling rounds): the same in every thread.
+__global__ void shared_round(const float *p, int d, float *out) {
+  __shared__ float s_max;
+  float hi = 1.0f, m;
+  do {
+    m = 0.0f;
+    for (int i = threadIdx.x; i < d; i += blockDim.x)
+      m = fmaxf(m, p[i] < hi ? p[i] : 0.0f);
+    if (threadIdx.x == 0)
+      s_max = 0.0f;
+    __syncthreads();
+    atomicMax((int *)&s_max, __float_as_int(m));
+    __syncthreads();
+    m = s_max;
+    hi = m;
+    __syncthreads();
+  } while (m > 0.5f);
+  if (threadIdx.x == 0)
+    *out = hi;
+}
+
 // ---- positives: the look-alikes that do not cancel
 
+// The same rounds, the last definition in the body adding the thread's own
+// value.
+__global__ void shared_round_own(const float *p, float *out) {
+  __shared__ float s_max;
+  float m;
+  do {
+    if (threadIdx.x == 0)
+      s_max = p[blockIdx.x];
+    __syncthreads();
+    m = s_max;
+    m += p[threadIdx.x];
+    __syncthreads();
+  } while (m > 0.5f);
+  // CHECK: :[[@LINE-5]]:5: error: '__syncthreads()' is reached by only part of the thread block: it is inside a loop whose trip count differs between threads (the condition 'm > 0.5f' depends on the thread)
+  // CHECK: :[[@LINE-2]]:12: note: the loop condition that varies between threads
+  // CHECK: :[[@LINE-4]]:5: error: '__syncthreads()' is reached by only part of the thread block: it is inside a loop whose trip count differs between threads (the condition 'm > 0.5f' depends on the thread)
+  // CHECK: :[[@LINE-4]]:12: note: the loop condition that varies between threads
+  out[threadIdx.x] = m;
+}
+
+// The loop ends the kernel: in the tail block's last iteration the threads
+// past n leave it and exit, and the survivor next to them reads the slot an
+// exited thread did not write (bench/gpu: stride_plain).
 __global__ void stride_plain(float *a, int n) {
+  __shared__ float s[256];
+  for (int idx = blockIdx.x * blockDim.x + threadIdx.x; idx < n;
+       idx += gridDim.x * blockDim.x) {
+    s[threadIdx.x] = a[idx];
+    __syncthreads();
+    a[idx] = s[threadIdx.x ^ 1];
+    // CHECK: :[[@LINE-2]]:5: error: '__syncthreads()' follows a thread-dependent exit, and after it thread 0 reads s[1], which only thread 1 writes, and that thread has exited when only 1 of the 256 threads pass the tail guard: the value read is stale (assuming blocks of 256 threads: the launch is not known) [divergence-barrier]
+    // CHECK: :[[@LINE-6]]:3: note: threads that leave this loop exit, as nothing follows it in the kernel; an exited thread releases the barrier (PTX ISA, 'exit') but writes and reads nothing after it
+    // CHECK: :[[@LINE-3]]:14: note: the read of a slot only exited threads write
+    __syncthreads();
+  }
+}
+
+// The same loop with work after it: the threads that leave it early are
+// still running.
+__global__ void stride_plain_then_more(float *a, int n) {
   __shared__ float s[256];
   for (int idx = blockIdx.x * blockDim.x + threadIdx.x; idx < n;
        idx += gridDim.x * blockDim.x) {
@@ -83,6 +145,7 @@ __global__ void stride_plain(float *a, int n) {
     // CHECK: :[[@LINE-1]]:5: error: '__syncthreads()' is reached by only part of the thread block: it is inside a loop whose trip count differs between threads (the condition 'idx < n' depends on the thread)
     // CHECK: :[[@LINE-5]]:57: note: the loop condition that varies between threads
   }
+  a[blockIdx.x] = s[0];
 }
 
 // threadIdx.y does not cancel threadIdx.x.
@@ -138,7 +201,8 @@ __global__ void block_stride_launched(float *a) {
 }
 
 // The same loop launched with another block size: threads 0-55 of 200 run it
-// twice.
+// twice, and the others run on after it (with nothing after the loop, they
+// would exit: the early-exit rule).
 __global__ void block_stride_other(float *a) {
   __shared__ float s[SUM_N];
   for (int pos = threadIdx.x; pos < SUM_N; pos += blockDim.x) {
@@ -147,6 +211,7 @@ __global__ void block_stride_other(float *a) {
     // CHECK: :[[@LINE-1]]:5: error: '__syncthreads()' is reached by only part of the thread block: it is inside a loop whose trip count differs between threads (the condition 'pos < SUM_N' depends on the thread)
     // CHECK: :[[@LINE-4]]:31: note: the loop condition that varies between threads
   }
+  a[SUM_N + threadIdx.x] = s[0]; // the threads that left are still running
 }
 
 // Not launched in this file: the block size is not known.
@@ -158,6 +223,7 @@ __global__ void block_stride_unknown(float *a) {
     // CHECK: :[[@LINE-1]]:5: error: '__syncthreads()' is reached by only part of the thread block: it is inside a loop whose trip count differs between threads (the condition 'pos < SUM_N' depends on the thread)
     // CHECK: :[[@LINE-4]]:31: note: the loop condition that varies between threads
   }
+  a[SUM_N + threadIdx.x] = s[0]; // the threads that left are still running
 }
 
 // A template helper whose stride is a constant: 256 threads launched, the

@@ -155,15 +155,17 @@ __global__ void tail_if_two_barriers(float *a) {
   }
 }
 
-// A loop that ends the kernel, its trip count set by the thread: the threads
-// that stay meet the barrier more often than the others did.
-__global__ void trip_count_at_the_end(float *a, int n) {
+// A loop with a thread-dependent trip count and work after it: the threads
+// that leave it early are still running while the others meet the barrier
+// again.
+__global__ void trip_count_then_more(float *a, int n) {
   for (int i = threadIdx.x; i < n; i += 32) {
     a[i] += 1.0f;
     __syncthreads();
     // CHECK: :[[@LINE-1]]:5: error: '__syncthreads()' is reached by only part of the thread block: it is inside a loop whose trip count differs between threads (the condition 'i < n' depends on the thread)
     // CHECK: :[[@LINE-4]]:29: note: the loop condition that varies between threads
   }
+  a[threadIdx.x] *= 2.0f;
 }
 
 // ---- negatives: the look-alike idioms that are fine

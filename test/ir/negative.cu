@@ -186,3 +186,52 @@ __global__ void stores_then_return(float *out, const float *in, int C) {
   __syncthreads();
   out[threadIdx.x] = maxvals[0];
 }
+
+// A grid-stride loop that ends the kernel: in the tail block's last
+// iteration the threads past n leave it and exit (cuCollections' bulk find),
+// as the AST layer judges it.
+__global__ void loop_ends_kernel(const int *keys, long n, int *out) {
+  __shared__ int buffer[128];
+  long idx = 128L * blockIdx.x + threadIdx.x;
+  while (idx < n) {
+    buffer[threadIdx.x] = keys[idx] * 2;
+    __syncthreads();
+    out[idx] = buffer[threadIdx.x];
+    idx += 128L * gridDim.x;
+  }
+}
+
+// A struct that keeps a block-uniform flag beside fields indexed at run time
+// (CUB's AgentHistogram: `prefer_smem = blockIdx.x & 1`): the object stays in
+// private memory, and every thread stores the same flag.
+struct Agent {
+  int *smem;
+  int *gmem[4];
+  bool prefer_smem;
+  __device__ Agent(int *s, int *g) : smem(s), prefer_smem(blockIdx.x & 1) {
+    for (int c = 0; c < 4; ++c)
+      gmem[c] = g + c * gridDim.x * 256 + blockIdx.x * 256;
+  }
+  __device__ void initSmem() {
+    for (int i = threadIdx.x; i < 256; i += blockDim.x)
+      smem[i] = 0;
+    __syncthreads();
+  }
+  __device__ void initGmem() {
+    for (int c = 0; c < 4; ++c)
+      for (int i = threadIdx.x; i < 256; i += blockDim.x)
+        gmem[c][i] = 0;
+  }
+  __device__ void init() {
+    if (prefer_smem)
+      initSmem();
+    else
+      initGmem();
+  }
+};
+__global__ void agent_flag(int *g) {
+  __shared__ int s[256];
+  Agent a(s, g);
+  a.init();
+  g[threadIdx.x] += s[threadIdx.x];
+}

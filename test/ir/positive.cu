@@ -36,6 +36,7 @@ __global__ void helper_called_last(float *a) {
   a[threadIdx.x] += 1;
 }
 
+// The threads that leave the loop early run on after it.
 __global__ void thread_trip_count(float *a, int n) {
   for (int i = threadIdx.x; i < n; i += 32) {
     a[i] += 1;
@@ -43,6 +44,7 @@ __global__ void thread_trip_count(float *a, int n) {
     // CHECK: :[[@LINE-1]]:5: error: '__syncthreads()' may be reached
     // CHECK: :[[@LINE-4]]:3: note: the branch that splits the block
   }
+  a[threadIdx.x] *= 2;
 }
 
 __global__ void switch_on_lane(int *a) {
