@@ -569,9 +569,7 @@ const Stmt *DivergentBarrierCheck::exitingLoop(const Stmt *Loop,
     return nullptr;
   // (A break or return out of it ends the thread too; a continue is judged
   // as a guard of its own.)
-  bool TailX = false, TailY = false;
-  return FD.tailGuard(Cond, /*SurviveIfTrue=*/true, TailX, TailY) ? Body
-                                                                  : nullptr;
+  return FD.tailGuard(Cond, /*SurviveIfTrue=*/true) ? Body : nullptr;
 }
 
 void DivergentBarrierCheck::judgeExit(const FunctionDecl *Fn,
@@ -725,10 +723,12 @@ void DivergentBarrierCheck::judgeExit(const FunctionDecl *Fn,
   }
   // A tail guard: each disjunct of the exit condition is `a >= b` (or
   // `a > b`) with `a` growing with one thread index and `b` uniform.
-  bool TailX = false, TailY = false;
+  FunctionDependence::TailCut Tail;
   if (!Concrete) {
-    if (!FD.tailGuard(Exit.Cond, SurviveIfTrue, TailX, TailY))
+    auto Cut = FD.tailGuard(Exit.Cond, SurviveIfTrue);
+    if (!Cut)
       return; // a data-dependent exit: not judged
+    Tail = *Cut;
   }
   // The survivor sets to try.
   std::vector<std::vector<bool>> Models;
@@ -747,13 +747,14 @@ void DivergentBarrierCheck::judgeExit(const FunctionDecl *Fn,
           Out.push_back(K);
       return Out;
     };
-    for (unsigned KX : Lengths(Shape.X, TailX))
-      for (unsigned KY : Lengths(Shape.Y, TailY)) {
-        std::vector<bool> S(NT);
-        for (unsigned T = 0; T < NT; ++T)
-          S[T] = Threads[T].X < KX && Threads[T].Y < KY;
-        Models.push_back(S);
-      }
+    for (unsigned KX : Lengths(Shape.X, Tail.X))
+      for (unsigned KY : Lengths(Shape.Y, Tail.Y))
+        for (unsigned KZ : Lengths(Shape.Z, Tail.Z)) {
+          std::vector<bool> S(NT);
+          for (unsigned T = 0; T < NT; ++T)
+            S[T] = Threads[T].X < KX && Threads[T].Y < KY && Threads[T].Z < KZ;
+          Models.push_back(S);
+        }
   }
   // Each access's element per thread (nothing: unknown), and whether the
   // thread runs it (nothing: unknown).

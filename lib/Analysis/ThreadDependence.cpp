@@ -521,13 +521,14 @@ Dependence FunctionDependence::compute(const Expr *E) {
       return Dependence::WarpUniform;
     // Uniformity by value: the thread index cancels (`idx - threadIdx.x`).
     if (D == Dependence::ThreadDependent && BO->isAdditiveOp())
-      if (auto P = threadPart(BO, 0); P && P->Atoms.empty())
+      if (auto P = threadPart(BO, 0); P && P->Exact && P->Atoms.empty())
         return P->Rest;
     // The same on both sides of a comparison (`t < end + tid` with `t` from
     // `start + tid` stepping by a uniform amount): it compares the rests.
     if (D == Dependence::ThreadDependent && BO->isComparisonOp()) {
       auto L = threadPart(BO->getLHS(), 0), R = threadPart(BO->getRHS(), 0);
-      if (L && R && !L->Atoms.empty() && L->Atoms == R->Atoms)
+      if (L && R && L->Exact && R->Exact && !L->Atoms.empty() &&
+          L->Atoms == R->Atoms)
         return join(L->Rest, R->Rest);
     }
     return D;
@@ -920,6 +921,7 @@ void addParts(ThreadPart &Into, const ThreadPart &P, int64_t Sign) {
       Into.Atoms.erase(K);
   Into.Rest = join(Into.Rest, P.Rest);
   Into.RestBlockMultiple &= P.RestBlockMultiple;
+  Into.Exact &= P.Exact;
 }
 
 bool isBlockDim(const Expr *E) {
@@ -1057,6 +1059,7 @@ std::optional<ThreadPart> FunctionDependence::threadPart(const Expr *E,
         for (auto &[K, N] : Var.Atoms)
           Out.Atoms[K] = N * C.Val.getInt().getExtValue();
         Out.RestBlockMultiple = Var.RestBlockMultiple;
+        Out.Exact = Var.Exact;
       }
       return Out;
     }
@@ -1073,9 +1076,10 @@ std::optional<ThreadPart> FunctionDependence::threadPart(const Expr *E,
       }
       // (U + t) / d == U / d + t / d when U is a multiple of d: U a multiple
       // of blockDim, d a group size that divides the block (the assumption
-      // the warp id makes too).
-      if (L->Atoms.size() != 1 || L->Atoms.begin()->second != 1 ||
-          !L->RestBlockMultiple)
+      // the warp id makes too). Otherwise (`(BS * blockIdx.x + tid) / TS`
+      // with BS and TS template parameters) the value still grows with t,
+      // but is not that sum: not Exact.
+      if (L->Atoms.size() != 1 || L->Atoms.begin()->second != 1)
         return std::nullopt;
       auto Key = divisorKey(BO->getRHS(), F->getASTContext());
       if (!Key)
@@ -1086,6 +1090,7 @@ std::optional<ThreadPart> FunctionDependence::threadPart(const Expr *E,
       Out.Atoms["(" + L->Atoms.begin()->first + ")/" + *Key] = 1;
       Out.Rest = L->Rest;
       Out.RestBlockMultiple = false;
+      Out.Exact = L->Exact && L->RestBlockMultiple;
       return Out;
     }
   }
@@ -1415,14 +1420,21 @@ bool FunctionDependence::sameInEveryWarp(llvm::ArrayRef<const Expr *> Args) {
   });
 }
 
-bool FunctionDependence::tailGuard(const Expr *Cond, bool SurviveIfTrue,
-                                   bool &TailX, bool &TailY) {
+std::optional<FunctionDependence::TailCut>
+FunctionDependence::tailGuard(const Expr *Cond, bool SurviveIfTrue) {
+  TailCut Cut;
+  return cutsTail(Cond, SurviveIfTrue, Cut) ? std::optional<TailCut>(Cut)
+                                            : std::nullopt;
+}
+
+bool FunctionDependence::cutsTail(const Expr *Cond, bool SurviveIfTrue,
+                                  TailCut &Cut) {
   const auto *BO = dyn_cast<BinaryOperator>(Cond->IgnoreParenImpCasts());
   if (!BO)
     return false;
   if (BO->getOpcode() == (SurviveIfTrue ? BO_LAnd : BO_LOr))
-    return tailGuard(BO->getLHS(), SurviveIfTrue, TailX, TailY) &&
-           tailGuard(BO->getRHS(), SurviveIfTrue, TailX, TailY);
+    return cutsTail(BO->getLHS(), SurviveIfTrue, Cut) &&
+           cutsTail(BO->getRHS(), SurviveIfTrue, Cut);
   const Expr *Big = nullptr, *Bound = nullptr;
   BinaryOperatorKind Op = BO->getOpcode();
   if (SurviveIfTrue)
@@ -1442,11 +1454,18 @@ bool FunctionDependence::tailGuard(const Expr *Cond, bool SurviveIfTrue,
   auto P = threadPart(Big, 0);
   if (!P || P->Atoms.size() != 1 || P->Atoms.begin()->second <= 0)
     return false;
-  const std::string &Atom = P->Atoms.begin()->first;
+  // An index divided by a group size, `(bs * blockIdx.x + threadIdx.x) /
+  // tile`, grows with the thread index too: whole groups leave together,
+  // and the survivors are still a prefix.
+  llvm::StringRef Atom = P->Atoms.begin()->first;
+  while (Atom.starts_with("(") && Atom.contains(")/"))
+    Atom = Atom.substr(1, Atom.rfind(")/") - 1);
   if (Atom == "tid.x" || Atom == "rank.block")
-    TailX = true;
+    Cut.X = true;
   else if (Atom == "tid.y")
-    TailY = true;
+    Cut.Y = true;
+  else if (Atom == "tid.z")
+    Cut.Z = true;
   else
     return false;
   return true;

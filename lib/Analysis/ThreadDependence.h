@@ -119,19 +119,27 @@ public:
     std::map<std::string, int64_t> Atoms;
     Dependence Rest = Dependence::Uniform;
     bool RestBlockMultiple = true; // the rest is a multiple of blockDim
+    // The value is the atoms' sum plus the rest. Not Exact: it only grows
+    // with the atoms (a division whose remainder the rest may carry), which
+    // a tail guard needs and a cancellation does not allow.
+    bool Exact = true;
   };
   std::optional<ThreadPart> threadPart(const clang::Expr *E, unsigned Depth);
 
   // A tail guard: the threads for which Cond is SurviveIfTrue are a prefix
-  // of the block along x (TailX: threadIdx.x or the block's thread_rank())
-  // and/or y (TailY), of a length known only at run time. Each conjunct
-  // (of the survivors' condition) compares a value growing with one thread
-  // index, coefficient positive, with a uniform bound: `idx < n` with
-  // `idx = blockIdx.x * blockDim.x + threadIdx.x`, `i + tid < end`.
-  bool tailGuard(const clang::Expr *Cond, bool SurviveIfTrue, bool &TailX,
-                 bool &TailY);
+  // of the block along x (threadIdx.x or the block's thread_rank()), y
+  // and/or z, of a length known only at run time. Each conjunct (of the
+  // survivors' condition) compares a value growing with one thread index,
+  // coefficient positive, with a uniform bound: `idx < n` with `idx =
+  // blockIdx.x * blockDim.x + threadIdx.x`, `i + tid < end`, llm.c's
+  // per-z-slice rows `blockIdx.x * blockDim.z + threadIdx.z < N`.
+  struct TailCut {
+    bool X = false, Y = false, Z = false;
+  };
+  std::optional<TailCut> tailGuard(const clang::Expr *Cond, bool SurviveIfTrue);
 
 private:
+  bool cutsTail(const clang::Expr *Cond, bool SurviveIfTrue, TailCut &Cut);
   std::optional<ThreadPart> varThreadPart(const clang::VarDecl *V,
                                           const clang::Expr *Use,
                                           unsigned Depth);

@@ -263,10 +263,9 @@ private:
               !(isa<ReturnStmt>(S) && !cast<ReturnStmt>(S)->getRetValue()))
             Last = S;
         const Expr *Cond = FunctionDependence::conditionOf(Last);
-        bool TailX = false, TailY = false;
         if (Cond && isa<ForStmt, WhileStmt, DoStmt>(Last) &&
             Ctx.threadDependence().forFunction(K).tailGuard(
-                Cond, /*SurviveIfTrue=*/true, TailX, TailY))
+                Cond, /*SurviveIfTrue=*/true))
           addExit(Cond);
       }
     }

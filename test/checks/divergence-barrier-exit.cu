@@ -173,6 +173,26 @@ __global__ void exit_loop_own_slot(const int *keys, long n, int *out) {
   }
 }
 
+// The same loop over groups of TS threads (a hash table's cooperative
+// probing): the index divided by the group size still grows with the
+// thread index, whole groups leave together, and each group's leader reads
+// back its own slot.
+template <int BS, int TS>
+__global__ void exit_loop_groups(const int *keys, long n, bool *out) {
+  __shared__ bool found[BS / TS];
+  long idx = (BS * blockIdx.x + threadIdx.x) / TS;
+  while (idx < n) {
+    if (threadIdx.x % TS == 0)
+      found[threadIdx.x / TS] = keys[idx] > 0;
+    __syncthreads();
+    // ALL: :[[@LINE-1]]:5: warning: '__syncthreads()' is in a loop that ends the kernel: the threads for which 'idx < n' fails leave it and exit, and never arrive; legal on NVIDIA GPUs (a barrier waits only for non-exited threads), but HIP on AMD GPUs may wait for them and hang [divergence-barrier]
+    // ALL: :[[@LINE-5]]:3: note: the threads that take this exit
+    if (threadIdx.x % TS == 0)
+      out[idx] = found[threadIdx.x / TS];
+    idx += gridDim.x * BS / TS;
+  }
+}
+
 // Threads 0-127 survive and read slots 0-127.
 __global__ void exit_half_mirror(const float *a, float *b) {
   __shared__ float buf[B];
@@ -200,4 +220,5 @@ void launch(const float *a, float *b, float *c, int n) {
   exit_half_mirror<<<1, B>>>(a, b);
   exit_left_neighbour_2d<<<dim3(4, 4), dim3(16, 16)>>>(c, n, n);
   exit_loop_neighbour<<<8, B>>>(a, b, n);
+  exit_loop_groups<128, 4><<<8, 128>>>(nullptr, n, nullptr);
 }

@@ -261,3 +261,66 @@ TEST(ThreadDependence, WarpReductionsAndBlockVotes) {
   EXPECT_EQ(P.value("probe_w"), warplint::Dependence::WarpUniform);
   EXPECT_EQ(P.value("probe_s"), warplint::Dependence::Uniform);
 }
+
+namespace {
+// The tail cut of the condition of the first while loop in kernel k, as
+// "x", "y", "z" (several: "xz"), or "none" when it is not a tail guard.
+std::string tailOf(llvm::StringRef Code) {
+  std::unique_ptr<ASTUnit> AST = parseCuda(Code);
+  auto M = match(
+      whileStmt(hasAncestor(functionDecl(hasName("k")).bind("f"))).bind("w"),
+      AST->getASTContext());
+  if (M.empty())
+    return "no loop";
+  ThreadDependenceAnalysis TDA;
+  auto Cut = TDA.forFunction(M[0].getNodeAs<FunctionDecl>("f"))
+                 .tailGuard(M[0].getNodeAs<WhileStmt>("w")->getCond(),
+                            /*SurviveIfTrue=*/true);
+  if (!Cut)
+    return "none";
+  return std::string(Cut->X ? "x" : "") + (Cut->Y ? "y" : "") +
+         (Cut->Z ? "z" : "");
+}
+} // namespace
+
+TEST(ThreadDependence, TailGuards) {
+  // A grid-stride index, over x.
+  EXPECT_EQ(tailOf("__global__ void k(long n) { long i = blockIdx.x * "
+                   "blockDim.x + threadIdx.x; while (i < n) i += gridDim.x "
+                   "* blockDim.x; }"),
+            "x");
+  // Divided by a group size the remainder of which the rest may carry:
+  // still growing with the thread index.
+  EXPECT_EQ(tailOf("template <int BS, int TS> __global__ void k(long n) { "
+                   "long i = (BS * blockIdx.x + threadIdx.x) / TS; while (i "
+                   "< n) i += gridDim.x * BS / TS; }"),
+            "x");
+  // Whole z-slices of the block (llm.c's rows per slice).
+  EXPECT_EQ(tailOf("__global__ void k(int n) { int r = blockIdx.x * "
+                   "blockDim.z + threadIdx.z; while (r < n) r += gridDim.x "
+                   "* blockDim.z; }"),
+            "z");
+  // Data, or an index that falls with the thread: not a tail.
+  EXPECT_EQ(tailOf("__global__ void k(const float *a) { float v = "
+                   "a[threadIdx.x]; while (v > 0.5f) v *= 0.5f; }"),
+            "none");
+  EXPECT_EQ(tailOf("__global__ void k(int n) { int i = n - threadIdx.x; "
+                   "while (i < n) ++i; }"),
+            "none");
+}
+
+TEST(ThreadDependence, InexactDivisionDoesNotCancel) {
+  // (BS * b + t) / TS - t / TS is uniform only when TS divides BS: with
+  // template parameters nothing says so.
+  Probe P(std::string(Prelude) +
+          "template <int BS, int TS> __global__ void k() { int probe = "
+          "(BS * blockIdx.x + threadIdx.x) / TS - threadIdx.x / TS; "
+          "(void)probe; }");
+  EXPECT_EQ(P.value("probe"), warplint::Dependence::ThreadDependent);
+  // With the rest a multiple of blockDim (and so of the group size), it is.
+  Probe Q(std::string(Prelude) +
+          "template <int TS> __global__ void k() { int probe = "
+          "(blockDim.x * blockIdx.x + threadIdx.x) / TS - threadIdx.x / TS; "
+          "(void)probe; }");
+  EXPECT_EQ(Q.value("probe"), warplint::Dependence::Uniform);
+}
