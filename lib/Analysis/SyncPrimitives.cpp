@@ -54,6 +54,13 @@ SyncSite classifySync(const Stmt *S) {
     llvm::StringRef Text = Str;
     if (Text.contains("bar.warp.sync"))
       return {SyncKind::WarpBarrier, "bar.warp.sync", -1};
+    // A warp collective written in PTX (a library's own shuffle wrapper,
+    // `shfl.sync.bfly.b32 %0, %1, %2, 0x1f, %3;`): it synchronises the
+    // lanes of its mask, as __shfl_xor_sync does.
+    for (llvm::StringRef Op :
+         {"shfl.sync", "vote.sync", "match.sync", "redux.sync"})
+      if (Text.contains(Op))
+        return {SyncKind::WarpCollective, Op.str(), -1};
     // bar.sync a; / barrier.sync a; (no thread count): the whole block.
     // bar.sync a, b; names a subset. bar.warp.sync is __syncwarp.
     for (llvm::StringRef Op :

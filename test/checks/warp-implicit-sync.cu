@@ -164,3 +164,65 @@ __device__ void factor_value(int n, int *info) {
 __global__ void factor_value_entry(int n, int *info) {
   factor_value(n, info);
 }
+
+// ---- a warp collective written in PTX orders the lanes like the intrinsic
+
+// A library's own shuffle wrapper (FlashInfer's math::shfl_xor_sync): the
+// butterfly between lane 0's read of smem[0] and the others' write is a
+// shfl.sync every lane of the warp must reach.
+__device__ __forceinline__ float asm_shfl_xor(float x, int m) {
+  float y;
+  asm volatile("shfl.sync.bfly.b32 %0, %1, %2, 0x1f, 0xffffffff;"
+               : "=f"(y)
+               : "f"(x), "r"(m));
+  return y;
+}
+__device__ __forceinline__ float asm_copy(float x, int) {
+  float y;
+  asm volatile("mov.b32 %0, %1;" : "=f"(y) : "f"(x));
+  return y;
+}
+__global__ void rms_tail(const float *x, float *y, int d) {
+  extern __shared__ float smem[];
+  float s = 0.0f;
+  for (int i = threadIdx.y * 32 + threadIdx.x; i < d; i += 32 * blockDim.y)
+    s += x[i] * x[i];
+  for (int o = 16; o > 0; o /= 2)
+    s += asm_shfl_xor(s, o);
+  smem[threadIdx.y] = s;
+  __syncthreads();
+  if (threadIdx.y == 0) {
+    s = threadIdx.x < blockDim.y ? smem[threadIdx.x] : 0.0f;
+    for (int o = 16; o > 0; o /= 2)
+      s += asm_shfl_xor(s, o);
+    smem[0] = s;
+  }
+  __syncthreads();
+  if (threadIdx.x == 0 && threadIdx.y == 0)
+    *y = smem[0];
+}
+// The look-alike: inline assembly that moves a register orders nothing.
+__global__ void rms_tail_no_shuffle(const float *x, float *y, int d) {
+  extern __shared__ float smem[];
+  float s = 0.0f;
+  for (int i = threadIdx.y * 32 + threadIdx.x; i < d; i += 32 * blockDim.y)
+    s += x[i] * x[i];
+  smem[threadIdx.y] = s;
+  __syncthreads();
+  if (threadIdx.y == 0) {
+    s = threadIdx.x < blockDim.y ? smem[threadIdx.x] : 0.0f;
+    for (int o = 16; o > 0; o /= 2)
+      s += asm_copy(s, o);
+    smem[0] = s;
+    // CHECK: :[[@LINE-1]]:5: error: lanes 1-31 of warp 0 write 'smem[0]', which lane 0 of the same warp read at line 213, with no __syncwarp() between the read and the write: a lane can overwrite the value before the other has read it unless the warp runs in lockstep (warp-synchronous code), which independent thread scheduling on sm_80 does not guarantee (Volta tuning guide 1.4.1.2) [warp-implicit-sync]
+    // CHECK: :[[@LINE-5]]:36: note: read here
+    // CHECK: :[[@LINE-3]]:5: note: synchronise the lanes between the read and the write with __syncwarp(), or exchange the values with __shfl_sync; 'volatile' does not order lanes
+  }
+  __syncthreads();
+  if (threadIdx.x == 0 && threadIdx.y == 0)
+    *y = smem[0];
+}
+void launch_rms_tail(const float *x, float *y, int d) {
+  rms_tail<<<1, dim3(32, 8), 8 * sizeof(float)>>>(x, y, d);
+  rms_tail_no_shuffle<<<1, dim3(32, 8), 8 * sizeof(float)>>>(x, y, d);
+}
