@@ -293,6 +293,13 @@ void SubwarpBranchCheck::storeOptions(CheckOptionMap &Opts) const {
 }
 
 void SubwarpBranchCheck::checkFunction(const FunctionDecl *Fn) {
+  // With the IR layer on, a branch is judged where the optimiser leaves it:
+  // a helper no kernel of this file reaches has no code here (a header's
+  // helper is judged in the file whose kernels call it).
+  llvm::SmallVector<const FunctionDecl *, 4> Kernels;
+  if (context().optimisedAccesses() && !Fn->hasAttr<CUDAGlobalAttr>() &&
+      !context().engine().kernelsReaching(Fn, Kernels))
+    return;
   FunctionDependence &FD = context().threadDependence().forFunction(Fn);
   LaneEvaluator LE = context().engine().lanes(Fn);
   // Whether S lies in the condition of a statement or expression above it,

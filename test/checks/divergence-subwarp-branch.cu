@@ -260,3 +260,15 @@ void launch_rows(const float *in, float *out) {
   rows_16<<<4, dim3(16, 16)>>>(in, out);
   rows_32<<<4, dim3(32, 8)>>>(in, out);
 }
+
+// A helper no kernel of this file calls: with the IR layer, no code is
+// generated for it here, and the file whose kernels call it judges it; the
+// AST verdict stands without the IR layer.
+__device__ void unreached_split(float *out, const float *in) {
+  if (threadIdx.x % 32 < 8)
+    out[threadIdx.x] = row_work(in, threadIdx.x);
+  else
+    out[threadIdx.x] = row_work(in + 3, threadIdx.x) * 0.5f;
+  // AST: :[[@LINE-4]]:7: warning: branch splits the lanes of a warp: 'threadIdx.x % 32 < 8' sends lanes 0-7 one way and lanes 8-31 the other in every warp (of a 1-D block: no launch of this kernel with a literal block shape was found); the warp runs the paths one after the other (branch granularity below warpSize 32; Pascal deep dive, Control Flow) [divergence-subwarp-branch]
+  // AST: :[[@LINE-4]]:5: note: cost: the warp executes both sides, 1 statement(s) then 1, with part of its lanes idle in each
+}
