@@ -564,8 +564,11 @@ const Stmt *DivergentBarrierCheck::exitingLoop(const Stmt *Loop,
   else if (const auto *Do = dyn_cast<DoStmt>(Loop))
     Body = Do->getBody();
   const Expr *Cond = FunctionDependence::conditionOf(Loop);
+  // At the top of the kernel's body, as checkEarlyExits and the IR layer
+  // take it: a loop in tail position inside an `if` is not judged by the
+  // exit rule, so its guard is not dropped either.
   if (!Body || !Cond || !FD.function()->hasAttr<CUDAGlobalAttr>() ||
-      !endsFunction(Loop, FD))
+      FD.parent(Loop) != FD.function()->getBody() || !endsFunction(Loop, FD))
     return nullptr;
   // (A break or return out of it ends the thread too; a continue is judged
   // as a guard of its own.)

@@ -168,6 +168,25 @@ __global__ void trip_count_then_more(float *a, int n) {
   a[threadIdx.x] *= 2.0f;
 }
 
+// A grid-stride loop in tail position inside an `if`: the exit rule judges
+// only the loop at the top of the kernel's body, so this one stays a barrier
+// error rather than going unjudged (the last survivor reads a neighbour's
+// slot).
+__global__ void loop_ends_inside_if(const int *in, long n, int *out, int m) {
+  __shared__ int buf[129];
+  long idx = 128L * blockIdx.x + threadIdx.x;
+  if (blockIdx.x < m) {
+    while (idx < n) {
+      buf[threadIdx.x] = in[idx];
+      __syncthreads();
+      // CHECK: :[[@LINE-1]]:7: error: '__syncthreads()' is reached by only part of the thread block: it is inside a loop whose trip count differs between threads (the condition 'idx < n' depends on the thread)
+      // CHECK: :[[@LINE-4]]:12: note: the loop condition that varies between threads
+      out[idx] = buf[threadIdx.x + 1];
+      idx += 128L * gridDim.x;
+    }
+  }
+}
+
 // ---- negatives: the look-alike idioms that are fine
 
 // Threads that return from a kernel have exited; the barrier waits only for
