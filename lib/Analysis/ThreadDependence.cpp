@@ -47,6 +47,48 @@ cudaBuiltinComponent(const Expr *E) {
   return std::make_pair(RD->getName(), Prop->getPropertyDecl()->getName());
 }
 
+std::optional<BinaryForm> binaryForm(const Expr *E) {
+  if (const auto *BO = dyn_cast<BinaryOperator>(E))
+    return BinaryForm{BO->getOpcode(), BO->getLHS(), BO->getRHS()};
+  const auto *Op = dyn_cast<CXXOperatorCallExpr>(E);
+  if (!Op || Op->getNumArgs() != 2 || !Op->isTypeDependent() ||
+      !isa<UnresolvedLookupExpr>(Op->getCallee()->IgnoreImplicit()))
+    return std::nullopt;
+  OverloadedOperatorKind K = Op->getOperator();
+  // (Only the operators with a binary built-in form: not ->*, [], (), and
+  // not a postfix ++ or --, whose second argument is a placeholder.)
+  if (K == OO_ArrowStar || K == OO_Subscript || K == OO_Call ||
+      K == OO_PlusPlus || K == OO_MinusMinus)
+    return std::nullopt;
+  return BinaryForm{BinaryOperator::getOverloadedOpcode(K), Op->getArg(0),
+                    Op->getArg(1)};
+}
+
+// An assignment, `x = v` or `x += v`: built in, or, in a template as
+// written, an operator call left unresolved (a definition all the same).
+static std::optional<BinaryForm> assignmentForm(const Stmt *S) {
+  const auto *E = dyn_cast<Expr>(S);
+  if (!E)
+    return std::nullopt;
+  std::optional<BinaryForm> B = binaryForm(E);
+  if (!B || !BinaryOperator::isAssignmentOp(B->Op))
+    return std::nullopt;
+  return B;
+}
+
+// The operand of `++x`, `x--` (or, in a template as written, of the
+// operator call left unresolved), or null.
+static const Expr *incDecOperand(const Stmt *S) {
+  if (const auto *UO = dyn_cast<UnaryOperator>(S))
+    return UO->isIncrementDecrementOp() ? UO->getSubExpr() : nullptr;
+  const auto *Op = dyn_cast<CXXOperatorCallExpr>(S);
+  if (!Op || Op->getNumArgs() < 1 || !Op->isTypeDependent() ||
+      !isa<UnresolvedLookupExpr>(Op->getCallee()->IgnoreImplicit()) ||
+      (Op->getOperator() != OO_PlusPlus && Op->getOperator() != OO_MinusMinus))
+    return nullptr;
+  return Op->getArg(0);
+}
+
 namespace {
 
 // The CUDA built-in variables, recognised by their declared types (clang's
@@ -200,27 +242,24 @@ void FunctionDependence::collect(const Stmt *S, const Stmt *P) {
         DeclaredIn[V] = S;
         Defs[V].push_back({V->getInit(), S}); // null init: uninitialised
       }
-  } else if (const auto *BO = dyn_cast<BinaryOperator>(S)) {
+  } else if (auto A = assignmentForm(S)) {
     llvm::SmallVector<const Expr *, 2> Indices;
-    if (BO->isAssignmentOp()) {
-      if (const VarDecl *V = localVar(BO->getLHS(), F))
-        Defs[V].push_back(
-            {BO->isCompoundAssignmentOp() ? BO : BO->getRHS(), S});
-      else if (const VarDecl *V = localAggregate(BO->getLHS(), F, Indices)) {
-        Defs[V].push_back({BO->getRHS(), S});
-        for (const Expr *I : Indices)
-          Defs[V].push_back({I, S});
-      }
+    if (const VarDecl *V = localVar(A->LHS, F))
+      Defs[V].push_back({A->Op == BO_Assign ? A->RHS : cast<Expr>(S), S});
+    else if (const VarDecl *V = localAggregate(A->LHS, F, Indices)) {
+      Defs[V].push_back({A->RHS, S});
+      for (const Expr *I : Indices)
+        Defs[V].push_back({I, S});
     }
-  } else if (const auto *UO = dyn_cast<UnaryOperator>(S)) {
+  } else if (const Expr *Stepped = incDecOperand(S)) {
     llvm::SmallVector<const Expr *, 2> Indices;
-    if (UO->isIncrementDecrementOp()) {
-      if (const VarDecl *V = localVar(UO->getSubExpr(), F))
-        Defs[V].push_back({UO->getSubExpr(), S});
-      else if (const VarDecl *V = localAggregate(UO->getSubExpr(), F, Indices))
-        for (const Expr *I : Indices)
-          Defs[V].push_back({I, S});
-    } else if (UO->getOpcode() == UO_AddrOf) {
+    if (const VarDecl *V = localVar(Stepped, F))
+      Defs[V].push_back({Stepped, S});
+    else if (const VarDecl *V = localAggregate(Stepped, F, Indices))
+      for (const Expr *I : Indices)
+        Defs[V].push_back({I, S});
+  } else if (const auto *UO = dyn_cast<UnaryOperator>(S)) {
+    if (UO->getOpcode() == UO_AddrOf) {
       if (const VarDecl *V = localVar(UO->getSubExpr(), F))
         Escaped.insert(V);
     }
@@ -349,6 +388,23 @@ Dependence FunctionDependence::varDependence(const VarDecl *V) {
   return VarDeps.lookup(V);
 }
 
+bool FunctionDependence::mayReach(const Stmt *Site, const Stmt *Use) const {
+  if (MayJumpIntoLoops)
+    return true;
+  const SourceManager &SM = F->getASTContext().getSourceManager();
+  if (!SM.isBeforeInTranslationUnit(SM.getExpansionLoc(Use->getEndLoc()),
+                                    SM.getExpansionLoc(Site->getBeginLoc())))
+    return true;
+  llvm::SmallPtrSet<const Stmt *, 8> Loops;
+  for (const Stmt *P = parent(Use); P; P = parent(P))
+    if (isLoop(P))
+      Loops.insert(P);
+  for (const Stmt *P = parent(Site); P; P = parent(P))
+    if (Loops.count(P))
+      return true;
+  return false;
+}
+
 const ForStmt *FunctionDependence::resettingLoop(const VarDecl *V,
                                                  const Stmt *Use) const {
   if (MayJumpIntoLoops || Escaped.count(V))
@@ -471,6 +527,31 @@ Dependence FunctionDependence::compute(const Expr *E) {
     return dependence(ME->getBase());
   if (isa<CXXThisExpr>(E))
     return Incoming;
+  // (Before calls: an operator a template leaves unresolved is judged as the
+  // built-in one it stands for.)
+  if (auto BO = binaryForm(E)) {
+    if (BO->Op == BO_Assign)
+      return dependence(BO->RHS);
+    Dependence D = join(dependence(BO->LHS), dependence(BO->RHS));
+    if (const auto *Builtin = dyn_cast<BinaryOperator>(E);
+        Builtin && D == Dependence::ThreadDependent && isWarpIndex(Builtin))
+      return Dependence::WarpUniform;
+    // Uniformity by value: the thread index cancels (`idx - threadIdx.x`).
+    if (D == Dependence::ThreadDependent &&
+        BinaryOperator::isAdditiveOp(BO->Op))
+      if (auto P = threadPart(E, 0); P && P->Exact && P->Atoms.empty())
+        return P->Rest;
+    // The same on both sides of a comparison (`t < end + tid` with `t` from
+    // `start + tid` stepping by a uniform amount): it compares the rests.
+    if (D == Dependence::ThreadDependent &&
+        BinaryOperator::isComparisonOp(BO->Op)) {
+      auto L = threadPart(BO->LHS, 0), R = threadPart(BO->RHS, 0);
+      if (L && R && L->Exact && R->Exact && !L->Atoms.empty() &&
+          L->Atoms == R->Atoms)
+        return join(L->Rest, R->Rest);
+    }
+    return D;
+  }
   if (const auto *Call = dyn_cast<CallExpr>(E)) {
     Dependence D = Dependence::Uniform;
     for (const Expr *Arg : Call->arguments())
@@ -513,26 +594,6 @@ Dependence FunctionDependence::compute(const Expr *E) {
     return join(
         dependence(CO->getCond()),
         join(dependence(CO->getTrueExpr()), dependence(CO->getFalseExpr())));
-  if (const auto *BO = dyn_cast<BinaryOperator>(E)) {
-    if (BO->getOpcode() == BO_Assign)
-      return dependence(BO->getRHS());
-    Dependence D = join(dependence(BO->getLHS()), dependence(BO->getRHS()));
-    if (D == Dependence::ThreadDependent && isWarpIndex(BO))
-      return Dependence::WarpUniform;
-    // Uniformity by value: the thread index cancels (`idx - threadIdx.x`).
-    if (D == Dependence::ThreadDependent && BO->isAdditiveOp())
-      if (auto P = threadPart(BO, 0); P && P->Exact && P->Atoms.empty())
-        return P->Rest;
-    // The same on both sides of a comparison (`t < end + tid` with `t` from
-    // `start + tid` stepping by a uniform amount): it compares the rests.
-    if (D == Dependence::ThreadDependent && BO->isComparisonOp()) {
-      auto L = threadPart(BO->getLHS(), 0), R = threadPart(BO->getRHS(), 0);
-      if (L && R && L->Exact && R->Exact && !L->Atoms.empty() &&
-          L->Atoms == R->Atoms)
-        return join(L->Rest, R->Rest);
-    }
-    return D;
-  }
   if (isa<CXXDefaultArgExpr>(E))
     return dependence(cast<CXXDefaultArgExpr>(E)->getExpr());
   if (isa<StmtExpr, LambdaExpr, BlockExpr>(E))
@@ -976,20 +1037,19 @@ std::optional<ThreadPart> FunctionDependence::varThreadPart(const VarDecl *V,
       if (!In)
         continue;
     }
-    if (!Value)
-      continue; // a declaration without an initialiser
+    if (!Value || !mayReach(Site, Use))
+      continue; // a declaration without an initialiser, or one after Use
     if (!runsTogether(Site, Scope, Judged))
       return std::nullopt;
-    const auto *BO = dyn_cast<BinaryOperator>(Value);
-    const auto *UO = dyn_cast<UnaryOperator>(Site);
-    if (BO && BO->isCompoundAssignmentOp()) {
-      if (BO->getOpcode() != BO_AddAssign && BO->getOpcode() != BO_SubAssign)
+    std::optional<BinaryForm> BO = binaryForm(Value);
+    if (BO && BinaryOperator::isCompoundAssignmentOp(BO->Op)) {
+      if (BO->Op != BO_AddAssign && BO->Op != BO_SubAssign)
         return std::nullopt;
-      auto P = threadPart(BO->getRHS(), Depth + 1);
+      auto P = threadPart(BO->RHS, Depth + 1);
       if (!P || !P->Atoms.empty())
         return std::nullopt;
       addParts(Steps, *P, 1);
-    } else if (UO && UO->isIncrementDecrementOp()) {
+    } else if (incDecOperand(Site)) {
       continue; // a step of one
     } else {
       if (Base)
@@ -1027,23 +1087,23 @@ std::optional<ThreadPart> FunctionDependence::threadPart(const Expr *E,
   if (const auto *Cast = dyn_cast<CXXFunctionalCastExpr>(E))
     if (Cast->getType()->isIntegralOrEnumerationType())
       return threadPart(Cast->getSubExpr(), Depth + 1);
-  if (const auto *BO = dyn_cast<BinaryOperator>(E)) {
-    BinaryOperatorKind Op = BO->getOpcode();
-    if (BO->isAdditiveOp()) {
-      auto L = threadPart(BO->getLHS(), Depth + 1);
-      auto R = threadPart(BO->getRHS(), Depth + 1);
+  if (auto BO = binaryForm(E)) {
+    BinaryOperatorKind Op = BO->Op;
+    if (BinaryOperator::isAdditiveOp(Op)) {
+      auto L = threadPart(BO->LHS, Depth + 1);
+      auto R = threadPart(BO->RHS, Depth + 1);
       if (!L || !R)
         return std::nullopt;
       addParts(*L, *R, Op == BO_Sub ? -1 : 1);
       return L;
     }
     if (Op == BO_Mul) {
-      auto L = threadPart(BO->getLHS(), Depth + 1);
-      auto R = threadPart(BO->getRHS(), Depth + 1);
+      auto L = threadPart(BO->LHS, Depth + 1);
+      auto R = threadPart(BO->RHS, Depth + 1);
       if (!L || !R)
         return std::nullopt;
-      bool Dim = isBlockDim(BO->getLHS()) || isBlockDim(BO->getRHS());
-      const Expr *Other = L->Atoms.empty() ? BO->getRHS() : BO->getLHS();
+      bool Dim = isBlockDim(BO->LHS) || isBlockDim(BO->RHS);
+      const Expr *Other = L->Atoms.empty() ? BO->RHS : BO->LHS;
       const ThreadPart &Var = L->Atoms.empty() ? *R : *L;
       if (!L->Atoms.empty() && !R->Atoms.empty())
         return std::nullopt;
@@ -1064,10 +1124,10 @@ std::optional<ThreadPart> FunctionDependence::threadPart(const Expr *E,
       return Out;
     }
     if (Op == BO_Div || Op == BO_Shr) {
-      auto L = threadPart(BO->getLHS(), Depth + 1);
+      auto L = threadPart(BO->LHS, Depth + 1);
       if (!L)
         return std::nullopt;
-      Dependence DR = dependence(BO->getRHS());
+      Dependence DR = dependence(BO->RHS);
       if (DR != Dependence::Uniform)
         return std::nullopt;
       if (L->Atoms.empty()) {
@@ -1081,7 +1141,7 @@ std::optional<ThreadPart> FunctionDependence::threadPart(const Expr *E,
       // but is not that sum: not Exact.
       if (L->Atoms.size() != 1 || L->Atoms.begin()->second != 1)
         return std::nullopt;
-      auto Key = divisorKey(BO->getRHS(), F->getASTContext());
+      auto Key = divisorKey(BO->RHS, F->getASTContext());
       if (!Key)
         return std::nullopt;
       if (Op == BO_Shr)
@@ -1429,14 +1489,14 @@ FunctionDependence::tailGuard(const Expr *Cond, bool SurviveIfTrue) {
 
 bool FunctionDependence::cutsTail(const Expr *Cond, bool SurviveIfTrue,
                                   TailCut &Cut) {
-  const auto *BO = dyn_cast<BinaryOperator>(Cond->IgnoreParenImpCasts());
+  auto BO = binaryForm(Cond->IgnoreParenImpCasts());
   if (!BO)
     return false;
-  if (BO->getOpcode() == (SurviveIfTrue ? BO_LAnd : BO_LOr))
-    return cutsTail(BO->getLHS(), SurviveIfTrue, Cut) &&
-           cutsTail(BO->getRHS(), SurviveIfTrue, Cut);
+  if (BO->Op == (SurviveIfTrue ? BO_LAnd : BO_LOr))
+    return cutsTail(BO->LHS, SurviveIfTrue, Cut) &&
+           cutsTail(BO->RHS, SurviveIfTrue, Cut);
   const Expr *Big = nullptr, *Bound = nullptr;
-  BinaryOperatorKind Op = BO->getOpcode();
+  BinaryOperatorKind Op = BO->Op;
   if (SurviveIfTrue)
     Op = Op == BO_LT   ? BO_GE
          : Op == BO_LE ? BO_GT
@@ -1444,9 +1504,9 @@ bool FunctionDependence::cutsTail(const Expr *Cond, bool SurviveIfTrue,
          : Op == BO_GE ? BO_LT
                        : BO_Comma;
   if (Op == BO_GE || Op == BO_GT)
-    Big = BO->getLHS(), Bound = BO->getRHS();
+    Big = BO->LHS, Bound = BO->RHS;
   else if (Op == BO_LE || Op == BO_LT)
-    Big = BO->getRHS(), Bound = BO->getLHS();
+    Big = BO->RHS, Bound = BO->LHS;
   else
     return false;
   if (dependence(Bound) != Dependence::Uniform)

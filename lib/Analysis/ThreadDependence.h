@@ -46,6 +46,17 @@ enum class Dependence {
 std::optional<std::pair<llvm::StringRef, llvm::StringRef>>
 cudaBuiltinComponent(const clang::Expr *E);
 
+// A binary operation: a built-in operator, or, in a template as written, an
+// operator call left unresolved until instantiation (`first + tid < last`
+// with `first` of a template type, once some `operator<` is in scope). An
+// operator an instantiation resolves to a class's own is not one.
+struct BinaryForm {
+  clang::BinaryOperatorKind Op;
+  const clang::Expr *LHS;
+  const clang::Expr *RHS;
+};
+std::optional<BinaryForm> binaryForm(const clang::Expr *E);
+
 // The same in all lanes of a warp (Uniform or WarpUniform).
 inline bool isWarpUniform(Dependence D) { return D <= Dependence::WarpUniform; }
 
@@ -150,6 +161,10 @@ private:
   Dependence compute(const clang::Expr *E);
   bool isWarpIndex(const clang::BinaryOperator *BO);
   Dependence varDependence(const clang::VarDecl *V);
+  // Whether a definition at Site may reach Use: it comes before Use, or a
+  // loop holds both (no jumps into loops). One after the last loop around
+  // Use (`idx += stride` after the loop that reads `idx`) never does.
+  bool mayReach(const clang::Stmt *Site, const clang::Stmt *Use) const;
   // The innermost `for` that holds Use in its condition, increment or body
   // and whose init assigns V: no other definition of V reaches Use.
   const clang::ForStmt *resettingLoop(const clang::VarDecl *V,

@@ -500,6 +500,99 @@ __global__ void grid_sync_argument(float *a, int n) {
   a[blockIdx.x] = 1.0f;
 }
 
+// A grid-stride loop over a template iterator that ends the kernel. With
+// operators in scope (cooperative groups declares some), `first + tid <
+// last` in the template as written is an operator call left unresolved: it
+// is judged as the built-in comparison it stands for, a tail guard.
+template <typename It>
+__global__ void iterator_tail(It first, It last, float *out) {
+  __shared__ float s[256];
+  auto tid = blockDim.x * blockIdx.x + threadIdx.x;
+  while (first + tid < last) {
+    s[threadIdx.x] = *(first + tid);
+    __syncthreads();
+    out[tid] = s[threadIdx.x];
+    tid += gridDim.x * blockDim.x;
+  }
+}
+// Positive: the same loop with work after it, so the threads that leave it
+// early are still running.
+template <typename It>
+__global__ void iterator_tail_then_work(It first, It last, float *out) {
+  __shared__ float s[256];
+  auto tid = blockDim.x * blockIdx.x + threadIdx.x;
+  while (first + tid < last) {
+    s[threadIdx.x] = *(first + tid);
+    __syncthreads();
+    // CHECK: :[[@LINE-1]]:5: error: '__syncthreads()' is reached by only part of the thread block: it is inside a loop whose trip count differs between threads (the condition 'first + tid < last' depends on the thread)
+    // CHECK: :[[@LINE-4]]:10: note: the loop condition that varies between threads
+    out[tid] = s[threadIdx.x];
+    tid += gridDim.x * blockDim.x;
+  }
+  out[blockIdx.x] = 0.0f;
+}
+
+// Positive: `k += 1` on a local of a template type is an operator call left
+// unresolved, and still a definition under a thread-dependent condition.
+template <typename Size>
+__global__ void dependent_step(float *a, Size n) {
+  Size k = 0;
+  if (threadIdx.x < n)
+    k += 1;
+  if (k > 0)
+    __syncthreads();
+  // CHECK: :[[@LINE-1]]:5: error: '__syncthreads()' is reached by only part of the thread block: it is under the condition 'k > 0', which depends on the thread
+  // CHECK: :[[@LINE-3]]:7: note: this condition splits the threads of the block
+  a[threadIdx.x] = 1.0f;
+}
+
+// The cancelled grid-stride loop, with the index stepped again after it
+// under a thread-dependent condition (cuCollections' insert_or_apply
+// kernel): a definition after the loop never reaches its condition.
+__global__ void stride_cancelled_then_rest(float *a, int n) {
+  __shared__ float s[256];
+  int stride = gridDim.x * blockDim.x;
+  int idx = blockIdx.x * blockDim.x + threadIdx.x;
+  while (idx - threadIdx.x < n) {
+    s[threadIdx.x] = idx < n ? a[idx] : 0.0f;
+    __syncthreads();
+    if (idx < n)
+      a[idx] = s[255 - threadIdx.x];
+    __syncthreads();
+    idx += stride;
+  }
+  if (a[threadIdx.x] > 0.0f) {
+    idx += stride;
+    while (idx < n) {
+      a[idx] = 0.0f;
+      idx += stride;
+    }
+  }
+}
+// Positive: a step inside the loop, after the barrier, reaches the next
+// test of the condition.
+__global__ void stride_cancelled_data_step(float *a, int n) {
+  __shared__ float s[256];
+  int stride = gridDim.x * blockDim.x;
+  int idx = blockIdx.x * blockDim.x + threadIdx.x;
+  while (idx - threadIdx.x < n) {
+    s[threadIdx.x] = idx < n ? a[idx] : 0.0f;
+    __syncthreads();
+    // CHECK: :[[@LINE-1]]:5: error: '__syncthreads()' is reached by only part of the thread block: it is inside a loop whose trip count differs between threads (the condition 'idx - threadIdx.x < n' depends on the thread)
+    // CHECK: :[[@LINE-4]]:10: note: the loop condition that varies between threads
+    if (idx < n && a[idx] > 0.0f)
+      idx += 1;
+    idx += stride;
+  }
+  a[0] = 0.0f;
+}
+
+void launch_templates(const float *f, const float *l, float *out, int n) {
+  iterator_tail<<<n, 256>>>(f, l, out);
+  iterator_tail_then_work<<<n, 256>>>(f, l, out);
+  dependent_step<<<n, 256>>>(out, n);
+}
+
 void host(float *a, int n) {
   block_stride_launched<<<n, SUM_N>>>(a);
   block_stride_other<<<n, 200>>>(a);
