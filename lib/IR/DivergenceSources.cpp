@@ -515,14 +515,66 @@ bool markUniformByValue(Function &F, const UniformityInfo &UI,
   return Changed;
 }
 
+// Where Ptr points in the array around it, when Ptr is a GEP result that
+// names an array of Stride-byte elements or one element of one: how many
+// elements lie before and after it.
+static std::optional<std::pair<int64_t, int64_t>>
+arrayAround(const Value *Ptr, int64_t Stride, const DataLayout &DL,
+            unsigned Depth = 0) {
+  const auto *GEP = dyn_cast<GEPOperator>(Ptr);
+  if (!GEP)
+    return std::nullopt;
+  auto Elements = [&](Type *T) -> int64_t {
+    const auto *AT = dyn_cast_or_null<ArrayType>(T);
+    if (!AT || AT->getNumElements() == 0 ||
+        int64_t(DL.getTypeAllocSize(AT->getElementType()).getFixedValue()) !=
+            Stride)
+      return 0;
+    return int64_t(AT->getNumElements());
+  };
+  // The array itself (`&s.arr`, used as `&s.arr[0]`).
+  if (int64_t N = Elements(GEP->getResultElementType()))
+    return std::make_pair(int64_t(0), N - 1);
+  // One of its elements (`&s.arr[c]`).
+  // (The aggregate the last index selects in: the type the indices before
+  // it lead to.)
+  Type *Within = nullptr;
+  unsigned K = 0, Indices = GEP->getNumIndices();
+  for (auto GTI = gep_type_begin(GEP); K + 1 < Indices; ++GTI, ++K)
+    Within = GTI.getIndexedType();
+  const auto *C = dyn_cast<ConstantInt>(GEP->getOperand(Indices));
+  if (!C)
+    return std::nullopt;
+  int64_t At = C->getSExtValue();
+  // A step from a pointer into the array (`p + 1`): where that one is.
+  if (Indices == 1) {
+    auto Base =
+        Depth < 8 && int64_t(DL.getTypeAllocSize(GEP->getSourceElementType())
+                                 .getFixedValue()) == Stride
+            ? arrayAround(GEP->getPointerOperand(), Stride, DL, Depth + 1)
+            : std::nullopt;
+    if (!Base || At < -Base->first || At > Base->second)
+      return std::nullopt;
+    return std::make_pair(Base->first + At, Base->second - At);
+  }
+  int64_t N = Elements(Within);
+  if (!N || At < 0 || At >= N)
+    return std::nullopt;
+  return std::make_pair(At, N - 1 - At);
+}
+
 // The bytes [first, last) of the private object A that an access of Size
 // bytes through Ptr may touch: constant offsets, struct fields, and a
 // variable index into an array type of an inbounds GEP bounded by the
-// array's length. Nothing when Ptr is not derived from A that way.
+// array's length. Nothing when Ptr is not derived from A that way. Exact
+// (if given) says whether the access covers all of [first, last): no
+// variable index on the way.
 static std::optional<std::pair<int64_t, int64_t>>
 bytesOf(const Value *Ptr, const AllocaInst &A, uint64_t Size,
-        const DataLayout &DL) {
+        const DataLayout &DL, bool *Exact = nullptr) {
   int64_t Lo = 0, Hi = int64_t(Size);
+  if (Exact)
+    *Exact = true;
   for (unsigned Hops = 0; Ptr != &A; ++Hops) {
     if (Hops > 16)
       return std::nullopt;
@@ -551,10 +603,23 @@ bytesOf(const Value *Ptr, const AllocaInst &A, uint64_t Size,
         Hi += C->getSExtValue() * Stride;
         continue;
       }
-      const auto *Array = dyn_cast_or_null<ArrayType>(Within);
-      if (!GEP->isInBounds() || !Array || Array->getNumElements() == 0)
+      if (!GEP->isInBounds())
         return std::nullopt;
-      Hi += int64_t(Array->getNumElements() - 1) * Stride;
+      if (const auto *Array = dyn_cast_or_null<ArrayType>(Within);
+          Array && Array->getNumElements() != 0) {
+        Hi += int64_t(Array->getNumElements() - 1) * Stride;
+      } else if (auto Span = Within ? std::nullopt
+                                    : arrayAround(GEP->getPointerOperand(),
+                                                  Stride, DL)) {
+        // A pointer into an array field indexed at run time (`p[i]` with
+        // `p` the array decayed): C++ keeps it within that array.
+        Lo -= Span->first * Stride;
+        Hi += Span->second * Stride;
+      } else {
+        return std::nullopt;
+      }
+      if (Exact)
+        *Exact = false;
     }
     Ptr = GEP->getPointerOperand();
   }
@@ -567,8 +632,11 @@ bytesOf(const Value *Ptr, const AllocaInst &A, uint64_t Size,
 // ReachedByAll). Nothing when A's address goes elsewhere (a call, a store
 // of the pointer, a phi).
 struct PrivateWrite {
+  const Instruction *At;
   int64_t Lo, Hi;
-  bool Uniform;
+  bool Exact;             // writes all of [Lo, Hi)
+  bool Uniform;           // the same bytes in every thread of the block
+  bool SameBytesWhereRun; // the same bytes in every thread that runs it
 };
 
 static std::optional<std::vector<PrivateWrite>>
@@ -584,12 +652,13 @@ privateWrites(const AllocaInst &A, const UniformityInfo &UI,
     if (const auto *C = dyn_cast_or_null<ConstantInt>(Len))
       Size = C->getZExtValue();
     std::optional<std::pair<int64_t, int64_t>> Bytes;
+    bool Exact = false;
     if (Size)
-      Bytes = bytesOf(Ptr, A, *Size, DL);
-    Out.push_back(
-        {Bytes ? Bytes->first : 0,
-         Bytes ? Bytes->second : std::numeric_limits<int64_t>::max(),
-         OperandsUniform && Uniform(Ptr) && ReachedByAll(*I.getParent())});
+      Bytes = bytesOf(Ptr, A, *Size, DL, &Exact);
+    bool Same = OperandsUniform && Uniform(Ptr);
+    Out.push_back({&I, Bytes ? Bytes->first : 0,
+                   Bytes ? Bytes->second : std::numeric_limits<int64_t>::max(),
+                   Bytes && Exact, Same && ReachedByAll(*I.getParent()), Same});
   };
   while (!Work.empty()) {
     const Value *P = Work.pop_back_val();
@@ -632,6 +701,33 @@ privateWrites(const AllocaInst &A, const UniformityInfo &UI,
   return Out;
 }
 
+// The write of Writes that L reads from along the one path into it: walking
+// back from L through blocks with a single predecessor, the first write
+// that Overlaps. Nothing when the walk meets a join first.
+static const PrivateWrite *
+lastWriteBefore(const LoadInst &L, const std::vector<PrivateWrite> &Writes,
+                const std::function<bool(const PrivateWrite &)> &Overlaps) {
+  DenseMap<const Instruction *, const PrivateWrite *> At;
+  for (const PrivateWrite &W : Writes)
+    At[W.At] = &W;
+  const BasicBlock *BB = L.getParent();
+  auto It = L.getReverseIterator();
+  SmallPtrSet<const BasicBlock *, 8> Seen{BB};
+  for (unsigned Steps = 0; Steps < 4096; ++Steps) {
+    if (++It == BB->rend()) {
+      BB = BB->getSinglePredecessor();
+      if (!BB || !Seen.insert(BB).second)
+        return nullptr;
+      It = BB->rbegin();
+      if (It == BB->rend())
+        return nullptr;
+    }
+    if (const PrivateWrite *W = At.lookup(&*It); W && Overlaps(*W))
+      return W;
+  }
+  return nullptr;
+}
+
 bool markUniformPrivateLoads(
     Function &F, const UniformityInfo &UI,
     const std::function<bool(const BasicBlock &)> &ReachedByAll) {
@@ -654,11 +750,20 @@ bool markUniformPrivateLoads(
       continue;
     auto Read = bytesOf(L->getPointerOperand(), *A,
                         DL.getTypeStoreSize(L->getType()).getFixedValue(), DL);
-    // Every write that may overlap the bytes the load reads is uniform.
+    auto Overlaps = [&](const PrivateWrite &W) {
+      return !Read || (W.Lo < Read->second && Read->first < W.Hi);
+    };
+    // Every write that may overlap the bytes the load reads is uniform, or
+    // the last one before the load covers them and gives every thread that
+    // runs it the same bytes (cub's `block_aggregate = temp_storage.x;`
+    // after the thread-dependent writes of its raking threads).
     bool Uniform = llvm::all_of(*It->second, [&](const PrivateWrite &W) {
-      return W.Uniform ||
-             (Read && (W.Hi <= Read->first || Read->second <= W.Lo));
+      return W.Uniform || !Overlaps(W);
     });
+    if (!Uniform && Read)
+      if (const PrivateWrite *Last = lastWriteBefore(*L, *It->second, Overlaps))
+        Uniform = Last->Exact && Last->SameBytesWhereRun &&
+                  Last->Lo <= Read->first && Read->second <= Last->Hi;
     if (Uniform) {
       L->setMetadata(PrivateUniformKind, MDNode::get(Ctx, {}));
       Changed = true;

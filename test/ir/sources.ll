@@ -211,6 +211,91 @@ end:
   ret void
 }
 
+; An array field decayed to a pointer and indexed at run time (cub's
+; raking scan writes `cached_segment[i]` through `&cached_segment[1]`):
+; C++ keeps the index within that array, so the write does not reach the
+; pointer field beside it, and a load of that field stays uniform. A
+; thread's index through a pointer that names no array is unbounded and may
+; reach it.
+define ptx_kernel void @private_decayed_array(i32 %i) {
+; CHECK-LABEL: barriers in kernel 'private_decayed_array':
+; CHECK-NEXT: uniform: __syncthreads()
+; CHECK-NEXT: divergent: __syncthreads()
+entry:
+  %agent = alloca { ptr, i32, [4 x i32] }, align 8
+  store ptr addrspacecast (ptr addrspace(3) @after to ptr), ptr %agent
+  %tid = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()
+  %seg = getelementptr inbounds { ptr, i32, [4 x i32] }, ptr %agent, i32 0, i32 2
+  %seg1 = getelementptr inbounds i32, ptr %seg, i64 1
+  %k = sext i32 %i to i64
+  %slot = getelementptr inbounds i32, ptr %seg1, i64 %k
+  store i32 %tid, ptr %slot
+  %p = load ptr, ptr %agent
+  %v = load i32, ptr %p
+  %c = icmp eq i32 %v, 0
+  br i1 %c, label %then, label %next
+then:
+  call void @llvm.nvvm.barrier.cta.sync.aligned.all(i32 0)
+  br label %next
+next:
+  %kt = zext i32 %tid to i64
+  %raw = getelementptr inbounds i8, ptr %agent, i64 %kt
+  store i8 1, ptr %raw
+  %tid.addr = getelementptr inbounds { ptr, i32, [4 x i32] }, ptr %agent, i32 0, i32 1
+  store i32 %tid, ptr %tid.addr
+  %q = load ptr, ptr %agent
+  %w = load i32, ptr %q
+  %d = icmp eq i32 %w, 0
+  br i1 %d, label %then2, label %end
+then2:
+  call void @llvm.nvvm.barrier.cta.sync.aligned.all(i32 0)
+  br label %end
+end:
+  store volatile i32 0, ptr addrspace(3) @after
+  ret void
+}
+
+; The last write before a load on the one path into it decides what the
+; load reads: cub's `block_aggregate = temp_storage.block_aggregate;` after
+; the barrier overwrites what the raking threads stored under their own
+; condition. A load before that write may read a raking thread's value.
+define ptx_kernel void @private_last_write(i32 %i) {
+; CHECK-LABEL: barriers in kernel 'private_last_write':
+; CHECK-NEXT: uniform: __syncthreads()
+; CHECK-NEXT: divergent: __syncthreads()
+; CHECK-NEXT: split by: br %d in %join
+; CHECK-NEXT: uniform: __syncthreads()
+entry:
+  %agg = alloca [2 x i32], align 4
+  %tid = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()
+  %raking = icmp ult i32 %tid, 32
+  br i1 %raking, label %rake, label %join
+rake:
+  %slot = getelementptr inbounds [2 x i32], ptr %agg, i32 0, i32 %i
+  store i32 %tid, ptr %slot
+  br label %join
+join:
+  call void @llvm.nvvm.barrier.cta.sync.aligned.all(i32 0)
+  %b = load i32, ptr %agg
+  %d = icmp sgt i32 %b, 256
+  br i1 %d, label %then2, label %next
+then2:
+  call void @llvm.nvvm.barrier.cta.sync.aligned.all(i32 0)
+  br label %next
+next:
+  %shared = load i32, ptr addrspace(3) @after
+  store i32 %shared, ptr %agg
+  %a = load i32, ptr %agg
+  %c = icmp sgt i32 %a, 256
+  br i1 %c, label %then, label %end
+then:
+  call void @llvm.nvvm.barrier.cta.sync.aligned.all(i32 0)
+  br label %end
+end:
+  store volatile i32 0, ptr addrspace(3) @after
+  ret void
+}
+
 ; A function without a body may read the thread's position; libdevice's
 ; math is pure.
 define ptx_kernel void @calls(i32 %x, float %f) {
