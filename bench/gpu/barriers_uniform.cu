@@ -7,6 +7,7 @@
 // synccheck checks nothing in a binary that uses dynamic parallelism.
 // Run one kernel per process: ./barriers_uniform <name>.
 #include <cooperative_groups.h>
+#include <cub/block/block_scan.cuh>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -325,6 +326,41 @@ __global__ void agent_flag(int *g) {
   g[blockIdx.x * 256 + threadIdx.x] += s[threadIdx.x] & 0;
 }
 
+// A stream compaction through a block buffer, flushed when the next batch
+// would overflow it (cuCollections' static_set retrieve): the flush and its
+// barrier run under `size + count > 2 * B`, with count BlockScan's block
+// aggregate, the same in every thread.
+__device__ void flush(const int *buf, int size, int *out, int *counter) {
+  __shared__ int offset;
+  if (threadIdx.x == 0)
+    offset = atomicAdd(counter, size);
+  __syncthreads();
+  for (int i = threadIdx.x; i < size; i += blockDim.x)
+    out[offset + i] = buf[i];
+}
+__global__ void scan_aggregate(const float *in, int n, int *out, int *counter) {
+  using Scan = cub::BlockScan<int, B>;
+  __shared__ typename Scan::TempStorage tmp;
+  __shared__ int buf[2 * B];
+  int size = 0;
+  for (int idx = blockIdx.x * B + threadIdx.x; idx - threadIdx.x < n;
+       idx += gridDim.x * B) {
+    int keep = idx < n && in[idx] > 0.5f, offset, count;
+    Scan(tmp).ExclusiveSum(keep, offset, count);
+    if (size + count > 2 * B) {
+      flush(buf, size, out, counter);
+      __syncthreads();
+      size = 0;
+    }
+    if (keep)
+      buf[size + offset] = idx;
+    size += count;
+    __syncthreads();
+  }
+  if (size > 0)
+    flush(buf, size, out, counter);
+}
+
 // Fills every SM's shared memory with NaN, so that a slot nobody writes reads
 // as NaN in the next kernel rather than a leftover that happens to match.
 __global__ void poison() {
@@ -452,6 +488,31 @@ int main(int argc, char **argv) {
     float r = 0;
     cudaMemcpy(&r, out, sizeof(float), cudaMemcpyDeviceToHost);
     printf("shared_round: %g rounds (expected 2048)\n", r);
+  } else if (!strcmp(k, "scan_aggregate")) {
+    // Every third of 100000 values kept: 33333 of them, each once.
+    const int n = 100000;
+    std::vector<float> h(n);
+    for (int j = 0; j < n; ++j)
+      h[j] = j % 3 == 0 && j ? 1.0f : 0.0f;
+    float *in;
+    int *out, *counter;
+    cudaMalloc(&in, n * sizeof(float));
+    cudaMalloc(&out, n * sizeof(int));
+    cudaMalloc(&counter, sizeof(int));
+    cudaMemset(counter, 0, sizeof(int));
+    cudaMemcpy(in, h.data(), n * sizeof(float), cudaMemcpyHostToDevice);
+    scan_aggregate<<<8, B>>>(in, n, out, counter);
+    int total = 0;
+    cudaMemcpy(&total, counter, sizeof(int), cudaMemcpyDeviceToHost);
+    std::vector<int> got(total > 0 && total <= n ? total : 0);
+    cudaMemcpy(got.data(), out, got.size() * sizeof(int),
+               cudaMemcpyDeviceToHost);
+    std::vector<char> seen(n, 0);
+    int wrong = 0;
+    for (int v : got)
+      wrong += v < 0 || v >= n || v % 3 != 0 || !v || seen[v]++;
+    printf("scan_aggregate: %d kept, %d wrong (expected 33333 kept, 0 wrong)\n",
+           total, wrong);
   } else if (!strcmp(k, "agent_flag")) {
     int *g;
     cudaMalloc(&g, 64 * 256 * 8 * sizeof(int));
