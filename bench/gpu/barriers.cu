@@ -65,6 +65,23 @@ __global__ void warp_uniform_branch(float *a) {
   a[threadIdx.x] = s[threadIdx.x];
 }
 
+// One barrier in each arm of an if/else that splits the block by warp
+// (ggml's flash-attention combine step, blockDim (32, 4)): every thread
+// reaches a barrier, but not the same one.
+__global__ void warp_split_both_arms(float *a, int np) {
+  __shared__ float s[128];
+  int t = threadIdx.y * 32 + threadIdx.x;
+  s[t] = a[t];
+  if (np > 1 && threadIdx.y % np == 0) {
+    float v = s[t] + 1.0f;
+    __syncthreads();
+    a[t] = v + s[(t + 32) % 128];
+  } else if (np > 1) {
+    __syncthreads();
+    a[t] = s[t];
+  }
+}
+
 __global__ void tree_reduction(float *a) {
   __shared__ float s[256];
   s[threadIdx.x] = a[threadIdx.x];
@@ -134,6 +151,8 @@ int main(int argc, char **argv) {
     thread_trip_count<<<1, 256>>>(a);
   else if (!strcmp(k, "warp_uniform_branch"))
     warp_uniform_branch<<<1, 256>>>(a);
+  else if (!strcmp(k, "warp_split_both_arms"))
+    warp_split_both_arms<<<4, dim3(32, 4)>>>(a, 2);
   else if (!strcmp(k, "tree_reduction"))
     tree_reduction<<<1, 256>>>(a);
   else if (!strcmp(k, "cg_sync_divergent"))
