@@ -701,15 +701,18 @@ privateWrites(const AllocaInst &A, const UniformityInfo &UI,
   return Out;
 }
 
-// The write of Writes that L reads from along the one path into it: walking
-// back from L through blocks with a single predecessor, the first write
-// that Overlaps. Nothing when the walk meets a join first.
-static const PrivateWrite *
-lastWriteBefore(const LoadInst &L, const std::vector<PrivateWrite> &Writes,
-                const std::function<bool(const PrivateWrite &)> &Overlaps) {
+// A private object's writes, indexed by instruction.
+struct PrivateObject {
+  std::vector<PrivateWrite> Writes;
   DenseMap<const Instruction *, const PrivateWrite *> At;
-  for (const PrivateWrite &W : Writes)
-    At[W.At] = &W;
+};
+
+// The write of O that L reads from along the one path into it: walking back
+// from L through blocks with a single predecessor, the first write that
+// Overlaps. Nothing when the walk meets a join first.
+static const PrivateWrite *
+lastWriteBefore(const LoadInst &L, const PrivateObject &O,
+                const std::function<bool(const PrivateWrite &)> &Overlaps) {
   const BasicBlock *BB = L.getParent();
   auto It = L.getReverseIterator();
   SmallPtrSet<const BasicBlock *, 8> Seen{BB};
@@ -722,7 +725,7 @@ lastWriteBefore(const LoadInst &L, const std::vector<PrivateWrite> &Writes,
       if (It == BB->rend())
         return nullptr;
     }
-    if (const PrivateWrite *W = At.lookup(&*It); W && Overlaps(*W))
+    if (const PrivateWrite *W = O.At.lookup(&*It); W && Overlaps(*W))
       return W;
   }
   return nullptr;
@@ -733,7 +736,7 @@ bool markUniformPrivateLoads(
     const std::function<bool(const BasicBlock &)> &ReachedByAll) {
   LLVMContext &Ctx = F.getContext();
   const DataLayout &DL = F.getDataLayout();
-  DenseMap<const AllocaInst *, std::optional<std::vector<PrivateWrite>>> Writes;
+  DenseMap<const AllocaInst *, std::optional<PrivateObject>> Objects;
   bool Changed = false;
   for (Instruction &I : instructions(F)) {
     auto *L = dyn_cast<LoadInst>(&I);
@@ -743,11 +746,17 @@ bool markUniformPrivateLoads(
         dyn_cast<AllocaInst>(getUnderlyingObject(L->getPointerOperand()));
     if (!A || A->getFunction() != &F)
       continue;
-    auto [It, New] = Writes.try_emplace(A);
+    auto [It, New] = Objects.try_emplace(A);
     if (New)
-      It->second = privateWrites(*A, UI, ReachedByAll);
+      if (auto Writes = privateWrites(*A, UI, ReachedByAll)) {
+        It->second.emplace();
+        It->second->Writes = std::move(*Writes);
+        for (const PrivateWrite &W : It->second->Writes)
+          It->second->At[W.At] = &W;
+      }
     if (!It->second)
       continue;
+    const PrivateObject &O = *It->second;
     auto Read = bytesOf(L->getPointerOperand(), *A,
                         DL.getTypeStoreSize(L->getType()).getFixedValue(), DL);
     auto Overlaps = [&](const PrivateWrite &W) {
@@ -757,11 +766,11 @@ bool markUniformPrivateLoads(
     // the last one before the load covers them and gives every thread that
     // runs it the same bytes (cub's `block_aggregate = temp_storage.x;`
     // after the thread-dependent writes of its raking threads).
-    bool Uniform = llvm::all_of(*It->second, [&](const PrivateWrite &W) {
+    bool Uniform = llvm::all_of(O.Writes, [&](const PrivateWrite &W) {
       return W.Uniform || !Overlaps(W);
     });
     if (!Uniform && Read)
-      if (const PrivateWrite *Last = lastWriteBefore(*L, *It->second, Overlaps))
+      if (const PrivateWrite *Last = lastWriteBefore(*L, O, Overlaps))
         Uniform = Last->Exact && Last->SameBytesWhereRun &&
                   Last->Lo <= Read->first && Read->second <= Last->Hi;
     if (Uniform) {
