@@ -300,7 +300,8 @@ void SubwarpBranchCheck::checkFunction(const FunctionDecl *Fn) {
   if (context().optimisedAccesses() && !Fn->hasAttr<CUDAGlobalAttr>() &&
       !context().engine().kernelsReaching(Fn, Kernels))
     return;
-  FunctionDependence &FD = context().threadDependence().forFunction(Fn);
+  // A helper: its parameters as its calls pass them, thread by thread.
+  FunctionDependence &FD = context().engine().callerUniformity(Fn);
   LaneEvaluator LE = context().engine().lanes(Fn);
   // Whether S lies in the condition of a statement or expression above it,
   // through expressions only (a && inside an if's condition is part of the

@@ -92,6 +92,89 @@ bool LaneEngine::kernelsReaching(
   return Any;
 }
 
+FunctionDependence &LaneEngine::callerUniformity(const FunctionDecl *F,
+                                                 unsigned Depth) {
+  if (F->hasAttr<CUDAGlobalAttr>() || F->param_empty() ||
+      Depth > MaxDeviceCallDepth)
+    return uniformity(F);
+  llvm::ArrayRef<CallSite> Calls = callGraph().callers(F);
+  if (Calls.empty())
+    return uniformity(F);
+  llvm::SmallVector<Dependence, 4> Args(F->getNumParams(), Dependence::Uniform);
+  for (const CallSite &Site : Calls) {
+    if (Site.Caller->isDependentContext())
+      return uniformity(F); // its instantiations call F too
+    FunctionDependence &CD = callerUniformity(Site.Caller, Depth + 1);
+    unsigned Skip = isa<CXXOperatorCallExpr>(Site.Call) &&
+                            isa<CXXMethodDecl>(F) &&
+                            !cast<CXXMethodDecl>(F)->isStatic()
+                        ? 1
+                        : 0;
+    for (const ParmVarDecl *P : F->parameters()) {
+      unsigned I = P->getFunctionScopeIndex();
+      Args[I] = join(Args[I], I + Skip < Site.Call->getNumArgs()
+                                  ? CD.dependence(Site.Call->getArg(I + Skip))
+                                  : Dependence::Unknown);
+    }
+  }
+  return TDA.forContext(F, Args);
+}
+
+// How many callers deep a helper's parameters are bound, and how many calls
+// of one helper are followed.
+constexpr unsigned MaxBoundCallDepth = 3;
+constexpr unsigned MaxBoundCalls = 16;
+
+LaneEvaluator LaneEngine::lanes(const FunctionDecl *F,
+                                const BlockShape &Shape) {
+  LaneEvaluator E(F, Shape, WarpSize);
+  bindParameters(E, Shape, 0);
+  return E;
+}
+
+void LaneEngine::bindParameters(LaneEvaluator &E, const BlockShape &Shape,
+                                unsigned Depth) {
+  const FunctionDecl *F = E.function();
+  if (F->hasAttr<CUDAGlobalAttr>() || Depth >= MaxBoundCallDepth ||
+      llvm::none_of(F->parameters(), [](const ParmVarDecl *P) {
+        return P->getType()->isIntegralOrEnumerationType();
+      }))
+    return;
+  llvm::ArrayRef<CallSite> Calls = callGraph().callers(F);
+  if (Calls.empty() || Calls.size() > MaxBoundCalls)
+    return;
+  llvm::DenseMap<const ParmVarDecl *, std::vector<LaneEvaluator::ArgSource>>
+      Sources;
+  for (const CallSite &Site : Calls) {
+    if (Site.Caller->isDependentContext())
+      return; // its instantiations call F too, with their own arguments
+    // A method called as an operator has its object as argument 0.
+    unsigned Skip = isa<CXXOperatorCallExpr>(Site.Call) &&
+                            isa<CXXMethodDecl>(F) &&
+                            !cast<CXXMethodDecl>(F)->isStatic()
+                        ? 1
+                        : 0;
+    auto Caller = std::make_shared<LaneEvaluator>(Site.Caller, Shape, WarpSize);
+    bindParameters(*Caller, Shape, Depth + 1);
+    for (const ParmVarDecl *P : F->parameters()) {
+      unsigned I = P->getFunctionScopeIndex() + Skip;
+      if (!P->getType()->isIntegralOrEnumerationType())
+        continue;
+      // (A default argument is not followed: the parameter stays unbound.)
+      Sources[P].push_back(
+          {I < Site.Call->getNumArgs() ? Site.Call->getArg(I) : nullptr,
+           Caller});
+    }
+  }
+  llvm::SmallVector<const ParmVarDecl *, 4> Defaulted;
+  for (auto &[P, List] : Sources)
+    if (llvm::any_of(List, [](const auto &A) { return !A.Arg; }))
+      Defaulted.push_back(P);
+  for (const ParmVarDecl *P : Defaulted)
+    Sources.erase(P);
+  E.bindParameters(std::move(Sources));
+}
+
 std::vector<WarpExchange> LaneEngine::exchanges(const FunctionDecl *Kernel) {
   return findWarpExchanges(Kernel, shape(Kernel), WarpSize);
 }

@@ -46,6 +46,15 @@ public:
     return TDA.forFunction(F);
   }
 
+  // F's thread dependence with its parameters as thread-dependent as the
+  // arguments its calls in the TU pass (joined over the calls, each judged
+  // the same way in its caller, up to MaxDeviceCallDepth callers): a
+  // helper called as `tree(s, threadIdx.x)` has a thread-dependent `tid`,
+  // one called with uniform arguments only uniform ones. A kernel, or a
+  // helper without calls here (or called from a template as written):
+  // uniformity(F).
+  FunctionDependence &callerUniformity(const clang::FunctionDecl *F,
+                                       unsigned Depth = 0);
   // The block shape F runs under. A kernel: the literal shape its launches
   // in the TU agree on; a template as written: the shape its
   // instantiations' launches agree on (a run-time z's choices joined). A
@@ -61,19 +70,24 @@ public:
                        llvm::SmallVectorImpl<const clang::FunctionDecl *> &Out,
                        unsigned Depth = 0);
 
-  // A lane evaluator for F under shape(F) (or an explicit shape).
+  // A lane evaluator for F under shape(F) (or an explicit shape). A
+  // __device__ helper's integer parameters are bound to the arguments of
+  // its calls in the TU (through up to MaxBoundCallDepth callers, each
+  // evaluated under the same shape): a parameter every call passes the
+  // same per-thread value (`threadIdx.x`, `threadIdx.x % 32`) is
+  // evaluated lane by lane.
   LaneEvaluator lanes(const clang::FunctionDecl *F) {
-    return LaneEvaluator(F, shape(F), WarpSize);
+    return lanes(F, shape(F));
   }
-  LaneEvaluator lanes(const clang::FunctionDecl *F, const BlockShape &Shape) {
-    return LaneEvaluator(F, Shape, WarpSize);
-  }
+  LaneEvaluator lanes(const clang::FunctionDecl *F, const BlockShape &Shape);
 
   // The warp-synchronous exchanges of a kernel, under shape(Kernel).
   std::vector<WarpExchange> exchanges(const clang::FunctionDecl *Kernel);
 
 private:
   BlockShape kernelShape(const clang::FunctionDecl *Kernel);
+  void bindParameters(LaneEvaluator &E, const BlockShape &Shape,
+                      unsigned Depth);
 
   clang::ASTContext &Ctx;
   unsigned WarpSize;

@@ -182,7 +182,17 @@ std::optional<int64_t> LaneEvaluator::evalIn(const Expr *E, const ThreadId &T,
       auto It = Fixed.find(P);
       if (It != Fixed.end())
         return It->second;
-      return std::nullopt;
+      auto Src = Sources.find(P);
+      if (Src == Sources.end() || Src->second.empty())
+        return std::nullopt;
+      std::optional<int64_t> Same;
+      for (const ArgSource &A : Src->second) {
+        std::optional<int64_t> V = A.Caller->eval(A.Arg, T);
+        if (!V || (Same && *Same != *V))
+          return std::nullopt;
+        Same = V;
+      }
+      return wrapTo(*Same, P->getType(), Ctx);
     }
     const auto *V = dyn_cast<VarDecl>(DRE->getDecl());
     if (V) {

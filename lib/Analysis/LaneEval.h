@@ -95,6 +95,22 @@ public:
   uint64_t mayReach(const clang::Stmt *S, llvm::ArrayRef<CallLink> Chain,
                     ThreadDependenceAnalysis &TDA, unsigned W);
 
+  // Where a parameter of this function comes from: the argument of one
+  // call, evaluated in the same thread by the caller's evaluator.
+  struct ArgSource {
+    const clang::Expr *Arg;
+    std::shared_ptr<LaneEvaluator> Caller;
+  };
+  // Binds the parameters of a __device__ helper to the arguments of its
+  // calls: a parameter that no call binding (mayReach's) or fixed value
+  // covers takes, in thread T, the value its argument has in thread T in
+  // the caller, when every call gives the same (`tree(s, threadIdx.x)`,
+  // `lanesum(v, threadIdx.x % 32)`); otherwise it stays unknown.
+  void bindParameters(
+      llvm::DenseMap<const clang::ParmVarDecl *, std::vector<ArgSource>> Src) {
+    Sources = std::move(Src);
+  }
+
   // Evaluates V as Value from now on (a loop counter in its first
   // iteration); clear() forgets all such bindings.
   void fix(const clang::VarDecl *V, int64_t Value) { Fixed[V] = Value; }
@@ -154,6 +170,7 @@ private:
   BlockShape Shape;
   unsigned WarpSize;
   llvm::DenseMap<const clang::VarDecl *, int64_t> Fixed;
+  llvm::DenseMap<const clang::ParmVarDecl *, std::vector<ArgSource>> Sources;
   llvm::DenseMap<const clang::FunctionDecl *, std::unique_ptr<LocalWrites>>
       Writes;
   // Locals written after their declaration, per function seen.

@@ -261,6 +261,35 @@ void launch_rows(const float *in, float *out) {
   rows_32<<<4, dim3(32, 8)>>>(in, out);
 }
 
+// A helper whose lane comes in as a parameter: each call passes
+// threadIdx.x % 32, so `lane < 8` is judged lane by lane at the launch.
+__device__ void lane_split(float *out, const float *in, unsigned lane, int i) {
+  if (lane < 8)
+    out[i] = row_work(in, i);
+  else
+    out[i] = row_work(in + 5, i) * 0.5f;
+  // CHECK: :[[@LINE-4]]:7: warning: branch splits the lanes of a warp: 'lane < 8' sends lanes 0-7 one way and lanes 8-31 the other in all 8 warps of the block; the warp runs the paths one after the other (branch granularity below warpSize 32; Pascal deep dive, Control Flow) [divergence-subwarp-branch]
+  // IR: :[[@LINE-4]]:5: note: cost at -O3: the warp runs both sides, {{[0-9]+}} and {{[0-9]+}} instructions, with part of its lanes idle in each
+  // AST: :[[@LINE-5]]:5: note: cost: the warp executes both sides, 1 statement(s) then 1, with part of its lanes idle in each
+}
+// The same helper shape called with a value every thread shares (the
+// block's row count): the branch is uniform and splits no warp.
+__device__ void count_split(float *out, const float *in, unsigned count,
+                            int i) {
+  if (count < 8)
+    out[i] = row_work(in, i);
+  else
+    out[i] = row_work(in + 5, i) * 0.5f;
+}
+__global__ void lanes_bound(const float *in, float *out, unsigned rows) {
+  int i = blockIdx.x * 256 + threadIdx.x;
+  lane_split(out, in, threadIdx.x % 32, i);
+  count_split(out, in, rows, i);
+}
+void launch_lanes(const float *in, float *out, unsigned rows) {
+  lanes_bound<<<4, 256>>>(in, out, rows);
+}
+
 // A helper no kernel of this file calls: with the IR layer, no code is
 // generated for it here, and the file whose kernels call it judges it; the
 // AST verdict stands without the IR layer.
