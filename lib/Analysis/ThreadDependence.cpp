@@ -460,13 +460,15 @@ Dependence FunctionDependence::dependence(const Expr *E) {
   // Past the nesting budget (an expression thousands of operators deep, a
   // call chain thousands of helpers long): Unknown, not a stack overflow.
   Dependence D;
+  unsigned Before = CutOffs;
   {
     NestingScope Scope(Parent.nesting());
     if (Scope.exhausted())
       return Dependence::Unknown;
     D = compute(E);
   }
-  Cache[E] = D;
+  if (CutOffs == Before)
+    Cache[E] = D;
   return D;
 }
 
@@ -614,12 +616,16 @@ Dependence FunctionDependence::compute(const Expr *E) {
 }
 
 Dependence FunctionDependence::loopDependence(const Stmt *Loop) {
+  if (LoopsInProgress.count(Loop)) {
+    // While this loop is being judged, a query that comes back to it sees
+    // Unknown rather than recursing.
+    ++CutOffs;
+    return Dependence::Unknown;
+  }
   auto Cached = LoopCache.find(Loop);
   if (Cached != LoopCache.end())
     return Cached->second;
-  // While this loop is being judged, a query that comes back to it sees
-  // Unknown rather than recursing.
-  LoopCache[Loop] = Dependence::Unknown;
+  unsigned Before = CutOffs;
   LoopsInProgress.insert(Loop);
   Dependence D = Dependence::Uniform;
   if (const auto *For = dyn_cast<ForStmt>(Loop))
@@ -635,7 +641,8 @@ Dependence FunctionDependence::loopDependence(const Stmt *Loop) {
   for (const Stmt *Exit : loopExits(Loop))
     D = join(D, enclosingGuard(Exit, Loop).D);
   LoopsInProgress.erase(Loop);
-  LoopCache[Loop] = D;
+  if (CutOffs == Before)
+    LoopCache[Loop] = D;
   return D;
 }
 
@@ -689,6 +696,7 @@ FunctionDependence::Guard FunctionDependence::guardOf(const Stmt *S) {
   auto Cached = GuardCache.find(S);
   if (Cached != GuardCache.end())
     return Cached->second;
+  unsigned Before = CutOffs;
   Guard G = enclosingGuard(S, nullptr);
   auto Consider = [&](Dependence D, const Stmt *Where) {
     if (D > G.D) {
@@ -702,7 +710,7 @@ FunctionDependence::Guard FunctionDependence::guardOf(const Stmt *S) {
     Consider(earlyExitDependence(Exit), Exit);
   // Variables are solved by iterating to a fixed point: a guard computed in
   // the middle of that may still rise, so only final answers are kept.
-  if (!Solving)
+  if (!Solving && CutOffs == Before)
     GuardCache[S] = G;
   return G;
 }
@@ -996,8 +1004,13 @@ bool FunctionDependence::runsTogether(const Stmt *Site, const Stmt *Scope,
                                       const Stmt *Judged) {
   for (const Stmt *P : enclosingBranches(Site, Scope)) {
     if (isLoop(P)) {
-      if (P != Judged && !LoopsInProgress.count(P) &&
-          loopDependence(P) != Dependence::Uniform)
+      if (P == Judged)
+        continue;
+      if (LoopsInProgress.count(P)) {
+        ++CutOffs; // taken as run together for now
+        continue;
+      }
+      if (loopDependence(P) != Dependence::Uniform)
         return false;
     } else if (dependence(conditionOf(P)) != Dependence::Uniform) {
       return false;
@@ -1009,8 +1022,12 @@ bool FunctionDependence::runsTogether(const Stmt *Site, const Stmt *Scope,
 std::optional<ThreadPart> FunctionDependence::varThreadPart(const VarDecl *V,
                                                             const Expr *Use,
                                                             unsigned Depth) {
-  if (Escaped.count(V) || !Defs.count(V) || !PartsInProgress.insert(V).second)
+  if (Escaped.count(V) || !Defs.count(V))
     return std::nullopt;
+  if (!PartsInProgress.insert(V).second) {
+    ++CutOffs;
+    return std::nullopt;
+  }
   struct Release {
     llvm::DenseSet<const VarDecl *> &S;
     const VarDecl *V;

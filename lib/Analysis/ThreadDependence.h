@@ -267,6 +267,11 @@ private:
   llvm::DenseMap<const clang::Stmt *, Dependence> LoopCache;
   llvm::DenseSet<const clang::Stmt *> LoopsInProgress;
   llvm::DenseSet<const clang::VarDecl *> PartsInProgress;
+  // How many times a query came back to a loop or a local whose answer was
+  // under way and took a stand-in: an answer computed meanwhile depends on
+  // the order of the queries and is not cached (else the first order seen
+  // decides, and the verdict changes from run to run).
+  unsigned CutOffs = 0;
   llvm::DenseMap<const clang::Stmt *, Guard> GuardCache;
   // The statement each local is declared in.
   llvm::DenseMap<const clang::VarDecl *, const clang::Stmt *> DeclaredIn;

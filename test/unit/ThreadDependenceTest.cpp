@@ -147,6 +147,25 @@ TEST(ThreadDependence, GridStrideLoopIsThreadDependent) {
   EXPECT_EQ(P.guardOfMarker(), warplint::Dependence::ThreadDependent);
 }
 
+// A use of the index after its cancelled loop asks whether the loop's steps
+// run together, which asks for the loop's condition, which asks for the
+// index again: the answer must not depend on which is asked first (an
+// answer computed around the cut was once cached, and the first order seen
+// decided the barrier's verdict from run to run).
+TEST(ThreadDependence, AnswersDoNotDependOnQueryOrder) {
+  std::string Code =
+      std::string(Prelude) +
+      "__global__ void k(int *a, int n) { int i = idx(); int stride = "
+      "gridDim.x * blockDim.x; while (i - threadIdx.x < n) { marker(); i += "
+      "stride; } int probe = i - threadIdx.x; a[0] = probe; }";
+  Probe LoopFirst(Code);
+  EXPECT_EQ(LoopFirst.guardOfMarker(), warplint::Dependence::Uniform);
+  warplint::Dependence After = LoopFirst.value("probe");
+  Probe AfterFirst(Code);
+  EXPECT_EQ(AfterFirst.value("probe"), After);
+  EXPECT_EQ(AfterFirst.guardOfMarker(), warplint::Dependence::Uniform);
+}
+
 TEST(ThreadDependence, UnknownParametersOfDeviceFunctions) {
   Probe P(std::string(Prelude) +
           "__device__ void f(int lane) { if (lane < 16) marker(); }");
