@@ -105,16 +105,10 @@ FunctionDependence &LaneEngine::callerUniformity(const FunctionDecl *F,
     if (Site.Caller->isDependentContext())
       return uniformity(F); // its instantiations call F too
     FunctionDependence &CD = callerUniformity(Site.Caller, Depth + 1);
-    unsigned Skip = isa<CXXOperatorCallExpr>(Site.Call) &&
-                            isa<CXXMethodDecl>(F) &&
-                            !cast<CXXMethodDecl>(F)->isStatic()
-                        ? 1
-                        : 0;
     for (const ParmVarDecl *P : F->parameters()) {
       unsigned I = P->getFunctionScopeIndex();
-      Args[I] = join(Args[I], I + Skip < Site.Call->getNumArgs()
-                                  ? CD.dependence(Site.Call->getArg(I + Skip))
-                                  : Dependence::Unknown);
+      const Expr *Arg = argumentFor(Site.Call, I);
+      Args[I] = join(Args[I], Arg ? CD.dependence(Arg) : Dependence::Unknown);
     }
   }
   return TDA.forContext(F, Args);
@@ -148,23 +142,13 @@ void LaneEngine::bindParameters(LaneEvaluator &E, const BlockShape &Shape,
   for (const CallSite &Site : Calls) {
     if (Site.Caller->isDependentContext())
       return; // its instantiations call F too, with their own arguments
-    // A method called as an operator has its object as argument 0.
-    unsigned Skip = isa<CXXOperatorCallExpr>(Site.Call) &&
-                            isa<CXXMethodDecl>(F) &&
-                            !cast<CXXMethodDecl>(F)->isStatic()
-                        ? 1
-                        : 0;
     auto Caller = std::make_shared<LaneEvaluator>(Site.Caller, Shape, WarpSize);
     bindParameters(*Caller, Shape, Depth + 1);
-    for (const ParmVarDecl *P : F->parameters()) {
-      unsigned I = P->getFunctionScopeIndex() + Skip;
-      if (!P->getType()->isIntegralOrEnumerationType())
-        continue;
-      // (A default argument is not followed: the parameter stays unbound.)
-      Sources[P].push_back(
-          {I < Site.Call->getNumArgs() ? Site.Call->getArg(I) : nullptr,
-           Caller});
-    }
+    for (const ParmVarDecl *P : F->parameters())
+      if (P->getType()->isIntegralOrEnumerationType())
+        // (A default argument is not followed: the parameter stays unbound.)
+        Sources[P].push_back(
+            {argumentFor(Site.Call, P->getFunctionScopeIndex()), Caller});
   }
   llvm::SmallVector<const ParmVarDecl *, 4> Defaulted;
   for (auto &[P, List] : Sources)
