@@ -81,15 +81,31 @@ bool LaneEngine::kernelsReaching(
   }
   if (Depth > MaxDeviceCallDepth)
     return false;
-  bool Any = false;
-  for (const CallSite &Site : callGraph().callers(F)) {
-    if (Site.Caller->isDependentContext())
-      continue; // its instantiations call it too
-    if (!kernelsReaching(Site.Caller, Out, Depth + 1))
-      return false;
-    Any = true;
+  auto Key = std::make_pair(F, Depth);
+  auto Known = Reaching.find(Key);
+  if (Known == Reaching.end()) {
+    llvm::SmallVector<const FunctionDecl *, 4> Found;
+    bool Any = false, Ok = true;
+    for (const CallSite &Site : callGraph().callers(F)) {
+      if (Site.Caller->isDependentContext())
+        continue; // its instantiations call it too
+      if (!kernelsReaching(Site.Caller, Found, Depth + 1)) {
+        Ok = false;
+        break;
+      }
+      Any = true;
+    }
+    std::optional<llvm::SmallVector<const FunctionDecl *, 4>> Answer;
+    if (Ok && Any)
+      Answer = std::move(Found);
+    Known = Reaching.try_emplace(Key, std::move(Answer)).first;
   }
-  return Any;
+  if (!Known->second)
+    return false;
+  for (const FunctionDecl *K : *Known->second)
+    if (!llvm::is_contained(Out, K))
+      Out.push_back(K);
+  return true;
 }
 
 FunctionDependence &LaneEngine::callerUniformity(const FunctionDecl *F,

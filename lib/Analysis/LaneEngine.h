@@ -26,6 +26,7 @@
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallVector.h"
 #include <memory>
+#include <optional>
 #include <vector>
 
 namespace warplint {
@@ -95,6 +96,13 @@ private:
   std::unique_ptr<AffineAnalysis> Affine;
   std::unique_ptr<CallGraphView> Calls;
   llvm::DenseMap<const clang::FunctionDecl *, BlockShape> Shapes;
+  // kernelsReaching's answers, per function and call depth: without them a
+  // helper called from many places, whose callers are too, is walked once
+  // per path (exponential in a deep template library's call graph).
+  llvm::DenseMap<
+      std::pair<const clang::FunctionDecl *, unsigned>,
+      std::optional<llvm::SmallVector<const clang::FunctionDecl *, 4>>>
+      Reaching;
 };
 
 } // namespace warplint
