@@ -113,13 +113,18 @@ FunctionDependence &LaneEngine::callerUniformity(const FunctionDecl *F,
   if (F->hasAttr<CUDAGlobalAttr>() || F->param_empty() ||
       Depth > MaxDeviceCallDepth)
     return uniformity(F);
+  auto Key = std::make_pair(F, Depth);
+  if (FunctionDependence *Known = CallerContexts.lookup(Key))
+    return *Known;
+  FunctionDependence *Result = &uniformity(F);
   llvm::ArrayRef<CallSite> Calls = callGraph().callers(F);
-  if (Calls.empty())
-    return uniformity(F);
   llvm::SmallVector<Dependence, 4> Args(F->getNumParams(), Dependence::Uniform);
+  bool Bound = !Calls.empty();
   for (const CallSite &Site : Calls) {
-    if (Site.Caller->isDependentContext())
-      return uniformity(F); // its instantiations call F too
+    if (Site.Caller->isDependentContext()) {
+      Bound = false; // its instantiations call F too
+      break;
+    }
     FunctionDependence &CD = callerUniformity(Site.Caller, Depth + 1);
     for (const ParmVarDecl *P : F->parameters()) {
       unsigned I = P->getFunctionScopeIndex();
@@ -127,7 +132,10 @@ FunctionDependence &LaneEngine::callerUniformity(const FunctionDecl *F,
       Args[I] = join(Args[I], Arg ? CD.dependence(Arg) : Dependence::Unknown);
     }
   }
-  return TDA.forContext(F, Args);
+  if (Bound)
+    Result = &TDA.forContext(F, Args);
+  CallerContexts[Key] = Result;
+  return *Result;
 }
 
 // How many callers deep a helper's parameters are bound, and how many calls
@@ -155,11 +163,16 @@ void LaneEngine::bindParameters(LaneEvaluator &E, const BlockShape &Shape,
     return;
   llvm::DenseMap<const ParmVarDecl *, std::vector<LaneEvaluator::ArgSource>>
       Sources;
+  // One evaluator per calling function, shared by its calls of F.
+  llvm::DenseMap<const FunctionDecl *, std::shared_ptr<LaneEvaluator>> Callers;
   for (const CallSite &Site : Calls) {
     if (Site.Caller->isDependentContext())
       return; // its instantiations call F too, with their own arguments
-    auto Caller = std::make_shared<LaneEvaluator>(Site.Caller, Shape, WarpSize);
-    bindParameters(*Caller, Shape, Depth + 1);
+    std::shared_ptr<LaneEvaluator> &Caller = Callers[Site.Caller];
+    if (!Caller) {
+      Caller = std::make_shared<LaneEvaluator>(Site.Caller, Shape, WarpSize);
+      bindParameters(*Caller, Shape, Depth + 1);
+    }
     for (const ParmVarDecl *P : F->parameters())
       if (P->getType()->isIntegralOrEnumerationType())
         // (A default argument is not followed: the parameter stays unbound.)

@@ -103,6 +103,10 @@ private:
       std::pair<const clang::FunctionDecl *, unsigned>,
       std::optional<llvm::SmallVector<const clang::FunctionDecl *, 4>>>
       Reaching;
+  // callerUniformity's answers, per function and call depth.
+  llvm::DenseMap<std::pair<const clang::FunctionDecl *, unsigned>,
+                 FunctionDependence *>
+      CallerContexts;
 };
 
 } // namespace warplint
