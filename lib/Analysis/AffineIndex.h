@@ -187,6 +187,10 @@ public:
 
   // The abstract value of an integer expression in function F.
   AffineForm form(const clang::Expr *E, const clang::FunctionDecl *F);
+  // The same with the lanes modelled by Kernel's block shape, F a function
+  // Kernel reaches (null: F's own launches).
+  AffineForm form(const clang::Expr *E, const clang::FunctionDecl *F,
+                  const clang::FunctionDecl *Kernel);
   // The root and byte offset of a pointer value or an lvalue.
   Address pointer(const clang::Expr *E, const clang::FunctionDecl *F);
   Address lvalue(const clang::Expr *E, const clang::FunctionDecl *F);

@@ -23,7 +23,12 @@ std::optional<int64_t> AffineAnalysis::constant(const Expr *E) const {
 }
 
 AffineForm AffineAnalysis::form(const Expr *E, const FunctionDecl *F) {
-  Env En{F, nullptr, nullptr, 0};
+  return form(E, F, nullptr);
+}
+
+AffineForm AffineAnalysis::form(const Expr *E, const FunctionDecl *F,
+                                const FunctionDecl *Kernel) {
+  Env En{F, nullptr, nullptr, 0, nullptr, nullptr, Kernel};
   return formIn(E, En);
 }
 

@@ -146,8 +146,39 @@ constexpr unsigned MaxBoundCalls = 16;
 LaneEvaluator LaneEngine::lanes(const FunctionDecl *F,
                                 const BlockShape &Shape) {
   LaneEvaluator E(F, Shape, WarpSize);
+  useForms(E);
   bindParameters(E, Shape, 0);
   return E;
+}
+
+// Two shapes the same for every lane: the literal extents, or both unknown.
+static bool sameLanes(const BlockShape &A, const BlockShape &B) {
+  return A.X == B.X && A.Y == B.Y && A.Z == B.Z && A.RuntimeZ == B.RuntimeZ;
+}
+
+void LaneEngine::useForms(LaneEvaluator &E) {
+  // The affine forms model a kernel's lanes by its own launches: they are
+  // E's values only where that is E's shape (a shape the forms assumed,
+  // `threadIdx.x % 32` as the lane, would be wrong under another).
+  const FunctionDecl *F = E.function();
+  const BlockShape &Shape = E.shape();
+  if (F->hasAttr<CUDAGlobalAttr>()) {
+    if (sameLanes(Affine->blockShape(F), Shape))
+      E.useForms(*Affine, F);
+    return;
+  }
+  if (!Shape.pinned()) {
+    E.useForms(*Affine, nullptr);
+    return;
+  }
+  llvm::SmallVector<const FunctionDecl *, 4> Kernels;
+  if (!kernelsReaching(F, Kernels))
+    return;
+  for (const FunctionDecl *K : Kernels)
+    if (sameLanes(Affine->blockShape(K), Shape)) {
+      E.useForms(*Affine, K);
+      return;
+    }
 }
 
 void LaneEngine::bindParameters(LaneEvaluator &E, const BlockShape &Shape,
@@ -171,6 +202,7 @@ void LaneEngine::bindParameters(LaneEvaluator &E, const BlockShape &Shape,
     std::shared_ptr<LaneEvaluator> &Caller = Callers[Site.Caller];
     if (!Caller) {
       Caller = std::make_shared<LaneEvaluator>(Site.Caller, Shape, WarpSize);
+      useForms(*Caller);
       bindParameters(*Caller, Shape, Depth + 1);
     }
     for (const ParmVarDecl *P : F->parameters())
@@ -189,7 +221,7 @@ void LaneEngine::bindParameters(LaneEvaluator &E, const BlockShape &Shape,
 }
 
 std::vector<WarpExchange> LaneEngine::exchanges(const FunctionDecl *Kernel) {
-  return findWarpExchanges(Kernel, shape(Kernel), WarpSize);
+  return findWarpExchanges(lanes(Kernel));
 }
 
 } // namespace warplint

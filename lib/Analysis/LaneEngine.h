@@ -82,11 +82,13 @@ public:
   }
   LaneEvaluator lanes(const clang::FunctionDecl *F, const BlockShape &Shape);
 
-  // The warp-synchronous exchanges of a kernel, under shape(Kernel).
+  // The warp-synchronous exchanges of a kernel, traced with lanes(Kernel).
   std::vector<WarpExchange> exchanges(const clang::FunctionDecl *Kernel);
 
 private:
   BlockShape kernelShape(const clang::FunctionDecl *Kernel);
+  // Gives E the affine forms where they model E's shape.
+  void useForms(LaneEvaluator &E);
   void bindParameters(LaneEvaluator &E, const BlockShape &Shape,
                       unsigned Depth);
 

@@ -1,4 +1,5 @@
 #include "Analysis/LaneEval.h"
+#include "Analysis/BodyWalk.h"
 #include "Analysis/DeclRefs.h"
 #include "Analysis/Loops.h"
 #include "Analysis/SyncPrimitives.h"
@@ -200,11 +201,15 @@ std::optional<int64_t> LaneEvaluator::evalIn(const Expr *E, const ThreadId &T,
       if (It != Fixed.end())
         return It->second;
     }
-    if (!V || !V->isLocalVarDecl() || V->isStaticLocal() || !V->getInit() ||
-        V->getType()->isReferenceType() || isWritten(V))
+    if (!V || !V->isLocalVarDecl() || V->isStaticLocal())
       return std::nullopt;
-    auto R = evalIn(V->getInit(), T, B, Depth + 1);
-    return R ? wrapTo(*R, V->getType(), Ctx) : std::nullopt;
+    // A local of this function the evaluator cannot follow: its form.
+    bool Own = !B && V->getDeclContext() == F;
+    if (!V->getInit() || V->getType()->isReferenceType() || isWritten(V))
+      return Own ? fromForm(DRE, T) : std::nullopt;
+    if (auto R = evalIn(V->getInit(), T, B, Depth + 1))
+      return wrapTo(*R, V->getType(), Ctx);
+    return Own ? fromForm(DRE, T) : std::nullopt;
   }
   if (const auto *Cast = dyn_cast<CastExpr>(E)) {
     auto R = evalIn(Cast->getSubExpr(), T, B, Depth + 1);
@@ -326,9 +331,46 @@ std::optional<int64_t> LaneEvaluator::evalIn(const Expr *E, const ThreadId &T,
     }
     return wrapTo(*Out, BO->getType(), Ctx);
   }
-  if (const auto *Call = dyn_cast<CallExpr>(E))
-    return evalCall(Call, T, B, Depth);
+  if (const auto *Call = dyn_cast<CallExpr>(E)) {
+    if (auto R = evalCall(Call, T, B, Depth))
+      return R;
+    return !B && inBody(Call) ? fromForm(Call, T) : std::nullopt;
+  }
   return std::nullopt;
+}
+
+std::optional<int64_t> LaneEvaluator::fromForm(const Expr *E,
+                                               const ThreadId &T) {
+  if (!Forms)
+    return std::nullopt;
+  auto It = FormOf.find(E);
+  if (It == FormOf.end())
+    It = FormOf.insert({E, Forms->form(E, F, FormModel)}).first;
+  const AffineForm &A = It->second;
+  if (!A.Known || A.HasUniform || A.Walk)
+    return std::nullopt;
+  for (const Coef &C : A.C)
+    if (C.Symbolic)
+      return std::nullopt;
+  // The lane term is the thread's linear index modulo the warp size.
+  int64_t Linear =
+      Shape.pinned() ? T.X + int64_t(Shape.X) * (T.Y + Shape.Y * T.Z) : T.X;
+  int64_t V = A.Const + A.C[TermTx].Value * T.X + A.C[TermTy].Value * T.Y +
+              A.C[TermTz].Value * T.Z +
+              A.C[TermLane].Value * (Linear % int64_t(WarpSize));
+  return wrapTo(V, E->getType(), F->getASTContext());
+}
+
+bool LaneEvaluator::inBody(const CallExpr *Call) {
+  if (!BodyCalls) {
+    BodyCalls.emplace();
+    if (const Stmt *Body = F->getBody())
+      forEachStmt(Body, [&](const Stmt *S) {
+        if (const auto *C = dyn_cast<CallExpr>(S))
+          BodyCalls->insert(C);
+      });
+  }
+  return BodyCalls->count(Call) != 0;
 }
 
 std::optional<int64_t> LaneEvaluator::evalCall(const CallExpr *Call,

@@ -14,9 +14,12 @@
 // Only what is certain is evaluated: literals, constant expressions,
 // threadIdx, blockDim of a known shape, locals whose one definition is their
 // initialiser, small helpers (and lambdas) returning one expression, and
-// cooperative groups' thread_rank(). Anything else (a kernel parameter, a loop
-// counter, a load) makes the answer "unknown", and checks stay silent on
-// unknown.
+// cooperative groups' thread_rank(). What the evaluator cannot compute itself
+// (a local written after its declaration, a helper of several statements or
+// calls deep) it takes from the engine's affine forms (AffineIndex.h) when the
+// form is exact in every lane: thread-index terms with integer coefficients
+// and no run-time value. Anything else (a kernel parameter, a loop counter, a
+// load) makes the answer "unknown", and checks stay silent on unknown.
 #pragma once
 #include "Analysis/AffineIndex.h"
 #include "Analysis/LocalWrites.h"
@@ -122,6 +125,15 @@ public:
     return Fixed;
   }
 
+  // Takes from Forms what the evaluator cannot compute itself, for the
+  // locals and calls of this function (not of the helpers it inlines).
+  // Model: the kernel whose block shape the forms model, the same as this
+  // evaluator's (null: this function's own launches). Set by LaneEngine.
+  void useForms(AffineAnalysis &Forms, const clang::FunctionDecl *Model) {
+    this->Forms = &Forms;
+    FormModel = Model;
+  }
+
   unsigned warpSize() const { return WarpSize; }
   const clang::FunctionDecl *function() const { return F; }
   const BlockShape &shape() const { return Shape; }
@@ -153,6 +165,10 @@ private:
                                   unsigned Depth);
   std::optional<int64_t> builtin(const clang::Expr *E, const ThreadId &T);
   bool isWritten(const clang::VarDecl *V);
+  // E's value in thread T from its affine form (useForms), when exact.
+  std::optional<int64_t> fromForm(const clang::Expr *E, const ThreadId &T);
+  // Whether Call is in this function's body (not in a helper it inlines).
+  bool inBody(const clang::CallExpr *Call);
   // The values the counter of For takes, in order, when the loop counts
   // with constants only: `for (int m = 0; m < 16; m++)`, `m = 14; m >= 0;
   // m--`, `s = 1; s <= 256; s *= 2`, the counter written nowhere else.
@@ -177,6 +193,10 @@ private:
   llvm::DenseMap<const clang::FunctionDecl *,
                  llvm::DenseSet<const clang::VarDecl *>>
       Written;
+  AffineAnalysis *Forms = nullptr;
+  const clang::FunctionDecl *FormModel = nullptr;
+  llvm::DenseMap<const clang::Expr *, AffineForm> FormOf;
+  std::optional<llvm::DenseSet<const clang::CallExpr *>> BodyCalls;
 };
 
 } // namespace warplint

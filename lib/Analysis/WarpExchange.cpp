@@ -45,9 +45,9 @@ const VarDecl *localOf(const Expr *E) {
 
 class Tracer {
 public:
-  Tracer(const FunctionDecl *Kernel, const BlockShape &Shape, unsigned WS)
-      : Kernel(Kernel), Ctx(Kernel->getASTContext()), LE(Kernel, Shape, WS),
-        WS(LE.warpSize()) {}
+  explicit Tracer(LaneEvaluator Lanes)
+      : Kernel(Lanes.function()), Ctx(Kernel->getASTContext()),
+        LE(std::move(Lanes)), WS(LE.warpSize()) {}
 
   std::vector<WarpExchange> run() {
     // Without a launch shape, only warp 0 has the right thread indices for
@@ -847,12 +847,11 @@ private:
 
 } // namespace
 
-std::vector<WarpExchange> findWarpExchanges(const FunctionDecl *Kernel,
-                                            const BlockShape &Shape,
-                                            unsigned WarpSize) {
+std::vector<WarpExchange> findWarpExchanges(LaneEvaluator Lanes) {
+  const FunctionDecl *Kernel = Lanes.function();
   if (!Kernel || !Kernel->getBody() || Kernel->isDependentContext())
     return {};
-  return Tracer(Kernel, Shape, WarpSize).run();
+  return Tracer(std::move(Lanes)).run();
 }
 
 } // namespace warplint

@@ -47,8 +47,7 @@ struct WarpExchange {
 
 // The exchanges of Kernel's warps, at most one per shared variable (the
 // first in program order, in the first warp that makes one).
-std::vector<WarpExchange> findWarpExchanges(const clang::FunctionDecl *Kernel,
-                                            const BlockShape &Shape,
-                                            unsigned WarpSize);
+// Lanes: the kernel's lane evaluator (LaneEngine::lanes).
+std::vector<WarpExchange> findWarpExchanges(LaneEvaluator Lanes);
 
 } // namespace warplint

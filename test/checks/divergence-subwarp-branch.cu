@@ -290,6 +290,49 @@ void launch_lanes(const float *in, float *out, unsigned rows) {
   lanes_bound<<<4, 256>>>(in, out, rows);
 }
 
+// A lane from a helper of two statements, two calls deep, and one assigned
+// after its declaration: values the lane evaluator takes from the affine
+// forms of the memory checks, so both see the same lane.
+__device__ unsigned lane_of(unsigned t) {
+  unsigned l = t & 31;
+  return l;
+}
+__device__ unsigned lane_deep(unsigned t) {
+  unsigned q = lane_of(t);
+  return q;
+}
+__global__ void lanes_from_forms(const float *in, float *out) {
+  int i = blockIdx.x * 256 + threadIdx.x;
+  unsigned lane = lane_deep(threadIdx.x);
+  if (lane < 8)
+    out[i] = row_work(in, i);
+  else
+    out[i] = row_work(in + 5, i) * 0.5f;
+  // CHECK: :[[@LINE-4]]:7: warning: branch splits the lanes of a warp: 'lane < 8' sends lanes 0-7 one way and lanes 8-31 the other in all 8 warps of the block; the warp runs the paths one after the other (branch granularity below warpSize 32; Pascal deep dive, Control Flow) [divergence-subwarp-branch]
+  // IR: :[[@LINE-4]]:5: note: cost at -O3: the warp runs both sides, {{[0-9]+}} and {{[0-9]+}} instructions, with part of its lanes idle in each
+  // AST: :[[@LINE-5]]:5: note: cost: the warp executes both sides, 1 statement(s) then 1, with part of its lanes idle in each
+  unsigned sub;
+  sub = threadIdx.x % 32;
+  if (sub >= 24)
+    out[i] = row_work(in + 7, i);
+  else
+    out[i] = row_work(in + 9, i) * 0.25f;
+  // CHECK: :[[@LINE-4]]:7: warning: branch splits the lanes of a warp: 'sub >= 24' sends lanes 24-31 one way and lanes 0-23 the other in all 8 warps of the block; the warp runs the paths one after the other (branch granularity below warpSize 32; Pascal deep dive, Control Flow) [divergence-subwarp-branch]
+  // IR: :[[@LINE-4]]:5: note: cost at -O3: the warp runs both sides, {{[0-9]+}} and {{[0-9]+}} instructions, with part of its lanes idle in each
+  // AST: :[[@LINE-5]]:5: note: cost: the warp executes both sides, 1 statement(s) then 1, with part of its lanes idle in each
+  // The first thread of the warp, assigned the same way: the same in every
+  // lane of a warp, so the branch splits whole warps only.
+  unsigned first;
+  first = threadIdx.x - threadIdx.x % 32;
+  if (first < 64)
+    out[i] = row_work(in + 11, i);
+  else
+    out[i] = row_work(in + 13, i) * 0.125f;
+}
+void launch_from_forms(const float *in, float *out) {
+  lanes_from_forms<<<4, 256>>>(in, out);
+}
+
 // A helper no kernel of this file calls: with the IR layer, no code is
 // generated for it here, and the file whose kernels call it judges it; the
 // AST verdict stands without the IR layer.

@@ -62,6 +62,30 @@ __global__ void neighbours(const float *in, float *out) {
   // CHECK: :[[@LINE-3]]:22: note: synchronise the lanes
 }
 
+// The lane from a helper of two statements: the tracer takes its value
+// from the affine form the memory checks use.
+__device__ unsigned lane_of() {
+  unsigned l = threadIdx.x & 31;
+  return l;
+}
+__global__ void helper_lane_tail(const float *in, float *out) {
+  __shared__ float s[64];
+  unsigned lane = lane_of();
+  s[lane] = in[threadIdx.x];
+  s[lane + 32] = 0;
+  __syncthreads();
+  if (threadIdx.x < 32) {
+    volatile float *v = s;
+    v[lane] += v[lane + 16];
+    v[lane] += v[lane + 8];
+    // CHECK: :[[@LINE-1]]:16: error: lanes 0-23 of warp 0 read 'v[lane + 8]', which lanes 8-31 of the same warp write at line [[@LINE-2]]
+    // CHECK: :[[@LINE-3]]:5: note: written here
+    // CHECK: :[[@LINE-3]]:16: note: synchronise the lanes
+  }
+  if (threadIdx.x == 0)
+    out[blockIdx.x] = s[0];
+}
+
 // ---- negatives
 
 // __syncwarp() between every write and read.
@@ -214,7 +238,7 @@ __global__ void rms_tail_no_shuffle(const float *x, float *y, int d) {
     for (int o = 16; o > 0; o /= 2)
       s += asm_copy(s, o);
     smem[0] = s;
-    // CHECK: :[[@LINE-1]]:5: error: lanes 1-31 of warp 0 write 'smem[0]', which lane 0 of the same warp read at line 213, with no __syncwarp() between the read and the write: a lane can overwrite the value before the other has read it unless the warp runs in lockstep (warp-synchronous code), which independent thread scheduling on sm_80 does not guarantee (Volta tuning guide 1.4.1.2) [warp-implicit-sync]
+    // CHECK: :[[@LINE-1]]:5: error: lanes 1-31 of warp 0 write 'smem[0]', which lane 0 of the same warp read at line [[@LINE-4]], with no __syncwarp() between the read and the write: a lane can overwrite the value before the other has read it unless the warp runs in lockstep (warp-synchronous code), which independent thread scheduling on sm_80 does not guarantee (Volta tuning guide 1.4.1.2) [warp-implicit-sync]
     // CHECK: :[[@LINE-5]]:36: note: read here
     // CHECK: :[[@LINE-3]]:5: note: synchronise the lanes between the read and the write with __syncwarp(), or exchange the values with __shfl_sync; 'volatile' does not order lanes
   }

@@ -83,3 +83,42 @@ TEST(LaneEngine, HelperOfATemplateKernelJoinsRunTimeZChoices) {
            " k<2><<<1, dim3(4, 8, n > 2 ? 16 : 24)>>>(p); }\n");
   EXPECT_EQ(E.shape("leaf"), "4x8x1+z{16|24|32}");
 }
+
+// The lane evaluator takes what it cannot follow itself (a local assigned
+// after its declaration, a helper of several statements) from the affine
+// forms, where they model the evaluator's block shape.
+TEST(LaneEngine, LanesTakeWhatTheyCannotFollowFromTheAffineForms) {
+  Engine E("__device__ unsigned lane_of(unsigned t) {\n"
+           "  unsigned l = t & 31; return l; }\n"
+           "__global__ void k(int *p) {\n"
+           "  unsigned a = lane_of(threadIdx.x);\n"
+           "  unsigned b; b = threadIdx.x % 32;\n"
+           "  unsigned c; c = threadIdx.x - threadIdx.x % 32;\n"
+           "  p[a] = 0; p[b] = 1; p[c] = 2; }\n"
+           "void h(int *p) { k<<<1, 64>>>(p); }\n");
+  ASTContext &Ctx = E.AST->getASTContext();
+  const auto *K = selectFirst<FunctionDecl>(
+      "k", match(functionDecl(hasName("k"), isDefinition()).bind("k"), Ctx));
+  ASSERT_TRUE(K);
+  auto Use = [&](llvm::StringRef Name) {
+    return selectFirst<Expr>(
+        "u",
+        match(
+            traverse(TK_AsIs,
+                     arraySubscriptExpr(hasIndex(ignoringImpCasts(
+                         declRefExpr(to(varDecl(hasName(Name)))).bind("u"))))),
+            Ctx));
+  };
+  warplint::LaneEvaluator L = E.E->lanes(K);
+  warplint::ThreadId T37{37, 0, 0};
+  EXPECT_EQ(L.eval(Use("a"), T37), std::optional<int64_t>(5));
+  EXPECT_EQ(L.eval(Use("b"), T37), std::optional<int64_t>(5));
+  EXPECT_EQ(L.eval(Use("c"), T37), std::optional<int64_t>(32));
+  // Under another shape than the launch's, the forms (which took
+  // `threadIdx.x % 32` as the lane of a 64-thread block) are not used.
+  warplint::BlockShape Rows;
+  Rows.X = 16;
+  Rows.Y = 4;
+  warplint::LaneEvaluator Other = E.E->lanes(K, Rows);
+  EXPECT_EQ(Other.eval(Use("b"), warplint::ThreadId{5, 2, 0}), std::nullopt);
+}
