@@ -405,6 +405,41 @@ static int compare(const char *name, K launch, int n) {
   return bad ? 1 : 0;
 }
 
+// A branch the launch shape makes the same in every thread: threadIdx.x <
+// 256 with 256 threads launched; threadIdx.y < 4 (and threadIdx.x / 32 == 0)
+// with dim3(32, 4). The same bound under a block it splits: threadIdx.x <
+// 100 with 256 threads, a barrier after the branch that the others reach.
+__global__ void bound_is_block(float *a) {
+  __shared__ float s[B];
+  s[threadIdx.x] = a[threadIdx.x];
+  if (threadIdx.x < 256) {
+    __syncthreads();
+    a[threadIdx.x] = s[B - 1 - threadIdx.x];
+  }
+  a[B + threadIdx.x] = 0.0f;
+}
+__global__ void rows_of_block(float *a) {
+  __shared__ float s[128];
+  unsigned row;
+  row = threadIdx.y;
+  s[threadIdx.x + 32 * row] = a[threadIdx.x + 32 * row];
+  if (row < 4 && threadIdx.x / 32 == 0) {
+    __syncthreads();
+    a[threadIdx.x + 32 * row] = s[127 - threadIdx.x - 32 * row];
+  }
+  a[128 + threadIdx.x + 32 * row] = 0.0f;
+}
+__global__ void bound_splits_block(float *a) {
+  __shared__ float s[B];
+  s[threadIdx.x] = a[threadIdx.x];
+  if (threadIdx.x < 100) {
+    __syncthreads();
+    a[threadIdx.x] = s[B - 1 - threadIdx.x];
+  }
+  __syncthreads();
+  a[B + threadIdx.x] = s[threadIdx.x];
+}
+
 int main(int argc, char **argv) {
   if (argc < 2)
     return 2;
@@ -438,6 +473,12 @@ int main(int argc, char **argv) {
            r[1]);
   } else if (!strcmp(k, "work_queue"))
     work_queue<<<4, B>>>(a, a + 2048, 6);
+  else if (!strcmp(k, "bound_is_block"))
+    bound_is_block<<<2, B>>>(a);
+  else if (!strcmp(k, "rows_of_block"))
+    rows_of_block<<<2, dim3(32, 4)>>>(a);
+  else if (!strcmp(k, "bound_splits_block"))
+    bound_splits_block<<<2, B>>>(a);
 #ifdef WITH_CDP
   else if (!strcmp(k, "parent_launch"))
     parent_launch<<<1, 64>>>(a);

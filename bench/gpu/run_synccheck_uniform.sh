@@ -17,7 +17,8 @@ nvcc -O3 -lineinfo -arch="$arch" -DWITH_CDP -rdc=true \
 for k in stride_cancelled stride_plain stride_per_group block_stride_256 \
          block_stride_250 stride_constant vote_through_shared work_queue \
          grid_sync_even_blocks parent_launch exit_loop_own_slot_sync \
-         agent_flag shared_round scan_aggregate; do
+         agent_flag shared_round scan_aggregate bound_is_block rows_of_block \
+         bound_splits_block; do
   [ -n "${ONLY:-}" ] && [[ " $ONLY " != *" $k "* ]] && continue
   log="$out/synccheck-$k.txt"
   bin="$out/barriers_uniform"

@@ -112,98 +112,6 @@ bool DivergentBarrierCheck::takesThreadsToExit(
   return endsKernel(FD.function());
 }
 
-// `for (i = threadIdx.x; i < N; i += S)`, S blockDim.x or a constant: with
-// blockDim.x launched as X <= S and N a multiple of S, thread t < X runs
-// ceil((N - t) / S) = N / S iterations, the same in every thread (one each
-// when N == S: `for (pos = tid; pos < SUM_N; pos += blockSize)` with both 256
-// and 256 threads launched). The counter must not be written in the body.
-static bool blockStrideTrips(const ForStmt *For, unsigned X,
-                             const ASTContext &Ctx) {
-  if (!For->getInit() || !For->getCond() || !For->getInc() || !X)
-    return false;
-  auto IsComponent = [](const Expr *E, llvm::StringRef Type) {
-    auto B = cudaBuiltinComponent(E);
-    return B && B->first == Type && B->second == "x";
-  };
-  auto Constant = [&](const Expr *E) -> std::optional<uint64_t> {
-    Expr::EvalResult R;
-    if (E->isValueDependent() || !E->EvaluateAsInt(R, Ctx) ||
-        R.Val.getInt().isNegative())
-      return std::nullopt;
-    return R.Val.getInt().getZExtValue();
-  };
-  std::optional<ForCounter> C = forCounter(For);
-  if (!C || !IsComponent(C->Start->IgnoreParenImpCasts(),
-                         "__cuda_builtin_threadIdx_t"))
-    return false;
-  const VarDecl *Counter = C->Var;
-  auto IsCounter = [&](const Expr *E) {
-    const auto *DRE = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts());
-    return DRE && DRE->getDecl() == Counter;
-  };
-  const auto *Cond = dyn_cast<BinaryOperator>(For->getCond()->IgnoreParens());
-  if (!Cond || Cond->getOpcode() != BO_LT || !IsCounter(Cond->getLHS()))
-    return false;
-  std::optional<uint64_t> N = Constant(Cond->getRHS());
-  const auto *Inc = dyn_cast<CompoundAssignOperator>(For->getInc());
-  if (!N || !Inc || Inc->getOpcode() != BO_AddAssign ||
-      !IsCounter(Inc->getLHS()))
-    return false;
-  std::optional<uint64_t> S = IsComponent(Inc->getRHS()->IgnoreParenImpCasts(),
-                                          "__cuda_builtin_blockDim_t")
-                                  ? std::optional<uint64_t>(X)
-                                  : Constant(Inc->getRHS());
-  if (!S || *S < X || *N % *S != 0)
-    return false;
-  return !writesTo(For->getBody(), Counter);
-}
-
-// A block-stride loop (blockStrideTrips) judged at every launch that runs
-// it: Kernel's, or, for a helper judged on its own, the kernels that call
-// it; in a template, at each instantiation with its own constants.
-bool DivergentBarrierCheck::sameTripsForLaunch(const Stmt *Loop,
-                                               FunctionDependence &FD,
-                                               const FunctionDecl *Kernel) {
-  const auto *For = dyn_cast<ForStmt>(Loop);
-  const FunctionDecl *F = FD.function();
-  if (!For || !Kernel)
-    return false;
-  // The instances of the loop: in F, or in each instantiation of F's
-  // template (the loop at the same place).
-  llvm::SmallVector<std::pair<const FunctionDecl *, const ForStmt *>, 4> Loops;
-  if (const FunctionTemplateDecl *T = F->getDescribedFunctionTemplate()) {
-    for (const FunctionDecl *Spec : T->specializations()) {
-      const ForStmt *Same = nullptr;
-      forEachStmt(Spec->getBody(), [&](const Stmt *S) {
-        if (const auto *L = dyn_cast<ForStmt>(S);
-            L && L->getBeginLoc() == For->getBeginLoc())
-          Same = L;
-        return Same ? WalkStep::Stop : WalkStep::Continue;
-      });
-      if (!Same)
-        return false;
-      Loops.push_back({Spec, Same});
-    }
-  } else if (!F->isDependentContext()) {
-    Loops.push_back({F, For});
-  }
-  if (Loops.empty())
-    return false;
-  for (auto [Fn, L] : Loops) {
-    llvm::SmallVector<const FunctionDecl *, 4> Kernels;
-    if (Kernel->hasAttr<CUDAGlobalAttr>() && Kernel != F)
-      Kernels.push_back(Kernel); // reached through this call chain
-    else if (!context().engine().kernelsReaching(Fn, Kernels))
-      return false;
-    for (const FunctionDecl *K : Kernels) {
-      BlockShape Shape = context().engine().shape(K);
-      if (!Shape.pinned() || !blockStrideTrips(L, Shape.X, Fn->getASTContext()))
-        return false;
-    }
-  }
-  return true;
-}
-
 // Whether E reads the block's position in the grid: blockIdx, a group's
 // block index or rank, or a local set from one of them.
 static bool readsBlockIndex(const Expr *E, unsigned Depth = 0) {
@@ -332,10 +240,16 @@ void DivergentBarrierCheck::judge(const Stmt *Site, FunctionDependence &FD,
   // of the loop that ends it, the kernel's last `if`.
   const FunctionDecl *Kernel =
       Chain.empty() ? FD.function() : Chain.front().Caller;
+  // A branch or loop that the launch shape makes take every thread the same
+  // way (the engine's sameForLaunch) splits nothing.
+  using Kind = FunctionDependence::GuardKind;
+  LaneEngine &Engine = context().engine();
   llvm::erase_if(Guards, [&](const FunctionDependence::GuardSite &G) {
     return takesThreadsToExit(G, Site, FD) ||
-           (G.Kind == FunctionDependence::GuardKind::Loop && !G.Exit &&
-            (sameTripsForLaunch(G.Where, FD, Kernel) ||
+           (G.Kind == Kind::Branch &&
+            Engine.sameForLaunch(G.Where, FD.function(), Kernel)) ||
+           (G.Kind == Kind::Loop && !G.Exit &&
+            (Engine.sameForLaunch(G.Where, FD.function(), Kernel) ||
              (Chain.empty() && exitingLoop(G.Where, FD))));
   });
   const FunctionDependence::GuardSite *Worst = nullptr;
@@ -545,7 +459,7 @@ void DivergentBarrierCheck::checkEarlyExits(const FunctionDecl *Fn) {
     if (isEmptyOrReturn(*It))
       continue;
     if (const Stmt *LoopBody = exitingLoop(*It, FD);
-        LoopBody && !sameTripsForLaunch(*It, FD, Fn))
+        LoopBody && !context().engine().sameForLaunch(*It, Fn, Fn))
       judgeExit(Fn, FD,
                 {*It, FunctionDependence::conditionOf(*It),
                  /*SurviveIfTrue=*/true},

@@ -40,11 +40,6 @@ private:
   bool takesThreadsToExit(const FunctionDependence::GuardSite &G,
                           const clang::Stmt *Site, FunctionDependence &FD);
 
-  // A block-stride loop whose bound is a multiple of its stride, with the
-  // launched blockDim.x no larger than the stride: every thread runs it the
-  // same number of times.
-  bool sameTripsForLaunch(const clang::Stmt *Loop, FunctionDependence &FD,
-                          const clang::FunctionDecl *Kernel);
   // A grid barrier under a condition on the block index: reported, true.
   bool reportGridSplit(const clang::Stmt *Site, FunctionDependence &FD);
 

@@ -1,4 +1,8 @@
 #include "Analysis/LaneEngine.h"
+#include "Analysis/BodyWalk.h"
+#include "Analysis/DeclRefs.h"
+#include "Analysis/Loops.h"
+#include "Analysis/SyncPrimitives.h"
 #include "clang/AST/Attr.h"
 #include "clang/AST/DeclTemplate.h"
 #include <optional>
@@ -218,6 +222,126 @@ void LaneEngine::bindParameters(LaneEvaluator &E, const BlockShape &Shape,
   for (const ParmVarDecl *P : Defaulted)
     Sources.erase(P);
   E.bindParameters(std::move(Sources));
+}
+
+// `for (i = threadIdx.x; i < N; i += S)`, S blockDim.x or a constant: with
+// blockDim.x launched as X <= S and N a multiple of S, thread t < X runs
+// ceil((N - t) / S) = N / S iterations, the same in every thread (one each
+// when N == S: `for (pos = tid; pos < SUM_N; pos += blockSize)` with both 256
+// and 256 threads launched). The counter must not be written in the body.
+static bool blockStrideTrips(const ForStmt *For, unsigned X,
+                             const ASTContext &Ctx) {
+  if (!For->getInit() || !For->getCond() || !For->getInc() || !X)
+    return false;
+  auto IsComponent = [](const Expr *E, llvm::StringRef Type) {
+    auto B = cudaBuiltinComponent(E);
+    return B && B->first == Type && B->second == "x";
+  };
+  auto Constant = [&](const Expr *E) -> std::optional<uint64_t> {
+    Expr::EvalResult R;
+    if (E->isValueDependent() || !E->EvaluateAsInt(R, Ctx) ||
+        R.Val.getInt().isNegative())
+      return std::nullopt;
+    return R.Val.getInt().getZExtValue();
+  };
+  std::optional<ForCounter> C = forCounter(For);
+  if (!C || !IsComponent(C->Start->IgnoreParenImpCasts(),
+                         "__cuda_builtin_threadIdx_t"))
+    return false;
+  const VarDecl *Counter = C->Var;
+  auto IsCounter = [&](const Expr *E) {
+    const auto *DRE = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts());
+    return DRE && DRE->getDecl() == Counter;
+  };
+  const auto *Cond = dyn_cast<BinaryOperator>(For->getCond()->IgnoreParens());
+  if (!Cond || Cond->getOpcode() != BO_LT || !IsCounter(Cond->getLHS()))
+    return false;
+  std::optional<uint64_t> N = Constant(Cond->getRHS());
+  const auto *Inc = dyn_cast<CompoundAssignOperator>(For->getInc());
+  if (!N || !Inc || Inc->getOpcode() != BO_AddAssign ||
+      !IsCounter(Inc->getLHS()))
+    return false;
+  std::optional<uint64_t> S = IsComponent(Inc->getRHS()->IgnoreParenImpCasts(),
+                                          "__cuda_builtin_blockDim_t")
+                                  ? std::optional<uint64_t>(X)
+                                  : Constant(Inc->getRHS());
+  if (!S || *S < X || *N % *S != 0)
+    return false;
+  return !writesTo(For->getBody(), Counter);
+}
+
+// Whether Cond has the same value in every thread of a block of Shape, each
+// thread evaluated (a bool's truth, a switch's value).
+static bool sameInEveryThread(const Expr *Cond, bool Truth, LaneEvaluator &E) {
+  std::optional<int64_t> First;
+  for (unsigned W = 0; W < E.warpCount(); ++W)
+    for (unsigned L = 0; L < E.warpSize(); ++L) {
+      std::optional<ThreadId> T = E.thread(W, L);
+      if (!T)
+        continue;
+      std::optional<int64_t> V = E.eval(Cond, *T);
+      if (!V)
+        return false;
+      int64_t Value = Truth ? *V != 0 : *V;
+      if (First && *First != Value)
+        return false;
+      First = Value;
+    }
+  return First.has_value();
+}
+
+bool LaneEngine::sameForLaunch(const Stmt *Where, const FunctionDecl *F,
+                               const FunctionDecl *Kernel) {
+  if (!Where || !F)
+    return false;
+  bool Loop = isa<ForStmt, WhileStmt, DoStmt, CXXForRangeStmt>(Where);
+  if (!Loop && !FunctionDependence::conditionOf(Where))
+    return false;
+  // The instances of the statement: in F, or in each instantiation of F's
+  // template (the same kind of statement at the same place).
+  llvm::SmallVector<std::pair<const FunctionDecl *, const Stmt *>, 4> Inst;
+  if (const FunctionTemplateDecl *T = F->getDescribedFunctionTemplate()) {
+    for (const FunctionDecl *Spec : T->specializations()) {
+      const Stmt *Same = nullptr;
+      forEachStmt(Spec->getBody(), [&](const Stmt *S) {
+        if (S->getStmtClass() == Where->getStmtClass() &&
+            S->getBeginLoc() == Where->getBeginLoc())
+          Same = S;
+        return Same ? WalkStep::Stop : WalkStep::Continue;
+      });
+      if (!Same)
+        return false;
+      Inst.push_back({Spec, Same});
+    }
+  } else if (!F->isDependentContext()) {
+    Inst.push_back({F, Where});
+  }
+  if (Inst.empty())
+    return false;
+  for (auto [Fn, S] : Inst) {
+    llvm::SmallVector<const FunctionDecl *, 4> Kernels;
+    if (Kernel && Kernel->hasAttr<CUDAGlobalAttr>() && Kernel != F)
+      Kernels.push_back(Kernel); // reached through this call chain
+    else if (!kernelsReaching(Fn, Kernels))
+      return false;
+    for (const FunctionDecl *K : Kernels) {
+      BlockShape Shape = shape(K);
+      if (!Shape.pinned() || Shape.RuntimeZ ||
+          Shape.X * Shape.Y * Shape.Z > 1024)
+        return false;
+      if (Loop) {
+        const auto *For = dyn_cast<ForStmt>(S);
+        if (!For || !blockStrideTrips(For, Shape.X, Ctx))
+          return false;
+        continue;
+      }
+      LaneEvaluator E = lanes(Fn, Shape);
+      if (!sameInEveryThread(FunctionDependence::conditionOf(S),
+                             !isa<SwitchStmt>(S), E))
+        return false;
+    }
+  }
+  return true;
 }
 
 std::vector<WarpExchange> LaneEngine::exchanges(const FunctionDecl *Kernel) {

@@ -82,6 +82,19 @@ public:
   }
   LaneEvaluator lanes(const clang::FunctionDecl *F, const BlockShape &Shape);
 
+  // Whether the branch or loop Where (in F) takes every thread of the block
+  // the same way at every launch that runs it: Kernel's (F reached through
+  // a call chain from it), or else those of the kernels that reach F; in a
+  // template as written, at each instantiation with its own constants. A
+  // branch: its condition has the same value in every thread of the
+  // launched block, each thread evaluated (`threadIdx.x < 256` with 256
+  // threads, `threadIdx.y < 4` with blockDim.y 4). A loop: a block-stride
+  // loop whose bound is a multiple of its stride, with blockDim.x no larger
+  // than the stride (`for (i = threadIdx.x; i < 256; i += blockDim.x)` with
+  // 256 threads: one trip each). False where a launch shape is unknown.
+  bool sameForLaunch(const clang::Stmt *Where, const clang::FunctionDecl *F,
+                     const clang::FunctionDecl *Kernel = nullptr);
+
   // The warp-synchronous exchanges of a kernel, traced with lanes(Kernel).
   std::vector<WarpExchange> exchanges(const clang::FunctionDecl *Kernel);
 

@@ -23,6 +23,7 @@
 #include "llvm/Support/CrashRecoveryContext.h"
 #include <cstdlib>
 #include <functional>
+#include <map>
 #include <set>
 
 using namespace clang;
@@ -121,7 +122,8 @@ public:
       return;
     std::vector<SourceLocation> Branch =
         locate(ir::framesOf(V.Branch->getDebugLoc().get()));
-    if (auto B = firstUserFrame(Branch); B && isKernelExit(Branch[*B]))
+    if (auto B = firstUserFrame(Branch);
+        B && (isKernelExit(Branch[*B]) || sameForLaunch(Branch[*B])))
       return;
     FindingBuilder F(Ctx, CheckId, Locs[*At], "{0}", Severity::Error);
     if (V.Grid)
@@ -272,6 +274,33 @@ private:
     return Exits.count(fileLine(Loc)) != 0;
   }
 
+  // A branch or loop written on that line that the launch shape makes take
+  // every thread of the block the same way (the engine's sameForLaunch, as
+  // the AST check judges its guards): every instance of it, a template's
+  // instantiations included.
+  bool sameForLaunch(SourceLocation Loc) {
+    if (!BranchesIndexed) {
+      BranchesIndexed = true;
+      using namespace clang::ast_matchers;
+      for (const auto &M : match(stmt(anyOf(ifStmt(), forStmt(), whileStmt(),
+                                            doStmt(), switchStmt()),
+                                      unless(isExpansionInSystemHeader()),
+                                      forFunction(functionDecl().bind("f")))
+                                     .bind("s"),
+                                 Ctx.astContext())) {
+        const auto *S = M.getNodeAs<Stmt>("s");
+        const Expr *Cond = FunctionDependence::conditionOf(S);
+        if (Cond)
+          Branches[fileLine(Cond->getBeginLoc())].push_back(
+              {S, M.getNodeAs<FunctionDecl>("f")});
+      }
+    }
+    auto It = Branches.find(fileLine(Loc));
+    return It != Branches.end() && llvm::all_of(It->second, [&](const auto &B) {
+             return Ctx.engine().sameForLaunch(B.first, B.second);
+           });
+  }
+
   void addExit(const Expr *Cond) {
     auto [File, First] = fileLine(Cond->getBeginLoc());
     unsigned Last = fileLine(Cond->getEndLoc()).second;
@@ -298,6 +327,10 @@ private:
   std::string CheckId;
   std::set<std::pair<std::string, unsigned>> Exits;
   bool ExitsIndexed = false;
+  std::map<std::pair<std::string, unsigned>,
+           std::vector<std::pair<const Stmt *, const FunctionDecl *>>>
+      Branches;
+  bool BranchesIndexed = false;
   std::set<std::string> Reported;
   std::set<std::pair<std::string, unsigned>> GroupSyncs;
   bool GroupSyncsIndexed = false;

@@ -593,6 +593,83 @@ void launch_templates(const float *f, const float *l, float *out, int n) {
   dependent_step<<<n, 256>>>(out, n);
 }
 
+// ---- a branch whose condition the launch shape makes the same in every
+// thread: each thread of the launched block evaluated
+
+// 256 threads launched: every thread passes `threadIdx.x < 256`.
+__global__ void bound_is_block(float *a) {
+  __shared__ float s[256];
+  s[threadIdx.x] = a[threadIdx.x];
+  if (threadIdx.x < 256) {
+    __syncthreads();
+    a[threadIdx.x] = s[255 - threadIdx.x];
+  }
+  a[256 + threadIdx.x] = 0.0f;
+}
+
+// dim3(32, 4): every thread has threadIdx.y < 4 (the row kept in a local
+// assigned after its declaration), and threadIdx.x / 32 is 0 in all of them.
+__global__ void rows_of_block(float *a) {
+  __shared__ float s[128];
+  unsigned row;
+  row = threadIdx.y;
+  s[threadIdx.x + 32 * row] = a[threadIdx.x];
+  if (row < 4 && threadIdx.x / 32 == 0) {
+    __syncthreads();
+    a[threadIdx.x] = s[127 - threadIdx.x - 32 * row];
+  }
+  a[128 + threadIdx.x] = 0.0f;
+}
+
+// A template whose bound is its block size, launched with that many threads
+// at each instantiation.
+template <int Block> __global__ void bound_per_instance(float *a) {
+  __shared__ float s[Block];
+  s[threadIdx.x] = a[threadIdx.x];
+  if (threadIdx.x < Block) {
+    __syncthreads();
+    a[threadIdx.x] = s[Block - 1 - threadIdx.x];
+  }
+  a[Block + threadIdx.x] = 0.0f;
+}
+
+// The same bound launched with more threads: threads 128-255 skip the
+// barrier and run on.
+__global__ void bound_below_block(float *a) {
+  __shared__ float s[256];
+  s[threadIdx.x] = a[threadIdx.x];
+  if (threadIdx.x < 128) {
+    __syncthreads();
+    // CHECK: :[[@LINE-1]]:5: error: '__syncthreads()' is reached by only part of the thread block: it is under the condition 'threadIdx.x < 128', which depends on the thread
+    // CHECK: :[[@LINE-3]]:7: note: this condition splits the threads of the block
+    a[threadIdx.x] = s[255 - threadIdx.x];
+  }
+  a[256 + threadIdx.x] = 0.0f;
+}
+
+// A template whose second instantiation launches twice its bound.
+template <int Block> __global__ void bound_one_instance_short(float *a) {
+  __shared__ float s[2 * Block];
+  s[threadIdx.x] = a[threadIdx.x];
+  if (threadIdx.x < Block) {
+    __syncthreads();
+    // CHECK: :[[@LINE-1]]:5: error: '__syncthreads()' is reached by only part of the thread block: it is under the condition 'threadIdx.x < Block', which depends on the thread
+    // CHECK: :[[@LINE-3]]:7: note: this condition splits the threads of the block
+    a[threadIdx.x] = s[Block - 1 - threadIdx.x];
+  }
+  a[Block + threadIdx.x] = 0.0f;
+}
+
+void host_shapes(float *a, int n) {
+  bound_is_block<<<n, 256>>>(a);
+  rows_of_block<<<n, dim3(32, 4)>>>(a);
+  bound_per_instance<128><<<n, 128>>>(a);
+  bound_per_instance<256><<<n, 256>>>(a);
+  bound_below_block<<<n, 256>>>(a);
+  bound_one_instance_short<64><<<n, 64>>>(a);
+  bound_one_instance_short<128><<<n, 256>>>(a);
+}
+
 void host(float *a, int n) {
   block_stride_launched<<<n, SUM_N>>>(a);
   block_stride_other<<<n, 200>>>(a);
