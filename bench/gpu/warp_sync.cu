@@ -129,6 +129,19 @@ __global__ void mask_ballot(const float *in, float *out) {
   out[threadIdx.x] = v;
 }
 
+// A helper whose guard reads the lane its call passes: lanes 16-31 skip
+// the full-mask shuffle inside it and go on to the next one in the kernel.
+__device__ float upper_half_sum(float v, unsigned lane) {
+  if (lane < 16)
+    v += __shfl_down_sync(FULL, v, 16);
+  return v;
+}
+__global__ void mask_helper_guard(const float *in, float *out) {
+  float r = upper_half_sum(in[threadIdx.x], threadIdx.x % 32);
+  r = __shfl_sync(FULL, r, 0);
+  out[threadIdx.x] = r;
+}
+
 // A lane loop bounded by blockDim.z (llm.c's matmul bias reduction): blocks
 // of (4, 8, Z); lane x of each group of 4 runs r = x, x + 4, ... < Z and
 // adds its neighbour's value with a full-mask shuffle. With Z a multiple of
@@ -170,6 +183,7 @@ int main(int argc, char **argv) {
   RUN(mask_per_lane_trips);
   RUN(mask_data_then_exit);
   RUN(mask_ballot);
+  RUN(mask_helper_guard);
 #define RUN_Z(name, z)                                                         \
   else if (!strcmp(k, #name "_z" #z)) name<<<1, dim3(4, 8, z)>>>(in, out)
   RUN_Z(mask_lane_loop, 24);
@@ -190,6 +204,10 @@ int main(int argc, char **argv) {
       };
       bad += r[i] != e(i) + e(i ^ 2);
     }
+  if (!strcmp(k, "mask_helper_guard"))
+    // Converged lanes: every lane gets lane 0's sum of lanes 0 and 16.
+    for (int i = 0; i < N; ++i)
+      bad += r[i] != h[i / 32 * 32] + h[i / 32 * 32 + 16];
   if (!strncmp(k, "mask_lane_loop_z", 16)) {
     // Lane 0 of each group adds the values of rows 0, 4, ... and of the
     // rows after them that exist.

@@ -83,24 +83,44 @@ void MaskDivergentCheck::judge(const CallExpr *Site, const FunctionDecl *Fn,
                                FunctionDependence &FD, LaneEvaluator &LE) {
   // The collective itself, through the helpers that lead to it.
   llvm::SmallVector<const CallExpr *, 4> Chain;
+  std::vector<CallLink> Links;
   const CallExpr *Target = Site;
   unsigned Tile = 0;
+  // The innermost branch inside a helper on the way whose condition may
+  // differ between the lanes that enter it (it reads a parameter or the
+  // thread): judged lane by lane, the parameters bound to the arguments.
+  const IfStmt *HelperGuard = nullptr;
+  const CallExpr *GuardedInner = nullptr;
+  const FunctionDecl *Caller = Fn;
   while (!fullMask(Target, Tile)) {
     const FunctionDecl *H = userCallee(Target);
     const CallExpr *Inner = H ? collectiveIn(H, 0) : nullptr;
     if (!Inner || Chain.size() > MaxDeviceCallDepth)
       return;
     Chain.push_back(Target);
-    // Inside a helper, the collective must be reached by every lane that
-    // enters it: guards there depend on its parameters.
+    Links.push_back({Target, Caller, H, {}});
+    Caller = H;
     FunctionDependence &HD = context().threadDependence().forFunction(H);
-    for (const auto &G : HD.guardSites(Inner))
-      if (G.D != Dependence::Uniform)
-        return;
+    for (const auto &G : HD.guardSites(Inner)) {
+      if (G.D == Dependence::Uniform)
+        continue;
+      if (G.Kind != FunctionDependence::GuardKind::Branch ||
+          !isa<IfStmt>(G.Where))
+        return; // a loop or an early return in the helper: not followed
+      if (!HelperGuard || GuardedInner != Inner) {
+        HelperGuard = cast<IfStmt>(G.Where);
+        GuardedInner = Inner;
+      }
+    }
     Target = Inner;
   }
   if (Reported.count(Target))
     return;
+  if (HelperGuard) {
+    judgeHelperGuard(Site, Target, Chain, Links, HelperGuard, GuardedInner,
+                     Tile, FD, LE);
+    return;
+  }
   // The innermost branch that splits a warp.
   const Stmt *Splitter = nullptr;
   for (const auto &G : FD.guardSites(Site))
@@ -126,62 +146,83 @@ void MaskDivergentCheck::judge(const CallExpr *Site, const FunctionDecl *Fn,
         Lanes |= uint64_t(1) << L;
     if (!*Active)
       continue;
-    // Each group of Tile lanes must be all in or all out.
-    uint64_t Group = Tile >= 64 ? ~uint64_t(0) : (uint64_t(1) << Tile) - 1;
-    uint64_t Missing = 0;
-    for (unsigned B = 0; B < LE.warpSize(); B += Tile) {
-      uint64_t In = *Active & (Group << B) & Lanes;
-      if (In && In != (Lanes & (Group << B)))
-        Missing |= (Lanes & (Group << B)) & ~In;
-    }
-    // Lanes that returned from the kernel have exited: not waited for.
-    findStmt(Fn->getBody(), WalkOptions(), [&](const Stmt *X) {
-      const auto *R = dyn_cast<ReturnStmt>(X);
-      if (R && context().sourceManager().isBeforeInTranslationUnit(
-                   R->getBeginLoc(), Site->getBeginLoc()))
-        if (auto Gone = LE.activeLanes(R, FD, W))
-          Missing &= ~*Gone;
-      return false;
-    });
+    uint64_t Missing = missingLanes(Site, *Active, Lanes, Tile, W, FD, LE);
     if (!Missing)
       continue;
     if (!GoesOn)
       return; // the lanes that skip it can only exit
-    Reported.insert(Target);
-    bool Its = arch().independent_thread_scheduling;
-    SyncSite S = classifySync(Target);
-    std::string Mask = maskText(S, Tile);
-    FindingBuilder B = diag(
-        Target->getBeginLoc(),
-        "'{0}' expects {1}, but only {2} of warp {3} reach it ({4} do not): "
-        "every lane named in the mask must execute the call, {5} (Volta "
-        "tuning guide 1.4.1.2)",
-        Its ? Severity::Error : Severity::Warning);
-    B << S.Name << Mask << describeLanes(*Active, LE.warpSize()) << int64_t(W)
-      << describeLanes(Missing, LE.warpSize())
-      << (Its ? "otherwise it is undefined behaviour on " + arch().Name +
-                    " (the warp can hang or read garbage)"
-              : "otherwise the result is undefined (on " + arch().Name +
-                    " the missing lanes' values are garbage)");
     // The condition or exit that leaves lanes out, where it is one place.
+    const Stmt *Splits = nullptr;
     for (const auto &G : FD.guardSites(Site))
       if (G.Kind == FunctionDependence::GuardKind::Branch) {
-        const Expr *Cond = FunctionDependence::conditionOf(G.Where);
-        B.note(Cond ? Cond->getBeginLoc() : G.Where->getBeginLoc(),
-               "only some lanes pass this condition");
+        Splits = G.Where;
         break;
       }
-    B.note(GoesOn->getBeginLoc(), "the lanes that skip the call go on here");
-    for (auto It = Chain.rbegin(); It != Chain.rend(); ++It)
-      B.note((*It)->getBeginLoc(), "reached through this call");
-    B.note(Target->getBeginLoc(),
-           "take the mask before the branch (unsigned m = __ballot_sync("
-           "0xffffffff, cond); then pass m), or let the whole warp make the "
-           "call and use its result conditionally; __activemask() only says "
-           "which lanes happen to be converged, it is not a synchronisation "
-           "point");
+    reportMissing(Target, Tile, W, *Active, Missing, LE.warpSize(), Splits,
+                  GoesOn, Chain);
     return;
   }
+}
+
+uint64_t MaskDivergentCheck::missingLanes(const CallExpr *Site, uint64_t Active,
+                                          uint64_t Lanes, unsigned Tile,
+                                          unsigned W, FunctionDependence &FD,
+                                          LaneEvaluator &LE) {
+  // Each group of Tile lanes must be all in or all out.
+  uint64_t Group = Tile >= 64 ? ~uint64_t(0) : (uint64_t(1) << Tile) - 1;
+  uint64_t Missing = 0;
+  for (unsigned B = 0; B < LE.warpSize(); B += Tile) {
+    uint64_t In = Active & (Group << B) & Lanes;
+    if (In && In != (Lanes & (Group << B)))
+      Missing |= (Lanes & (Group << B)) & ~In;
+  }
+  // Lanes that returned from the kernel have exited: not waited for.
+  findStmt(FD.function()->getBody(), WalkOptions(), [&](const Stmt *X) {
+    const auto *R = dyn_cast<ReturnStmt>(X);
+    if (R && context().sourceManager().isBeforeInTranslationUnit(
+                 R->getBeginLoc(), Site->getBeginLoc()))
+      if (auto Gone = LE.activeLanes(R, FD, W))
+        Missing &= ~*Gone;
+    return false;
+  });
+  return Missing;
+}
+
+void MaskDivergentCheck::reportMissing(const CallExpr *Target, unsigned Tile,
+                                       unsigned W, uint64_t Active,
+                                       uint64_t Missing, unsigned WarpSize,
+                                       const Stmt *Splits, const Stmt *GoesOn,
+                                       llvm::ArrayRef<const CallExpr *> Chain) {
+  Reported.insert(Target);
+  bool Its = arch().independent_thread_scheduling;
+  SyncSite S = classifySync(Target);
+  std::string Mask = maskText(S, Tile);
+  FindingBuilder B =
+      diag(Target->getBeginLoc(),
+           "'{0}' expects {1}, but only {2} of warp {3} reach it ({4} do not): "
+           "every lane named in the mask must execute the call, {5} (Volta "
+           "tuning guide 1.4.1.2)",
+           Its ? Severity::Error : Severity::Warning);
+  B << S.Name << Mask << describeLanes(Active, WarpSize) << int64_t(W)
+    << describeLanes(Missing, WarpSize)
+    << (Its ? "otherwise it is undefined behaviour on " + arch().Name +
+                  " (the warp can hang or read garbage)"
+            : "otherwise the result is undefined (on " + arch().Name +
+                  " the missing lanes' values are garbage)");
+  if (Splits) {
+    const Expr *Cond = FunctionDependence::conditionOf(Splits);
+    B.note(Cond ? Cond->getBeginLoc() : Splits->getBeginLoc(),
+           "only some lanes pass this condition");
+  }
+  B.note(GoesOn->getBeginLoc(), "the lanes that skip the call go on here");
+  for (auto It = Chain.rbegin(); It != Chain.rend(); ++It)
+    B.note((*It)->getBeginLoc(), "reached through this call");
+  B.note(Target->getBeginLoc(),
+         "take the mask before the branch (unsigned m = __ballot_sync("
+         "0xffffffff, cond); then pass m), or let the whole warp make the "
+         "call and use its result conditionally; __activemask() only says "
+         "which lanes happen to be converged, it is not a synchronisation "
+         "point");
 }
 
 namespace {
@@ -234,6 +275,51 @@ bool warpVote(const Expr *Cond, const ASTContext &Ctx) {
 
 } // namespace
 
+void MaskDivergentCheck::judgeHelperGuard(
+    const CallExpr *Site, const CallExpr *Target,
+    llvm::ArrayRef<const CallExpr *> Chain, llvm::ArrayRef<CallLink> Links,
+    const IfStmt *Guard, const CallExpr *Inner, unsigned Tile,
+    FunctionDependence &FD, LaneEvaluator &LE) {
+  // Where the lanes that skip go on: the guard's other side, what follows
+  // it in its helper, then what follows each call on the way out (a
+  // helper's return goes back to its caller; the kernel's, out).
+  const FunctionDecl *Helper = Links.back().Callee;
+  FunctionDependence &HD = context().threadDependence().forFunction(Helper);
+  const Stmt *In = Inner;
+  for (const Stmt *P = HD.parent(In); P && P != Guard; P = HD.parent(P))
+    In = P;
+  const Stmt *Other =
+      In == Guard->getThen() ? Guard->getElse() : Guard->getThen();
+  const Stmt *GoesOn =
+      Other && !trivial(Other) && !exits(Other) ? Other : after(Guard, HD);
+  for (size_t I = Links.size(); !GoesOn && I-- > 0;)
+    GoesOn = after(
+        Links[I].Call,
+        I == 0 ? FD
+               : context().threadDependence().forFunction(Links[I].Caller));
+  if (!GoesOn)
+    return; // the lanes that skip it can only exit
+  ThreadDependenceAnalysis &TDA = context().threadDependence();
+  for (unsigned W = 0; W < LE.warpCount(); ++W) {
+    uint64_t Lanes = 0;
+    for (unsigned L = 0; L < LE.warpSize(); ++L)
+      if (LE.thread(W, L))
+        Lanes |= uint64_t(1) << L;
+    // A superset of the lanes that reach the collective (a condition that
+    // cannot be evaluated keeps its lanes): the lanes it leaves out surely
+    // do not.
+    uint64_t Active = LE.mayReach(Target, Links, TDA, W) & Lanes;
+    if (!Active)
+      continue;
+    uint64_t Missing = missingLanes(Site, Active, Lanes, Tile, W, FD, LE);
+    if (!Missing)
+      continue;
+    reportMissing(Target, Tile, W, Active, Missing, LE.warpSize(), Guard,
+                  GoesOn, Chain);
+    return;
+  }
+}
+
 const Stmt *MaskDivergentCheck::continuation(const Stmt *Site,
                                              const Stmt *Guard,
                                              FunctionDependence &FD) {
@@ -241,8 +327,6 @@ const Stmt *MaskDivergentCheck::continuation(const Stmt *Site,
   const Stmt *C = Site;
   for (const Stmt *P = FD.parent(C); P && P != Guard; P = FD.parent(P))
     C = P;
-  bool Skipping = true;
-  const Stmt *P = Guard;
   if (const auto *If = dyn_cast<IfStmt>(Guard)) {
     // The skipping lanes run the other side, then what follows.
     const Stmt *Other = C == If->getThen() ? If->getElse() : If->getThen();
@@ -251,9 +335,16 @@ const Stmt *MaskDivergentCheck::continuation(const Stmt *Site,
     if (!trivial(Other))
       return Other;
   }
-  // Outwards from the guard: past a branch, its skipping lanes run the
-  // other side, then what follows it.
-  for (C = P, P = FD.parent(C); P; C = P, P = FD.parent(P)) {
+  return after(Guard, FD);
+}
+
+const Stmt *MaskDivergentCheck::after(const Stmt *From,
+                                      FunctionDependence &FD) {
+  // Outwards from From: past a branch, its skipping lanes run the other
+  // side, then what follows it.
+  bool Skipping = true;
+  const Stmt *C = From;
+  for (const Stmt *P = FD.parent(C); P; C = P, P = FD.parent(P)) {
     if (const auto *If = dyn_cast<IfStmt>(P)) {
       if (C != If->getThen() && C != If->getElse())
         continue;

@@ -68,7 +68,40 @@ __global__ void tile(float *a) {
   a[threadIdx.x] = v;
 }
 
+// A helper whose guard reads its lane parameter: each call passes
+// threadIdx.x % 32, so lanes 16-31 skip the shuffle inside it and go on
+// to the next full-mask call in the kernel.
+__device__ float upper_half_sum(float v, unsigned lane) {
+  if (lane < 16)
+    v += __shfl_down_sync(FULL, v, 16);
+  // CHECK: :[[@LINE-1]]:10: error: '__shfl_down_sync' expects the full mask, but only lanes 0-15 of warp 0 reach it (lanes 16-31 do not)
+  // CHECK: :[[@LINE-3]]:7: note: only some lanes pass this condition
+  // CHECK: :[[@LINE+8]]:3: note: the lanes that skip the call go on here
+  // CHECK: :[[@LINE+6]]:13: note: reached through this call
+  // CHECK: :[[@LINE-5]]:10: note: take the mask before the branch
+  // PASCAL: :[[@LINE-6]]:10: warning: '__shfl_down_sync' expects the full mask, but only lanes 0-15 of warp 0 reach it
+  return v;
+}
+__global__ void helper_guard(float *a) {
+  float r = upper_half_sum(a[threadIdx.x], threadIdx.x % 32);
+  r = __shfl_sync(FULL, r, 0);
+  a[threadIdx.x] = r;
+}
+
 // ---- negatives
+
+// The same helper shape whose guard every lane passes (lane < 32), and the
+// first helper called where the lanes that skip can only exit.
+__device__ float all_lanes_sum(float v, unsigned lane) {
+  if (lane < 32)
+    v += __shfl_down_sync(FULL, v, 16);
+  return v;
+}
+__global__ void helper_guard_whole(float *a) {
+  float r = all_lanes_sum(a[threadIdx.x], threadIdx.x % 32);
+  r = __shfl_sync(FULL, r, 0);
+  a[threadIdx.x] = r;
+}
 
 __global__ void fine(float *a, int n) {
   int lane = threadIdx.x % 32;
@@ -101,3 +134,7 @@ __global__ void last_if(int *out) {
   }
 }
 // (Data-dependent conditions and run-time bounds: warp-mask-divergent-data.cu.)
+void launch_helper_guards(float *a) {
+  helper_guard<<<1, 64>>>(a);
+  helper_guard_whole<<<1, 64>>>(a);
+}
