@@ -165,12 +165,19 @@ std::optional<int64_t> LaneEvaluator::evalIn(const Expr *E, const ThreadId &T,
   const ASTContext &Ctx = F->getASTContext();
   if (auto V = builtin(E, T))
     return V;
-  // Anything that does not depend on the thread and folds is a constant.
+  // Anything that does not depend on the thread and folds is a constant
+  // (folded once per expression: the tracer asks again in every lane and
+  // every step).
   if (!isa<DeclRefExpr>(E) || !B) {
-    Expr::EvalResult R;
-    if (E->getType()->isIntegralOrEnumerationType() &&
-        E->EvaluateAsInt(R, Ctx) && R.Val.isInt())
-      return R.Val.getInt().getExtValue();
+    auto [It, New] = Constants.try_emplace(E);
+    if (New) {
+      Expr::EvalResult R;
+      if (E->getType()->isIntegralOrEnumerationType() &&
+          E->EvaluateAsInt(R, Ctx) && R.Val.isInt())
+        It->second = R.Val.getInt().getExtValue();
+    }
+    if (It->second)
+      return It->second;
   }
   if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
     if (const auto *P = dyn_cast<ParmVarDecl>(DRE->getDecl())) {

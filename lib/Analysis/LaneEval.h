@@ -193,6 +193,8 @@ private:
   llvm::DenseMap<const clang::FunctionDecl *,
                  llvm::DenseSet<const clang::VarDecl *>>
       Written;
+  // The value of each expression that folds to a constant, or nothing.
+  llvm::DenseMap<const clang::Expr *, std::optional<int64_t>> Constants;
   AffineAnalysis *Forms = nullptr;
   const clang::FunctionDecl *FormModel = nullptr;
   llvm::DenseMap<const clang::Expr *, AffineForm> FormOf;
