@@ -1,0 +1,155 @@
+#!/usr/bin/env python3
+"""What a lint costs as CI pays it: cold runs against one device-only parse.
+
+For each file of a corpus (bench/speed-corpus.txt, as bench/speed_table.py
+reads it), in CPU seconds of the process and of every child it waited for
+(launch-occupancy's nvcc), fastest of --runs runs:
+
+  dev   clang++-22 -x cuda --cuda-device-only -fsyntax-only, same flags
+  cold  warplint, every check, one target, fresh cache directories per
+        run (no ptxas answer, an empty result cache, --cache-dir): a CI
+        job's first lint
+  hit   again with the result cache the cold run filled: a lint of an
+        unchanged file
+
+and, with --variants, cold runs of `--ptxas=false` and of `--ptxas=false
+--ir-layer=false`. Prints each file's ratios to dev, then the median, p90,
+worst and total (the sum of a column over the sum of dev) of each ratio,
+and the slowest files.
+
+    python3 bench/cold.py [--ext DIR] [--runs 1] [--variants]
+        [--corpus bench/speed-corpus.txt] [--markdown out.md]
+"""
+import argparse
+import os
+import shutil
+import statistics
+import sys
+import tempfile
+from pathlib import Path
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from speed_table import ROOT, corpus, run_once  # noqa: E402
+
+
+def cpu_best(cmd, runs, env_of, ok=(0, 1)):
+    """Fastest CPU seconds of runs, each with the environment env_of()
+    gives it (a fresh cache directory for a cold run)."""
+    out = None
+    for _ in range(runs):
+        env, done = env_of()
+        try:
+            t, _, rc = run_once(cmd, True, env)
+        finally:
+            done()
+        if rc not in ok:
+            raise RuntimeError(f"exit {rc}: {' '.join(map(str, cmd))}")
+        out = t if out is None else min(out, t)
+    return out
+
+
+def fresh_cache():
+    """An environment whose cache directories (warplint's own, for the
+    ptxas answers, and the result cache) are new, and its clean-up."""
+    d = tempfile.mkdtemp(prefix="warplint-cold-")
+    env = dict(os.environ, XDG_CACHE_HOME=d,
+               WARPLINT_CACHE_DIR=os.path.join(d, "results"))
+    return env, lambda: shutil.rmtree(d, ignore_errors=True)
+
+
+def percentile(values, p):
+    """The nearest-rank p-th percentile."""
+    s = sorted(values)
+    k = max(0, min(len(s) - 1, int(-(-p * len(s) // 100)) - 1))
+    return s[k]
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--corpus", default=str(ROOT / "bench/speed-corpus.txt"))
+    ap.add_argument("--ext", default=str(ROOT.parent / "ext"))
+    ap.add_argument("--runs", type=int, default=1)
+    ap.add_argument("--arch", default="sm_80")
+    ap.add_argument("--cuda-path", default="/usr/local/cuda")
+    ap.add_argument("--warplint", default=str(ROOT / "build/bin/warplint"))
+    ap.add_argument("--clang", default="clang++-22")
+    ap.add_argument("--variants", action="store_true",
+                    help="also --ptxas=false, and with --ir-layer=false")
+    ap.add_argument("--slowest", type=int, default=5)
+    ap.add_argument("--markdown", help="also write the summary here")
+    args = ap.parse_args()
+
+    cuda = args.cuda_path
+    common = ["--cuda-path=" + cuda, "-isystem",
+              os.path.join(cuda, "include/cccl"), "-nogpulib",
+              "-Wno-unknown-cuda-version", "--no-cuda-version-check",
+              "-Xclang", "-target-sdk-version=13.0",
+              "--cuda-gpu-arch=" + args.arch]
+    columns = ["cold", "hit"]
+    variants = {}
+    if args.variants:
+        variants["no ptxas"] = ["--ptxas=false"]
+        variants["no ptxas, no IR"] = ["--ptxas=false", "--ir-layer=false"]
+        columns += ["no ptxas", "no ptxas, no IR"]
+
+    rows = []
+    for f, flags in corpus(args):
+        dev = cpu_best([args.clang, "-x", "cuda", "--cuda-device-only",
+                        "-fsyntax-only"] + common + flags + [str(f)],
+                       args.runs, lambda: (None, lambda: None))
+        lint = [args.warplint, "--quiet", "-j", "1", "--arch=" + args.arch,
+                "--cuda-path=" + cuda]
+        tail = [str(f), "--"] + flags
+        row = {"file": str(f.relative_to(ROOT)) if ROOT in f.parents
+               else str(f), "dev": dev}
+        try:
+            row["cold"] = cpu_best(lint + tail, args.runs, fresh_cache)
+            # The caches of one untimed cold run, kept for the other runs.
+            env, done = fresh_cache()
+            try:
+                run_once(lint + tail, True, env)
+                row["hit"] = cpu_best(lint + tail, args.runs,
+                                      lambda: (env, lambda: None))
+            finally:
+                done()
+            for name, extra in variants.items():
+                row[name] = cpu_best(lint + extra + tail, args.runs,
+                                     fresh_cache)
+        except RuntimeError as e:
+            print(f"skipped {f}: {e}", file=sys.stderr)
+            continue
+        rows.append(row)
+        print(f"{row['file'][-60:]:60} dev {dev:6.2f}s  " +
+              "  ".join(f"{c} {row[c] / dev:5.2f}x" for c in columns),
+              flush=True)
+    if not rows:
+        return 1
+
+    lines = [f"{len(rows)} files, CPU seconds of warplint and its children "
+             f"over one device-only parse ({args.arch}, fastest of "
+             f"{args.runs}):", "",
+             "| | median | p90 | worst | total |", "|---|---|---|---|---|"]
+    for c in columns:
+        r = [row[c] / row["dev"] for row in rows]
+        total = sum(row[c] for row in rows) / sum(row["dev"] for row in rows)
+        lines.append(f"| {c} | {statistics.median(r):.2f}x | "
+                     f"{percentile(r, 90):.2f}x | {max(r):.2f}x | "
+                     f"{total:.2f}x |")
+    lines.append("")
+    lines.append("a cache hit against a cold run, total: %.1f%%" % (
+        100 * sum(row["hit"] for row in rows) /
+        sum(row["cold"] for row in rows)))
+    lines.append("")
+    lines.append("slowest cold (ratio to dev):")
+    for row in sorted(rows, key=lambda r: -r["cold"] / r["dev"])[
+            :args.slowest]:
+        lines.append(f"- {row['file']}: {row['cold'] / row['dev']:.2f}x "
+                     f"({row['cold']:.2f} s against {row['dev']:.2f} s)")
+    print("\n" + "\n".join(lines))
+    if args.markdown:
+        Path(args.markdown).write_text("\n".join(lines) + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
