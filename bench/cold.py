@@ -29,7 +29,7 @@ import tempfile
 from pathlib import Path
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from speed_table import ROOT, corpus, run_once  # noqa: E402
+from speed_table import ROOT, clang_flags, corpus, run_once  # noqa: E402
 
 
 def cpu_best(cmd, runs, env_of, ok=(0, 1)):
@@ -80,11 +80,7 @@ def main():
     args = ap.parse_args()
 
     cuda = args.cuda_path
-    common = ["--cuda-path=" + cuda, "-isystem",
-              os.path.join(cuda, "include/cccl"), "-nogpulib",
-              "-Wno-unknown-cuda-version", "--no-cuda-version-check",
-              "-Xclang", "-target-sdk-version=13.0",
-              "--cuda-gpu-arch=" + args.arch]
+    common = clang_flags(cuda, args.arch)
     columns = ["cold", "hit"]
     variants = {}
     if args.variants:

@@ -72,6 +72,16 @@ def best(cmd, runs, cpu, env=None, ok=(0,)):
     return min(times), max(rss)
 
 
+def clang_flags(cuda, arch):
+    """The flags clang++-22 needs to parse a CUDA file as warplint does:
+    the toolkit, its CCCL headers, and one target."""
+    return ["--cuda-path=" + cuda, "-isystem",
+            os.path.join(cuda, "include/cccl"), "-nogpulib",
+            "-Wno-unknown-cuda-version", "--no-cuda-version-check",
+            "-Xclang", "-target-sdk-version=13.0",
+            "--cuda-gpu-arch=" + arch]
+
+
 def corpus(args):
     for line in Path(args.corpus).read_text().splitlines():
         line = line.split("#", 1)[0].strip()
@@ -110,11 +120,7 @@ def main():
     args = ap.parse_args()
 
     cuda = args.cuda_path
-    common = ["--cuda-path=" + cuda, "-isystem",
-              os.path.join(cuda, "include/cccl"), "-nogpulib",
-              "-Wno-unknown-cuda-version", "--no-cuda-version-check",
-              "-Xclang", "-target-sdk-version=13.0",
-              "--cuda-gpu-arch=" + args.arch]
+    common = clang_flags(cuda, args.arch)
     have_tidy = not args.no_tidy and shutil.which(args.clang_tidy)
     cache = tempfile.mkdtemp(prefix="warplint-speed-")
     env = dict(os.environ, XDG_CACHE_HOME=cache)
