@@ -21,13 +21,18 @@ const CallGraphView &LaneEngine::callGraph() {
   return *Calls;
 }
 
+// Two shapes the same for every lane: the literal extents, or both unknown.
+static bool sameLanes(const BlockShape &A, const BlockShape &B) {
+  return A.X == B.X && A.Y == B.Y && A.Z == B.Z && A.RuntimeZ == B.RuntimeZ;
+}
+
 // Two launches' shapes joined: the same x, y, z (the run-time z choices
 // united), or nothing.
 static std::optional<BlockShape> agree(std::optional<BlockShape> A,
                                        const BlockShape &B) {
   if (!A)
     return B;
-  if (B.X != A->X || B.Y != A->Y || B.Z != A->Z || B.RuntimeZ != A->RuntimeZ)
+  if (!sameLanes(*A, B))
     return std::nullopt;
   A->joinZChoices(B.ZChoices);
   return A;
@@ -153,11 +158,6 @@ LaneEvaluator LaneEngine::lanes(const FunctionDecl *F,
   useForms(E);
   bindParameters(E, Shape, 0);
   return E;
-}
-
-// Two shapes the same for every lane: the literal extents, or both unknown.
-static bool sameLanes(const BlockShape &A, const BlockShape &B) {
-  return A.X == B.X && A.Y == B.Y && A.Z == B.Z && A.RuntimeZ == B.RuntimeZ;
 }
 
 void LaneEngine::useForms(LaneEvaluator &E) {
