@@ -241,10 +241,13 @@ void DivergentBarrierCheck::judge(const Stmt *Site, FunctionDependence &FD,
   const FunctionDecl *Kernel =
       Chain.empty() ? FD.function() : Chain.front().Caller;
   // A branch or loop that the launch shape makes take every thread the same
-  // way (the engine's sameForLaunch) splits nothing.
+  // way (the engine's sameForLaunch) splits nothing. Only the guards that
+  // split the block are judged: the others never make the finding.
   using Kind = FunctionDependence::GuardKind;
   LaneEngine &Engine = context().engine();
   llvm::erase_if(Guards, [&](const FunctionDependence::GuardSite &G) {
+    if (!splitsBlock(G.D))
+      return true;
     return takesThreadsToExit(G, Site, FD) ||
            (G.Kind == Kind::Branch &&
             Engine.sameForLaunch(G.Where, FD.function(), Kernel)) ||
