@@ -71,6 +71,14 @@ void MaskDivergentCheck::checkFunction(const FunctionDecl *Fn) {
 }
 
 namespace {
+// The lanes of warp W that the block has.
+uint64_t existingLanes(LaneEvaluator &LE, unsigned W) {
+  uint64_t Lanes = 0;
+  for (unsigned L = 0; L < LE.warpSize(); ++L)
+    if (LE.thread(W, L))
+      Lanes |= uint64_t(1) << L;
+  return Lanes;
+}
 // What the call expects to reach it, as the messages say it.
 std::string maskText(const SyncSite &S, unsigned Tile) {
   return S.Kind == SyncKind::TileCollective
@@ -140,10 +148,7 @@ void MaskDivergentCheck::judge(const CallExpr *Site, const FunctionDecl *Fn,
       judgeUnknown(Site, Target, Chain, Tile, FD, LE);
       return;
     }
-    uint64_t Lanes = 0;
-    for (unsigned L = 0; L < LE.warpSize(); ++L)
-      if (LE.thread(W, L))
-        Lanes |= uint64_t(1) << L;
+    uint64_t Lanes = existingLanes(LE, W);
     if (!*Active)
       continue;
     uint64_t Missing = missingLanes(Site, *Active, Lanes, Tile, W, FD, LE);
@@ -301,10 +306,7 @@ void MaskDivergentCheck::judgeHelperGuard(
     return; // the lanes that skip it can only exit
   ThreadDependenceAnalysis &TDA = context().threadDependence();
   for (unsigned W = 0; W < LE.warpCount(); ++W) {
-    uint64_t Lanes = 0;
-    for (unsigned L = 0; L < LE.warpSize(); ++L)
-      if (LE.thread(W, L))
-        Lanes |= uint64_t(1) << L;
+    uint64_t Lanes = existingLanes(LE, W);
     // A superset of the lanes that reach the collective (a condition that
     // cannot be evaluated keeps its lanes): the lanes it leaves out surely
     // do not.
