@@ -56,55 +56,50 @@ ir::AccessFate fateOf(CheckContext &Ctx, const ir::OptimisedAccesses &O,
   return {};
 }
 
-// The access expression clang put at Loc: for a load the outermost lvalue
-// (p[i].x rather than p[i]) whose expression location is Loc, for a store
-// the left side of the assignment whose operator is at Loc.
-class AccessAt : public RecursiveASTVisitor<AccessAt> {
+// The access expressions of the user's code by the position the IR layer
+// knows them by: for a load the outermost lvalue (p[i].x rather than p[i])
+// whose expression location is the position, for a store the left side of
+// the assignment whose operator is there. One walk of the TU (its system
+// headers skipped, as no access there is asked for) answers every position.
+class AccessIndex : public RecursiveASTVisitor<AccessIndex> {
 public:
-  AccessAt(const SourceManager &SM, SourceLocation Loc, bool IsStore)
-      : SM(SM), Loc(Loc), IsStore(IsStore) {}
+  explicit AccessIndex(const SourceManager &SM) : SM(SM) {}
   bool shouldVisitTemplateInstantiations() const { return true; }
   bool TraverseDecl(Decl *D) {
-    if (!D || Found)
+    if (!D)
       return true;
-    // Only the declarations around Loc.
-    if (!isa<TranslationUnitDecl>(D) && !isa<LinkageSpecDecl>(D)) {
-      SourceRange R = D->getSourceRange();
-      if (R.isInvalid() || SM.isBeforeInTranslationUnit(Loc, R.getBegin()) ||
-          SM.isBeforeInTranslationUnit(R.getEnd(), Loc))
-        return true;
-    }
+    if (!isa<TranslationUnitDecl>(D) && !isa<LinkageSpecDecl>(D) &&
+        SM.isInSystemHeader(SM.getExpansionLoc(D->getLocation())))
+      return true;
     return RecursiveASTVisitor::TraverseDecl(D);
   }
   bool VisitExpr(Expr *E) {
-    if (Found)
-      return true;
-    if (IsStore) {
-      const Expr *LHS = nullptr;
-      if (const auto *B = dyn_cast<BinaryOperator>(E);
-          B && B->isAssignmentOp() && B->getOperatorLoc() == Loc)
-        LHS = B->getLHS();
-      if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(E);
-          Op && Op->isAssignmentOp() && Op->getOperatorLoc() == Loc)
-        LHS = Op->getArg(0);
-      if (LHS)
-        Found = LHS->IgnoreParenImpCasts();
-      return true;
-    }
+    const Expr *LHS = nullptr;
+    SourceLocation Op;
+    if (const auto *B = dyn_cast<BinaryOperator>(E); B && B->isAssignmentOp())
+      LHS = B->getLHS(), Op = B->getOperatorLoc();
+    if (const auto *C = dyn_cast<CXXOperatorCallExpr>(E);
+        C && C->isAssignmentOp())
+      LHS = C->getArg(0), Op = C->getOperatorLoc();
+    if (LHS)
+      Stores.try_emplace(Op.getRawEncoding(), LHS->IgnoreParenImpCasts());
     bool Lvalue = isa<ArraySubscriptExpr>(E) || isa<MemberExpr>(E) ||
                   (isa<UnaryOperator>(E) &&
                    cast<UnaryOperator>(E)->getOpcode() == UO_Deref);
-    // Visited outermost first: the first match is the widest.
-    if (Lvalue && E->getExprLoc() == Loc)
-      Found = E;
+    // Visited outermost first: the first one at a position is the widest.
+    if (Lvalue)
+      Loads.try_emplace(E->getExprLoc().getRawEncoding(), E);
     return true;
   }
-  const Expr *Found = nullptr;
+  const Expr *find(SourceLocation Loc, bool IsStore) const {
+    const auto &Map = IsStore ? Stores : Loads;
+    auto It = Map.find(Loc.getRawEncoding());
+    return It == Map.end() ? nullptr : It->second;
+  }
 
 private:
   const SourceManager &SM;
-  SourceLocation Loc;
-  bool IsStore;
+  llvm::DenseMap<SourceLocation::UIntTy, const Expr *> Loads, Stores;
 };
 
 SourceLocation locate(CheckContext &Ctx, const std::string &File, unsigned Line,
@@ -184,7 +179,8 @@ void FollowedAccesses::follow(CheckContext &Ctx, const MemoryAccess &A) {
 static std::vector<InlinedAccess>
 inlinedAccesses(CheckContext &Ctx, AffineAnalysis &AA,
                 const FunctionDecl *Kernel, bool Shared,
-                const std::set<std::string> &Followed) {
+                const std::set<std::string> &Followed,
+                std::unique_ptr<AccessIndex> &Index) {
   std::vector<InlinedAccess> Out;
   SourceManager &SM = Ctx.sourceManager();
   if (!Kernel->hasBody() || !callsUserCode(Kernel, SM))
@@ -204,13 +200,16 @@ inlinedAccesses(CheckContext &Ctx, AffineAnalysis &AA,
     SourceLocation Loc = locate(Ctx, At.File, At.Line, At.Column);
     if (Loc.isInvalid() || SM.isInSystemHeader(Loc))
       continue;
-    AccessAt Finder(SM, Loc, IA->IsStore);
-    Finder.TraverseDecl(Ctx.astContext().getTranslationUnitDecl());
-    if (!Finder.Found)
+    if (!Index) {
+      Index = std::make_unique<AccessIndex>(SM);
+      Index->TraverseDecl(Ctx.astContext().getTranslationUnitDecl());
+    }
+    const Expr *Found = Index->find(Loc, IA->IsStore);
+    if (!Found)
       continue;
     InlinedAccess A;
-    A.Loc = Finder.Found->getBeginLoc();
-    A.E = Finder.Found;
+    A.Loc = Found->getBeginLoc();
+    A.E = Found;
     A.IsStore = IA->IsStore;
     A.Bytes = IA->Bytes;
     AffineForm Form = AffineForm::constant(0);
@@ -233,8 +232,9 @@ inlinedAccesses(CheckContext &Ctx, AffineAnalysis &AA,
 std::vector<std::pair<const FunctionDecl *, InlinedAccess>>
 FollowedAccesses::unfollowed(CheckContext &Ctx, AffineAnalysis &AA) const {
   std::vector<std::pair<const FunctionDecl *, InlinedAccess>> Out;
+  std::unique_ptr<AccessIndex> Index; // built when first needed
   for (const FunctionDecl *K : Kernels)
-    for (InlinedAccess &A : inlinedAccesses(Ctx, AA, K, Shared, Keys))
+    for (InlinedAccess &A : inlinedAccesses(Ctx, AA, K, Shared, Keys, Index))
       Out.emplace_back(K, std::move(A));
   return Out;
 }
