@@ -14,7 +14,8 @@ namespace warplint {
 namespace {
 
 // Budgets: statements run per warp and per kernel, iterations of one loop,
-// helpers deep, expression depth.
+// helpers deep, expression depth. A kernel is traced warp by warp until one
+// warp runs out of its budget.
 constexpr unsigned MaxStepsPerWarp = 20000;
 constexpr unsigned MaxStepsPerKernel = 200000;
 constexpr unsigned MaxIterations = 64;
@@ -75,6 +76,11 @@ public:
       Stop = false;
       Ret = Brk = Cnt = 0;
       exec(Kernel->getBody(), Exists);
+      // A warp that ran out of its budget: the others run the same
+      // statements (a tensor-core GEMM's unrolled tiles), and would spend
+      // theirs the same way. What it found stands; they are not traced.
+      if (OutOfSteps)
+        break;
     }
     std::vector<WarpExchange> Result;
     for (WarpExchange &X : Out)
@@ -101,7 +107,7 @@ private:
 
   bool step() {
     if (++Steps > MaxStepsPerWarp || ++KernelSteps > MaxStepsPerKernel) {
-      Stop = true;
+      Stop = OutOfSteps = true;
       KernelStop = KernelSteps > MaxStepsPerKernel;
     }
     return !Stop;
@@ -836,6 +842,7 @@ private:
   unsigned Instance = 0, NextInstance = 0;
   unsigned Steps = 0, KernelSteps = 0;
   bool Stop = false, KernelStop = false;
+  bool OutOfSteps = false; // a warp ran out of its budget
   BarrierSummary Barriers;
   llvm::DenseMap<const Stmt *, llvm::SmallVector<const VarDecl *, 4>>
       WrittenMemo;
