@@ -203,7 +203,8 @@ AnalysisAction::CreateASTConsumer(CompilerInstance &CI, llvm::StringRef) {
   AnalysisConsumer &Checks = *AST;
   std::unique_ptr<IRLayerConsumer> IR = createIRLayerConsumer(
       CI, [&Checks, Sink = Own.Sink] { return Checks.judged(*Sink); },
-      Shared ? &Shared->IRAnalysed : nullptr, T.IRBarrierCheck, IRFailure);
+      Shared ? &Shared->IRAnalysed : nullptr, T.IRBarrierCheck, IRFailure,
+      {T.Ptxas, T.Libdevice, T.ResourceCacheDir});
   Services.setIRLayer(IR.get());
   std::vector<std::unique_ptr<ASTConsumer>> Both;
   Both.push_back(std::move(AST));

@@ -11,6 +11,7 @@
 #include "Driver/Runner.h"
 #include "clang/Frontend/CompilerInstance.h"
 #include "clang/Frontend/FrontendAction.h"
+#include "llvm/Support/raw_ostream.h"
 #include <memory>
 #include <string>
 #include <vector>
@@ -45,11 +46,43 @@ public:
   void setIRLayer(IRLayerConsumer *L) { IR = L; }
 
   const ir::OptimisedAccesses *optimisedAccesses(const ArchInfo &A) override {
-    return IR ? IR->optimisedAccesses(A.Name) : nullptr;
+    // The layer may run for the registers alone (--ir-layer=false).
+    return IR && T.IRLayer ? IR->optimisedAccesses(A.Name) : nullptr;
   }
   std::optional<KernelResources> kernelResources(const ArchInfo &A,
                                                  llvm::StringRef Mangled,
                                                  std::string &Why) override {
+    std::optional<KernelResources> R = resources(A, Mangled, Why);
+    if (T.PrintRegisters) {
+      std::string Line =
+          "warplint: " + T.File + ": " + A.Name + " " + Mangled.str() + ": ";
+      if (R)
+        Line += std::to_string(R->Registers) + " registers, " +
+                std::to_string(R->SharedBytes) + " bytes smem, " +
+                std::to_string(R->SpillBytes) + " bytes spilled\n";
+      else
+        Line += "not known: " + (Why.empty() ? "not compiled" : Why) + "\n";
+      llvm::errs() << Line;
+    }
+    return R;
+  }
+  std::optional<unsigned> maxRegisterCount() const override {
+    return T.Flags.MaxRegCount;
+  }
+
+private:
+  std::optional<KernelResources>
+  resources(const ArchInfo &A, llvm::StringRef Mangled, std::string &Why) {
+    if (!T.Ptxas.empty()) {
+      if (!llvm::is_contained(nvccTargets(T.Nvcc), A.Name)) {
+        Why = "the installed nvcc does not compile for " + A.Name;
+        return std::nullopt;
+      }
+      if (IR)
+        return IR->kernelResources(A.Name, Mangled, Why);
+      Why = "the device code is not generated for this parse";
+      return std::nullopt;
+    }
     if (!Resources) {
       Why = T.NoPtxas.empty() ? "ptxas was not run" : T.NoPtxas;
       return std::nullopt;
@@ -60,11 +93,7 @@ public:
     }
     return Resources->lookup(A.Name, Mangled, Why);
   }
-  std::optional<unsigned> maxRegisterCount() const override {
-    return T.Flags.MaxRegCount;
-  }
 
-private:
   ResourceUsageJob *Resources;
   const FileTask &T;
   IRLayerConsumer *IR = nullptr;
@@ -102,8 +131,10 @@ protected:
   }
 
 private:
+  // The IR layer's findings, or the registers from its PTX.
   bool wantsIRLayer(const clang::CompilerInstance &CI) const {
-    return Own.Arch && !Dump && T.IRLayer && CI.getLangOpts().CUDAIsDevice;
+    return Own.Arch && !Dump && CI.getLangOpts().CUDAIsDevice &&
+           (T.IRLayer || (T.ResourceUsage && !T.Ptxas.empty()));
   }
 
   const FileTask &T;

@@ -3,9 +3,11 @@
 #include "Analysis/Launches.h"
 #include "Analysis/SyncPrimitives.h"
 #include "Core/Check.h"
+#include "Driver/ResourceUsage.h"
 #include "IR/BarrierDivergence.h"
 #include "IR/OptimisedAccesses.h"
 #include "IR/Pieces.h"
+#include "IR/Ptx.h"
 #include "IR/Report.h"
 #include "Support/FatalErrors.h"
 #include "clang/AST/ASTConsumer.h"
@@ -33,6 +35,12 @@ namespace warplint {
 namespace {
 
 using CodeGenEvent = std::function<void(CodeGenerator &)>;
+
+// The largest kernel, in LLVM instructions after -O3, whose registers
+// ptxas is asked for: ptxas's time grows faster than the code (a
+// tensor-core GEMM of 20000 instructions takes it seconds), and a lint
+// should cost about one parse. Larger kernels are judged without registers.
+constexpr unsigned PtxBudget = 4000;
 
 // Counts the code generator's diagnostics and shows none; keeps the first
 // error's text for the warning that says why the IR layer has no findings.
@@ -340,9 +348,10 @@ class IRLayer : public IRLayerConsumer {
 public:
   IRLayer(CompilerInstance &CI,
           std::function<std::vector<IRLayerTarget>()> Targets, bool *Analysed,
-          std::string BarrierCheck, std::string *Failure)
+          std::string BarrierCheck, std::string *Failure, IRLayerPtxas Ptxas)
       : CI(CI), Targets(std::move(Targets)), Analysed(Analysed),
-        BarrierCheck(std::move(BarrierCheck)), Failure(Failure) {}
+        BarrierCheck(std::move(BarrierCheck)), Failure(Failure),
+        Ptxas(std::move(Ptxas)) {}
 
   bool HandleTopLevelDecl(DeclGroupRef D) override {
     if (!isSystemKernel(D))
@@ -407,6 +416,43 @@ public:
 
   void Initialize(ASTContext &Context) override { AST = &Context; }
 
+  std::optional<KernelResources> kernelResources(llvm::StringRef Target,
+                                                 llvm::StringRef Mangled,
+                                                 std::string &Why) override {
+    if (Ptxas.Ptxas.empty()) {
+      Why = "ptxas was not run";
+      return std::nullopt;
+    }
+    if (!Ptx)
+      makePtx();
+    if (!PtxFailure.empty()) {
+      Why = PtxFailure;
+      return std::nullopt;
+    }
+    for (const auto &[Kernel, Size] : Ptx->TooLarge)
+      if (Kernel == Mangled) {
+        Why = "the kernel is " + std::to_string(Size) +
+              " LLVM instructions after -O3, more than the " +
+              std::to_string(PtxBudget) +
+              " warplint compiles for its registers "
+              "(--registers-from=nvcc counts them)";
+        return std::nullopt;
+      }
+    auto [It, New] = Allocated.try_emplace(Target);
+    if (New)
+      It->second.Kernels = ptxasResources(Ptxas.Ptxas, Target, Ptx->Text,
+                                          Ptxas.CacheDir, It->second.Failure);
+    if (!It->second.Failure.empty()) {
+      Why = "ptxas could not compile the kernels' PTX for " + Target.str() +
+            " (" + It->second.Failure + ")";
+      return std::nullopt;
+    }
+    auto K = It->second.Kernels.find(Mangled.str());
+    if (K == It->second.Kernels.end())
+      return std::nullopt;
+    return K->second;
+  }
+
 private:
   // The module of this parse, generated on first use; null when code
   // generation failed or crashed (never an error of the run).
@@ -467,6 +513,55 @@ private:
 
 private:
   void record(CodeGenEvent E) { Events.push_back(std::move(E)); }
+
+  // The PTX of the kernels launched with a literal block (the launches
+  // launch-occupancy can judge), for the parse's target.
+  void makePtx() {
+    Ptx.emplace();
+    llvm::Module *M = AST ? generated(*AST) : nullptr;
+    if (!M) {
+      PtxFailure = "the device code could not be generated";
+      return;
+    }
+    std::vector<std::string> Names = judgedKernels();
+    std::string CPU = CI.getTargetOpts().CPU;
+    std::string Error;
+    bool Crashed = !CRC.RunSafely([&] {
+      auto R = ir::kernelsPtx(*M, Names, CPU, Ptxas.Libdevice, PtxBudget);
+      if (R)
+        *Ptx = std::move(*R);
+      else
+        Error = llvm::toString(R.takeError());
+    });
+    // The copy lived in a context of its own: the module and the IR
+    // findings are untouched. Code the target cannot compile (a legacy
+    // __shfl on sm_70 and later) stops the code generator, as it stops nvcc.
+    if (Crashed)
+      Error = takeFatalError();
+    if (Crashed || !Error.empty()) {
+      PtxFailure =
+          "the PTX of the kernels could not be generated (" + Error + ")";
+    }
+  }
+
+  // The mangled names of the kernels launched with a literal block shape.
+  std::vector<std::string> judgedKernels() {
+    std::vector<IRLayerTarget> Ts = Targets();
+    if (Ts.empty())
+      return {};
+    AffineAnalysis &Affine = Ts.front().Ctx->affine();
+    ASTNameGenerator Names(*AST);
+    std::set<std::string> Out;
+    for (const auto &Match : ast_matchers::match(launchMatcher(), *AST)) {
+      LaunchSite L = launchSite(Match.getNodeAs<CallExpr>("launch"));
+      if (!L.Kernel || !L.Block || !Affine.literalShapeOf(L.Block))
+        continue;
+      const FunctionDecl *Def = L.Kernel;
+      L.Kernel->hasBody(Def);
+      Out.insert(Names.getName(Def));
+    }
+    return {Out.begin(), Out.end()};
+  }
 
   // The barrier analysis inlines into what it judges: it works on one piece
   // of M at a time, and M stays as generated for the optimised view.
@@ -597,15 +692,26 @@ private:
   std::optional<bool> Generation; // set once generation was tried
   llvm::StringMap<std::unique_ptr<ir::OptimisedAccesses>> Optimised;
   llvm::StringMap<bool> SystemFiles; // by path: pieces come and go
+  IRLayerPtxas Ptxas;
+  std::optional<ir::KernelsPtx> Ptx; // made on the first question
+  std::string PtxFailure;
+  struct Allocation {
+    std::map<std::string, KernelResources> Kernels;
+    std::string Failure;
+  };
+  llvm::StringMap<Allocation> Allocated; // by target
 };
 
 } // namespace
 
-std::unique_ptr<IRLayerConsumer> createIRLayerConsumer(
-    CompilerInstance &CI, std::function<std::vector<IRLayerTarget>()> Targets,
-    bool *Analysed, std::string BarrierCheck, std::string *Failure) {
+std::unique_ptr<IRLayerConsumer>
+createIRLayerConsumer(CompilerInstance &CI,
+                      std::function<std::vector<IRLayerTarget>()> Targets,
+                      bool *Analysed, std::string BarrierCheck,
+                      std::string *Failure, IRLayerPtxas Ptxas) {
   return std::make_unique<IRLayer>(CI, std::move(Targets), Analysed,
-                                   std::move(BarrierCheck), Failure);
+                                   std::move(BarrierCheck), Failure,
+                                   std::move(Ptxas));
 }
 
 } // namespace warplint

@@ -10,6 +10,7 @@
 // with errors never reaches it, and what it would diagnose (it is not the
 // compiler the user asked for) is kept out of the user's diagnostics.
 #pragma once
+#include "Core/Services.h"
 #include "clang/AST/ASTConsumer.h"
 #include "llvm/ADT/StringRef.h"
 #include <functional>
@@ -52,6 +53,14 @@ struct IRLayerTarget {
 // generator's first error, or the LLVM fatal error's reason), for a warning.
 class IRLayerConsumer : public clang::ASTConsumer {
 public:
+  // The registers of the kernel of mangled name Mangled as the ptxas of
+  // IRLayerPtxas allocates them for Target, compiling the PTX this layer
+  // generates of the kernels the TU launches with a literal block (once,
+  // on the first question); otherwise why not in Why (empty: the kernel is
+  // not in this file's device code).
+  virtual std::optional<KernelResources>
+  kernelResources(llvm::StringRef Target, llvm::StringRef Mangled,
+                  std::string &Why) = 0;
   // What -O3 leaves of the accesses of the device code, optimised for CPU
   // (an sm_XX name), computed on first use; null when code generation or
   // the pipeline failed (the checks keep their AST verdicts).
@@ -59,10 +68,16 @@ public:
   optimisedAccesses(llvm::StringRef CPU) = 0;
 };
 
+// The ptxas kernelResources runs (empty: none), the libdevice the kernels'
+// code links, and where ptxas's answers are cached (empty: not cached).
+struct IRLayerPtxas {
+  std::string Ptxas, Libdevice, CacheDir;
+};
+
 std::unique_ptr<IRLayerConsumer>
 createIRLayerConsumer(clang::CompilerInstance &CI,
                       std::function<std::vector<IRLayerTarget>()> Targets,
                       bool *Analysed = nullptr, std::string BarrierCheck = "",
-                      std::string *Failure = nullptr);
+                      std::string *Failure = nullptr, IRLayerPtxas Ptxas = {});
 
 } // namespace warplint

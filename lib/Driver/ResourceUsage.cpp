@@ -79,6 +79,107 @@ ResourceTable parsePtxasOutput(StringRef Text) {
   return Out;
 }
 
+namespace {
+
+// Runs ptxas on File for Target; its output in Log. The exit status, -2
+// past the time limit, -1 when it could not be started.
+int runPtxas(const std::string &Ptxas, StringRef Target, StringRef File,
+             StringRef Log, bool Relocatable) {
+  std::string Arch = ("-arch=" + Target).str();
+  SmallString<128> Out(File);
+  Out += ".cubin";
+  std::vector<StringRef> Argv = {Ptxas, Arch, "-v", "-o", Out};
+  if (Relocatable)
+    Argv.push_back("-c");
+  Argv.push_back(File);
+  std::optional<StringRef> Redirects[] = {StringRef(""), Log, Log};
+  int RC =
+      sys::ExecuteAndWait(Ptxas, Argv, std::nullopt, Redirects, TimeoutSeconds);
+  sys::fs::remove(Out);
+  return RC;
+}
+
+} // namespace
+
+std::map<std::string, KernelResources>
+ptxasResources(const std::string &Ptxas, StringRef Target, StringRef Ptx,
+               const std::string &CacheDir, std::string &Failure) {
+  std::map<std::string, KernelResources> Out;
+  Hasher H;
+  H.add("ptx")
+      .add(std::to_string(Format))
+      .addFileStamp(Ptxas)
+      .add(Target)
+      .add(Ptx);
+  std::string Key = H.hash();
+  auto NoHash = [](const std::string &) { return std::string(); };
+  if (!CacheDir.empty())
+    if (std::optional<json> Entry =
+            readCacheEntry(cacheEntryPath(CacheDir, Key), Format, NoHash)) {
+      try {
+        for (const auto &[Name, R] : Entry->at("kernels").items())
+          Out[Name] = {R.at(0).get<unsigned>(), R.at(1).get<unsigned>(),
+                       R.at(2).get<unsigned>()};
+        Failure = Entry->at("failure").get<std::string>();
+        return Out;
+      } catch (const json::exception &) {
+        Out.clear(); // not an entry this warplint wrote: a miss
+      }
+    }
+  SmallString<128> File, Log;
+  if (sys::fs::createTemporaryFile("warplint-kernels", "ptx", File) ||
+      sys::fs::createTemporaryFile("warplint-ptxas", "log", Log)) {
+    Failure = "cannot create a temporary file";
+    return Out;
+  }
+  {
+    std::error_code EC;
+    raw_fd_ostream OS(File, EC);
+    OS << Ptx;
+  }
+  int RC = runPtxas(Ptxas, Target, File, Log, /*Relocatable=*/false);
+  std::string Text = readFile(Log);
+  // Calls of functions the text only declares (extern __device__ functions
+  // of other files): a relocatable compile, as -rdc=true would make.
+  if (RC > 0 && StringRef(Text).contains("Unresolved extern function")) {
+    RC = runPtxas(Ptxas, Target, File, Log, /*Relocatable=*/true);
+    Text = readFile(Log);
+  }
+  sys::fs::remove(File);
+  sys::fs::remove(Log);
+  bool Keep = true;
+  if (RC == 0) {
+    ResourceTable Table = parsePtxasOutput(Text);
+    auto It = Table.find(Target.str());
+    if (It != Table.end())
+      Out = std::move(It->second);
+  } else if (RC == -2) {
+    Failure = "ptxas took longer than " + std::to_string(TimeoutSeconds) + " s";
+    Keep = false; // not an answer to keep
+  } else if (RC < 0) {
+    Failure = "cannot run " + Ptxas;
+    Keep = false;
+  } else {
+    SmallVector<StringRef, 16> Lines;
+    StringRef(Text).split(Lines, '\n', -1, false);
+    for (StringRef L : Lines)
+      if (L.contains("error")) {
+        Failure = L.trim().str();
+        break;
+      }
+    if (Failure.empty())
+      Failure = "ptxas exited with status " + std::to_string(RC);
+  }
+  if (Keep && !CacheDir.empty()) {
+    json Kernels = json::object();
+    for (const auto &[Name, R] : Out)
+      Kernels[Name] = {R.Registers, R.SharedBytes, R.SpillBytes};
+    writeCacheEntry(cacheEntryPath(CacheDir, Key), Format, {}, NoHash,
+                    {{"kernels", Kernels}, {"failure", Failure}});
+  }
+  return Out;
+}
+
 const std::vector<std::string> &nvccTargets(const std::string &NvccPath) {
   static std::mutex Lock;
   static std::map<std::string, std::vector<std::string>> Known;

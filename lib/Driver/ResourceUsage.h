@@ -28,6 +28,16 @@ using ResourceTable =
 // Reads `ptxas -v` output (as nvcc relays it on stderr).
 ResourceTable parsePtxasOutput(llvm::StringRef Text);
 
+// The resources of the kernels of a PTX text as the ptxas at Ptxas
+// allocates them for Target (`ptxas -v`, a whole-program compile; a
+// relocatable one where the text calls functions it does not define), by
+// mangled name; empty with Failure set when ptxas failed. Answers are cached
+// in CacheDir (empty: not cached), keyed by ptxas, the target and the text.
+std::map<std::string, KernelResources>
+ptxasResources(const std::string &Ptxas, llvm::StringRef Target,
+               llvm::StringRef Ptx, const std::string &CacheDir,
+               std::string &Failure);
+
 // The targets the nvcc at NvccPath compiles for (`nvcc --list-gpu-code`),
 // asked once per nvcc per run.
 const std::vector<std::string> &nvccTargets(const std::string &NvccPath);

@@ -129,6 +129,8 @@ std::string ResultCache::keyOf(const FileTask &T, const RunEnvironment &Env) {
   H.add(T.IRLayer ? "ir" : "no-ir");
   H.add(T.IRBarrierCheck.empty() ? "no-ir-barriers" : "ir-barriers");
   H.add(T.Flags.IsCuda ? "cuda" : "c++");
+  // Where launch-occupancy's registers come from, if anywhere.
+  H.add(T.Ptxas).add(T.Libdevice).add(T.Nvcc);
   std::vector<const ArchInfo *> Parses = T.Archs;
   if (!T.Flags.IsCuda)
     Parses = {nullptr};

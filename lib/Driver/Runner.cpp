@@ -266,8 +266,8 @@ FileResult runFile(const FileTask &T, const RunEnvironment &Env,
     Targets = {nullptr}; // plain C++: one host parse, host-side checks only
   // Register counts for launch-occupancy: nvcc runs beside the parses.
   std::unique_ptr<ResourceUsageJob> Resources;
-  if (T.Flags.IsCuda && !T.Nvcc.empty() && !T.DumpAnalysis && T.ResourceUsage &&
-      mentionsLaunch(T, *FS))
+  if (T.Flags.IsCuda && !T.Nvcc.empty() && T.Ptxas.empty() && !T.DumpAnalysis &&
+      T.ResourceUsage && mentionsLaunch(T, *FS))
     Resources = ResourceUsageJob::start(T, T.Nvcc, T.ResourceCacheDir);
 
   FileParses Parses(T, Env, FS, *Files, std::move(Targets), Resources.get(),

@@ -29,6 +29,9 @@ struct RunEnvironment {
   std::string ResourceDir; // clang's resource directory
 };
 
+// --registers-from
+enum class RegisterSource { IR, Nvcc };
+
 struct FileTask {
   std::string File;      // as the user named it
   std::string Directory; // working directory of the compile command
@@ -50,10 +53,17 @@ struct FileTask {
   // List the files the parses read in FileResult::Dependencies (for the
   // result cache, and the CLI's which-input-includes-which).
   bool RecordDependencies = false;
-  // The nvcc whose ptxas reports registers per kernel for launch-occupancy
-  // (empty: none, --ptxas=off or no toolkit), and why not when empty.
+  // Where launch-occupancy's registers per kernel come from: ptxas run on
+  // the PTX the IR layer generates of the launched kernels (Ptxas set, with
+  // the Libdevice its code links), or else the toolkit's nvcc compiling the
+  // whole file beside the parse (--registers-from=nvcc). Nvcc empty: none
+  // (--ptxas=false, no toolkit), and NoPtxas says why; else the targets it
+  // lists are those either route compiles for.
+  std::string Ptxas, Libdevice;
   std::string Nvcc;
   std::string NoPtxas;
+  // Say on stderr each kernel's registers as asked (--print-registers).
+  bool PrintRegisters = false;
   // Where its answers are cached (empty: not cached).
   std::string ResourceCacheDir;
   // The language server: true once the result is no longer wanted (a newer

@@ -4,6 +4,7 @@
 #include "IR/DivergenceSources.h"
 #include "IR/Pieces.h"
 #include "IR/Prepare.h"
+#include "IR/Ptx.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/Analysis/PostDominators.h"
 #include "llvm/Analysis/ScalarEvolution.h"
@@ -18,15 +19,12 @@
 #include "llvm/IR/Module.h"
 #include "llvm/IR/PatternMatch.h"
 #include "llvm/IR/ValueHandle.h"
-#include "llvm/MC/TargetRegistry.h"
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/Support/NVPTXAddrSpace.h"
-#include "llvm/Support/TargetSelect.h"
 #include "llvm/Target/TargetMachine.h"
 #include "llvm/Transforms/Scalar/InferAddressSpaces.h"
 #include "llvm/Transforms/Scalar/InferAlignment.h"
 #include "llvm/Transforms/Vectorize/LoadStoreVectorizer.h"
-#include <mutex>
 
 using namespace llvm;
 
@@ -148,23 +146,6 @@ SmallVector<CopySide, 2> copySides(const Instruction &I) {
   if (!isa<AllocaInst>(getUnderlyingObject(MT->getRawDest())))
     Out.push_back({true, Bytes});
   return Out;
-}
-
-std::unique_ptr<TargetMachine> nvptxMachine(const Module &M, StringRef CPU) {
-  static std::once_flag Once;
-  std::call_once(Once, [] {
-    LLVMInitializeNVPTXTargetInfo();
-    LLVMInitializeNVPTXTarget();
-    LLVMInitializeNVPTXTargetMC();
-  });
-  std::string Error;
-  const Triple &TT = M.getTargetTriple();
-  const Target *T = TargetRegistry::lookupTarget(TT, Error);
-  if (!T)
-    return nullptr;
-  return std::unique_ptr<TargetMachine>(
-      T->createTargetMachine(TT, CPU, "", TargetOptions(), std::nullopt,
-                             std::nullopt, CodeGenOptLevel::Aggressive));
 }
 
 // One access as the vectoriser found it.
@@ -488,24 +469,12 @@ void OptimisedAccesses::optimise(Module &M, TargetMachine &TM, StringRef CPU) {
       }
   }
 
-  LoopAnalysisManager LAM;
-  FunctionAnalysisManager FAM;
-  CGSCCAnalysisManager CGAM;
-  ModuleAnalysisManager MAM;
-  PassBuilder PB(&TM);
-  registerAlignedAA(PB, FAM);
-  PB.registerModuleAnalyses(MAM);
-  PB.registerCGSCCAnalyses(CGAM);
-  PB.registerFunctionAnalyses(FAM);
-  PB.registerLoopAnalyses(LAM);
-  PB.crossRegisterProxies(LAM, FAM, CGAM, MAM);
-  // What clang runs at -O3 for NVPTX (the target's callbacks included).
-  PB.buildPerModuleDefaultPipeline(OptimizationLevel::O3).run(M, MAM);
-  // The pipeline's cached analyses are stale or unused from here on.
-  MAM.clear();
-  CGAM.clear();
-  FAM.clear();
-  LAM.clear();
+  // What clang runs at -O3 for NVPTX, with the alignments nvcc gives.
+  O3Pipeline O3(TM, [](PassBuilder &PB, FunctionAnalysisManager &FAM) {
+    registerAlignedAA(PB, FAM);
+  });
+  O3.run(M);
+  FunctionAnalysisManager &FAM = O3.FAM;
   FunctionAnalysisManager UFAM;
   UFAM.registerPass([] { return blockUniformityTargetAnalysis(); });
   PassBuilder().registerFunctionAnalyses(UFAM);

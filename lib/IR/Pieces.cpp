@@ -168,6 +168,35 @@ std::vector<Piece> pieces(const Module &M, size_t Instructions) {
   return Out;
 }
 
+Piece reachedFrom(const Module &M, ArrayRef<const Function *> Roots) {
+  Piece Out;
+  SmallPtrSet<const Constant *, 32> Seen;
+  SmallVector<const Function *, 16> Work;
+  for (const Function *F : Roots)
+    if (!F->isDeclaration() && Out.Functions.insert(F).second)
+      Work.push_back(F);
+  while (!Work.empty()) {
+    const Function *F = Work.pop_back_val();
+    SmallVector<const GlobalValue *, 16> Globals;
+    for (const Instruction &I : instructions(*F))
+      for (const Value *Op : I.operands())
+        if (const auto *C = dyn_cast<Constant>(Op))
+          globalsIn(C, Seen, Globals);
+    for (size_t I = 0; I < Globals.size(); ++I) {
+      const GlobalValue *GV = Globals[I];
+      if (const auto *V = dyn_cast<GlobalVariable>(GV)) {
+        if (V->hasInitializer())
+          globalsIn(V->getInitializer(), Seen, Globals);
+        continue;
+      }
+      const auto *G = dyn_cast<Function>(GV);
+      if (G && !G->isDeclaration() && Out.Functions.insert(G).second)
+        Work.push_back(G);
+    }
+  }
+  return Out;
+}
+
 // Through bitcode: a context of its own is dropped with all that the
 // analyses made in it (the debug locations of inlined code, constants),
 // which the module's would keep until the file is done.

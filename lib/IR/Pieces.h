@@ -15,6 +15,7 @@
 // in the whole module. A function several pieces reach (a template helper)
 // is copied into each, and becomes the same in each.
 #pragma once
+#include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
 #include <cstddef>
@@ -40,6 +41,11 @@ struct Piece {
 // instructions: small enough that one piece's -O3 stays a few MiB, large
 // enough that copying the module's declarations for each costs little.
 std::vector<Piece> pieces(const llvm::Module &M, size_t Instructions = 2000);
+
+// Roots and every defined function they reach (directly, through constant
+// expressions, or through the initializers of the variables they use).
+Piece reachedFrom(const llvm::Module &M,
+                  llvm::ArrayRef<const llvm::Function *> Roots);
 
 // A copy of P's part of Src in Ctx; null if it could not be made.
 std::unique_ptr<llvm::Module> copyInto(const llvm::Module &Src, const Piece &P,

@@ -165,12 +165,26 @@ void setUpPtxas(std::vector<FileTask> &Tasks, const RunEnvironment &Env) {
     sys::path::append(P, "bin", "nvcc");
     Nvcc = std::string(P);
   }
+  // --registers-from=ir: the toolkit's ptxas and libdevice, beside nvcc.
+  std::string Ptxas, Libdevice;
+  if (!Nvcc.empty()) {
+    SmallString<256> Bin(sys::path::parent_path(Nvcc));
+    SmallString<256> P(Bin);
+    sys::path::append(P, "ptxas");
+    Ptxas = std::string(P);
+    SmallString<256> L(sys::path::parent_path(Bin));
+    sys::path::append(L, "nvvm", "libdevice", "libdevice.10.bc");
+    if (sys::fs::exists(L))
+      Libdevice = std::string(L);
+  }
+  bool FromIR = RegistersFromOpt == RegisterSource::IR;
+  std::string Program = FromIR ? Ptxas : Nvcc;
   if (!PtxasOpt)
     NoPtxas = "--ptxas=false";
-  else if (Nvcc.empty())
+  else if (Program.empty())
     NoPtxas = "no CUDA toolkit found";
-  else if (!sys::fs::can_execute(Nvcc))
-    NoPtxas = "cannot run '" + Nvcc + "'";
+  else if (!sys::fs::can_execute(Program))
+    NoPtxas = "cannot run '" + Program + "'";
   std::string ResourceCache;
   std::string CacheDir = cacheDirectory();
   SmallString<256> CacheBase;
@@ -185,9 +199,15 @@ void setUpPtxas(std::vector<FileTask> &Tasks, const RunEnvironment &Env) {
     ResourceCache = std::string(CacheBase);
   }
   for (FileTask &T : Tasks) {
-    if (NoPtxas.empty())
-      T.Nvcc = Nvcc;
+    if (NoPtxas.empty()) {
+      T.Nvcc = Nvcc; // the targets it compiles for, in either case
+      if (FromIR) {
+        T.Ptxas = Ptxas;
+        T.Libdevice = Libdevice;
+      }
+    }
     T.NoPtxas = NoPtxas;
+    T.PrintRegisters = PrintRegistersOpt;
     T.ResourceCacheDir = ResourceCache;
   }
 }

@@ -171,7 +171,10 @@ void analyseFragmentsThroughIncluders(
       continue;
     }
     T->Nvcc = Tasks[I].Nvcc;
+    T->Ptxas = Tasks[I].Ptxas;
+    T->Libdevice = Tasks[I].Libdevice;
     T->NoPtxas = Tasks[I].NoPtxas;
+    T->PrintRegisters = Tasks[I].PrintRegisters;
     T->ResourceCacheDir = Tasks[I].ResourceCacheDir;
     if (auto Through = analyseThroughIncluder(Tasks[I].File, *T, Env))
       Results[I] = std::move(*Through);

@@ -90,14 +90,27 @@ cl::opt<bool> Quiet("quiet", cl::desc("No summary or notices on stderr"),
                     cl::cat(Category));
 cl::opt<bool> PtxasOpt(
     "ptxas",
-    cl::desc("Compile each file that launches kernels with the toolkit's nvcc "
-             "beside the parse, for the registers ptxas gives each kernel "
-             "(launch-occupancy; cached); --ptxas=false uses only "
-             "__launch_bounds__ and -maxrregcount"),
+    cl::desc("Ask the toolkit's ptxas for the registers of each kernel whose "
+             "launch launch-occupancy judges (cached; see --registers-from); "
+             "--ptxas=false uses only __launch_bounds__ and -maxrregcount"),
     cl::init(true), cl::cat(Category));
+cl::opt<RegisterSource> RegistersFromOpt(
+    "registers-from",
+    cl::desc("What ptxas compiles for the registers (default: ir)"),
+    cl::values(
+        clEnumValN(RegisterSource::IR, "ir",
+                   "the PTX warplint generates of the launched kernels "
+                   "(clang's -O3 code generation; no second front end)"),
+        clEnumValN(RegisterSource::Nvcc, "nvcc",
+                   "the whole file, compiled by the toolkit's nvcc beside "
+                   "the parse: nvcc's own register counts, at the cost of a "
+                   "full device compile")),
+    cl::init(RegisterSource::IR), cl::cat(Category));
 cl::opt<std::string>
     NvccOpt("nvcc",
-            cl::desc("The nvcc --ptxas runs (default: the toolkit's bin/nvcc)"),
+            cl::desc("The nvcc --registers-from=nvcc runs; its bin/ptxas and "
+                     "nvvm/libdevice serve --registers-from=ir (default: the "
+                     "toolkit's bin/nvcc)"),
             cl::value_desc("path"), cl::cat(Category));
 cl::opt<unsigned> Jobs("j", cl::desc("Files analysed in parallel"), cl::init(1),
                        cl::cat(Category));
@@ -139,6 +152,11 @@ cl::opt<bool> OneParseOpt(
     cl::desc("Judge several targets on one parse where the code does not "
              "depend on the target (false: a parse per target)"),
     cl::init(true), cl::Hidden, cl::cat(Category));
+cl::opt<bool> PrintRegistersOpt(
+    "print-registers",
+    cl::desc("Say on stderr the registers of each kernel launch-occupancy "
+             "asked for, or why they are not known"),
+    cl::Hidden, cl::cat(Category));
 cl::opt<bool> PrintParsesOpt(
     "print-parses",
     cl::desc("Say on stderr how each file's targets were parsed, and why"),

@@ -3,6 +3,7 @@
 // command line is read.
 #pragma once
 #include "Driver/IRLayer.h"
+#include "Driver/Runner.h"
 #include "Output/Writers.h"
 #include "llvm/ADT/Twine.h"
 #include "llvm/Support/CommandLine.h"
@@ -31,6 +32,7 @@ extern llvm::cl::opt<bool> FixOpt;
 extern llvm::cl::opt<std::string> ExportFixes;
 extern llvm::cl::opt<bool> Quiet;
 extern llvm::cl::opt<bool> PtxasOpt;
+extern llvm::cl::opt<RegisterSource> RegistersFromOpt;
 extern llvm::cl::opt<std::string> NvccOpt;
 extern llvm::cl::opt<unsigned> Jobs;
 extern llvm::cl::opt<unsigned> TimeoutOpt;
@@ -40,6 +42,7 @@ extern llvm::cl::opt<bool> DumpAnalysisOpt;
 extern llvm::cl::opt<IRLayerMode> IRLayerOpt;
 extern llvm::cl::opt<bool> OneParseOpt;
 extern llvm::cl::opt<bool> PrintParsesOpt;
+extern llvm::cl::opt<bool> PrintRegistersOpt;
 
 // The command line split at "--", as clang-tidy splits it: warplint's own
 // arguments (the program name first), and the compiler flags after "--".

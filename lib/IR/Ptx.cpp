@@ -1,0 +1,164 @@
+#include "IR/Ptx.h"
+#include "IR/Pieces.h"
+#include "llvm/Bitcode/BitcodeReader.h"
+#include "llvm/IR/DebugInfo.h"
+#include "llvm/IR/LLVMContext.h"
+#include "llvm/IR/LegacyPassManager.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Linker/Linker.h"
+#include "llvm/MC/TargetRegistry.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/TargetSelect.h"
+#include "llvm/Target/TargetMachine.h"
+#include "llvm/Transforms/IPO/GlobalDCE.h"
+#include "llvm/Transforms/IPO/Internalize.h"
+#include <mutex>
+
+using namespace llvm;
+
+namespace warplint::ir {
+
+std::unique_ptr<TargetMachine> nvptxMachine(const Module &M, StringRef CPU) {
+  static std::once_flag Once;
+  std::call_once(Once, [] {
+    LLVMInitializeNVPTXTargetInfo();
+    LLVMInitializeNVPTXTarget();
+    LLVMInitializeNVPTXTargetMC();
+    LLVMInitializeNVPTXAsmPrinter();
+  });
+  std::string Error;
+  const Triple &TT = M.getTargetTriple();
+  const Target *T = TargetRegistry::lookupTarget(TT, Error);
+  if (!T)
+    return nullptr;
+  return std::unique_ptr<TargetMachine>(
+      T->createTargetMachine(TT, CPU, "", TargetOptions(), std::nullopt,
+                             std::nullopt, CodeGenOptLevel::Aggressive));
+}
+
+O3Pipeline::O3Pipeline(
+    TargetMachine &TM,
+    function_ref<void(PassBuilder &, FunctionAnalysisManager &)> Extra)
+    : PB(&TM) {
+  if (Extra)
+    Extra(PB, FAM);
+  PB.registerModuleAnalyses(MAM);
+  PB.registerCGSCCAnalyses(CGAM);
+  PB.registerFunctionAnalyses(FAM);
+  PB.registerLoopAnalyses(LAM);
+  PB.crossRegisterProxies(LAM, FAM, CGAM, MAM);
+}
+
+void O3Pipeline::run(Module &M) {
+  PB.buildPerModuleDefaultPipeline(OptimizationLevel::O3).run(M, MAM);
+  // The pipeline's cached analyses are stale or unused from here on.
+  MAM.clear();
+  CGAM.clear();
+  FAM.clear();
+  LAM.clear();
+}
+
+namespace {
+
+// Links the libdevice functions M calls, internalised, as clang's
+// -mlink-builtin-bitcode does.
+Error linkLibdevice(Module &M, StringRef Path) {
+  bool Calls = any_of(M, [](const Function &F) {
+    return F.isDeclaration() && F.getName().starts_with("__nv_");
+  });
+  if (!Calls || Path.empty())
+    return Error::success();
+  ErrorOr<std::unique_ptr<MemoryBuffer>> Buf = MemoryBuffer::getFile(Path);
+  if (!Buf)
+    return createStringError(Buf.getError(), "cannot read " + Path);
+  Expected<std::unique_ptr<Module>> Lib =
+      parseBitcodeFile((*Buf)->getMemBufferRef(), M.getContext());
+  if (!Lib)
+    return Lib.takeError();
+  // libdevice's triple is nvptx64-nvidia-gpulibs: the module's, so that the
+  // linker has nothing to warn about.
+  (*Lib)->setTargetTriple(M.getTargetTriple());
+  (*Lib)->setDataLayout(M.getDataLayout());
+  bool Failed = Linker::linkModules(
+      M, std::move(*Lib), Linker::LinkOnlyNeeded,
+      [](Module &Into, const StringSet<> &Linked) {
+        internalizeModule(Into, [&](const GlobalValue &GV) {
+          return !GV.hasName() || !Linked.count(GV.getName());
+        });
+      });
+  if (Failed)
+    return createStringError("cannot link " + Path);
+  return Error::success();
+}
+
+} // namespace
+
+Expected<KernelsPtx> kernelsPtx(const Module &M, ArrayRef<std::string> Kernels,
+                                StringRef CPU, StringRef Libdevice,
+                                unsigned InstructionBudget) {
+  KernelsPtx Out;
+  std::vector<const Function *> Roots;
+  for (const std::string &Name : Kernels)
+    if (const Function *F = M.getFunction(Name); F && !F->isDeclaration()) {
+      Roots.push_back(F);
+      Out.Kernels.push_back(Name);
+    }
+  if (Roots.empty())
+    return Out;
+  std::unique_ptr<TargetMachine> TM = nvptxMachine(M, CPU);
+  if (!TM)
+    return createStringError("LLVM has no NVPTX target");
+  LLVMContext Ctx;
+  std::unique_ptr<Module> Copy = copyInto(M, reachedFrom(M, Roots), Ctx);
+  if (!Copy)
+    return createStringError("cannot copy the kernels' code");
+  // The line tables the IR layer asked for change nothing ptxas allocates.
+  StripDebugInfo(*Copy);
+  for (Function &F : *Copy)
+    if (!F.isDeclaration())
+      F.addFnAttr("target-cpu", CPU);
+  if (Error E = linkLibdevice(*Copy, Libdevice))
+    return E;
+  // A whole-program compile: only the kernels are seen from outside, so
+  // that what is inlined everywhere is gone, as nvcc's default has it.
+  StringSet<> Keep;
+  for (const std::string &K : Out.Kernels)
+    Keep.insert(K);
+  internalizeModule(*Copy, [&](const GlobalValue &GV) {
+    return Keep.count(GV.getName()) ||
+           (isa<GlobalVariable>(GV) && !GV.hasLocalLinkage());
+  });
+  O3Pipeline O3(*TM);
+  O3.run(*Copy);
+  if (InstructionBudget) {
+    for (const std::string &K : Out.Kernels) {
+      Function *F = Copy->getFunction(K);
+      if (F && F->getInstructionCount() > InstructionBudget) {
+        Out.TooLarge.push_back({K, F->getInstructionCount()});
+        F->deleteBody();
+        F->setLinkage(GlobalValue::ExternalLinkage);
+      }
+    }
+    if (!Out.TooLarge.empty()) {
+      // What only the dropped kernels used goes with them.
+      ModulePassManager MPM;
+      MPM.addPass(GlobalDCEPass());
+      MPM.run(*Copy, O3.MAM);
+      for (const auto &[K, Size] : Out.TooLarge)
+        if (Function *F = Copy->getFunction(K); F && F->use_empty())
+          F->eraseFromParent();
+    }
+  }
+  {
+    raw_string_ostream OS(Out.Text);
+    buffer_ostream Buffered(OS); // flushed into Out.Text when it goes
+    legacy::PassManager PM;
+    if (TM->addPassesToEmitFile(PM, Buffered, nullptr,
+                                CodeGenFileType::AssemblyFile))
+      return createStringError("the NVPTX target cannot emit PTX");
+    PM.run(*Copy);
+  }
+  return Out;
+}
+
+} // namespace warplint::ir

@@ -1,0 +1,68 @@
+// The PTX of a few kernels of the device module, made as clang makes it for
+// `-O3 --cuda-device-only -S`: the kernels and all they reach copied into a
+// context of their own, libdevice linked where they call it, everything but
+// the kernels internalised (a whole-program compile, as nvcc's default is),
+// clang's -O3 pipeline for NVPTX, then the NVPTX code generator. ptxas on
+// this text gives the registers launch-occupancy judges with, without a
+// second front end (Driver/KernelRegisters.h).
+#pragma once
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "llvm/Passes/PassBuilder.h"
+
+namespace llvm {
+class Module;
+class TargetMachine;
+} // namespace llvm
+
+namespace warplint::ir {
+
+// The NVPTX target machine for CPU (an sm_XX name) and M's triple, at -O3;
+// null when LLVM lacks the target.
+std::unique_ptr<llvm::TargetMachine> nvptxMachine(const llvm::Module &M,
+                                                  llvm::StringRef CPU);
+
+// Clang's -O3 pipeline for NVPTX (the target's callbacks included), and
+// its analysis managers, which the caller may go on using after run().
+struct O3Pipeline {
+  // Extra registers analyses of the caller's before the defaults.
+  O3Pipeline(llvm::TargetMachine &TM,
+             llvm::function_ref<void(llvm::PassBuilder &,
+                                     llvm::FunctionAnalysisManager &)>
+                 Extra = nullptr);
+  // Runs the pipeline on M, then drops what its analyses cached.
+  void run(llvm::Module &M);
+
+  llvm::LoopAnalysisManager LAM;
+  llvm::FunctionAnalysisManager FAM;
+  llvm::CGSCCAnalysisManager CGAM;
+  llvm::ModuleAnalysisManager MAM;
+  llvm::PassBuilder PB;
+};
+
+// What kernelsPtx made.
+struct KernelsPtx {
+  std::string Text; // the PTX
+  // The kernels asked for that M defines, by name.
+  std::vector<std::string> Kernels;
+  // Those left out for their size (over InstructionBudget LLVM
+  // instructions after -O3), by name, with their size.
+  std::vector<std::pair<std::string, unsigned>> TooLarge;
+};
+
+// The PTX of the kernels of M named in Kernels (those M does not define are
+// skipped), for CPU. Libdevice is the path of libdevice.10.bc, linked in when
+// the kernels call its functions (empty: not linked). A kernel larger than
+// InstructionBudget after -O3 (0: no budget) is left out.
+llvm::Expected<KernelsPtx> kernelsPtx(const llvm::Module &M,
+                                      llvm::ArrayRef<std::string> Kernels,
+                                      llvm::StringRef CPU,
+                                      llvm::StringRef Libdevice,
+                                      unsigned InstructionBudget);
+
+} // namespace warplint::ir

@@ -1,0 +1,102 @@
+// The PTX of the launched kernels (IR/Ptx.h): only the kernels asked for and
+// what they call are compiled, each a visible entry; their helpers are
+// internalised and inlined away as in a whole-program compile; a kernel
+// over the instruction budget is left out and named with its size; a kernel
+// the module does not define is skipped.
+#include "IR/Ptx.h"
+#include "llvm/AsmParser/Parser.h"
+#include "llvm/IR/LLVMContext.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Support/SourceMgr.h"
+#include <gtest/gtest.h>
+
+using namespace warplint::ir;
+
+namespace {
+
+constexpr const char *Module = R"(
+target datalayout = "e-p6:32:32-i64:64-i128:128-i256:256-v16:16-v32:32-n16:32:64"
+target triple = "nvptx64-nvidia-cuda"
+
+define float @helper(float %x) {
+  %y = fmul float %x, 2.0
+  ret float %y
+}
+define ptx_kernel void @small(ptr %p) {
+  %v = load float, ptr %p
+  %w = call float @helper(float %v)
+  store float %w, ptr %p
+  ret void
+}
+define ptx_kernel void @other(ptr %p) {
+  store float 1.0, ptr %p
+  ret void
+}
+define ptx_kernel void @large(ptr %p, i32 %n) {
+entry:
+  br label %loop
+loop:
+  %i = phi i32 [ 0, %entry ], [ %i1, %loop ]
+  %q = getelementptr float, ptr %p, i32 %i
+  %v = load float, ptr %q
+  %a = fmul float %v, %v
+  %b = fadd float %a, %v
+  %c = fmul float %b, %a
+  %d = fadd float %c, %b
+  store float %d, ptr %q
+  %i1 = add i32 %i, 1
+  %done = icmp eq i32 %i1, %n
+  br i1 %done, label %exit, label %loop
+exit:
+  ret void
+}
+)";
+
+std::unique_ptr<llvm::Module> parse(llvm::LLVMContext &Ctx) {
+  llvm::SMDiagnostic Err;
+  auto M = llvm::parseAssemblyString(Module, Err, Ctx);
+  if (!M)
+    ADD_FAILURE() << Err.getMessage().str();
+  return M;
+}
+
+TEST(Ptx, CompilesOnlyTheKernelsAskedFor) {
+  llvm::LLVMContext Ctx;
+  auto M = parse(Ctx);
+  ASSERT_TRUE(M);
+  auto P = kernelsPtx(*M, {"small", "missing"}, "sm_80", "", 0);
+  ASSERT_TRUE(bool(P)) << llvm::toString(P.takeError());
+  EXPECT_EQ(P->Kernels, std::vector<std::string>{"small"});
+  EXPECT_TRUE(P->TooLarge.empty());
+  llvm::StringRef Text = P->Text;
+  EXPECT_TRUE(Text.contains(".target sm_80")) << Text.str();
+  EXPECT_TRUE(Text.contains(".visible .entry small("));
+  EXPECT_FALSE(Text.contains("other"));
+  EXPECT_FALSE(Text.contains("large"));
+  // The helper was internalised, inlined and dropped.
+  EXPECT_FALSE(Text.contains("helper"));
+  EXPECT_TRUE(Text.contains(".f32 ")) << Text.str();
+  // The module the IR layer holds is not changed.
+  EXPECT_TRUE(M->getFunction("helper") &&
+              !M->getFunction("helper")->isDeclaration());
+}
+
+TEST(Ptx, LeavesOutKernelsOverTheBudget) {
+  llvm::LLVMContext Ctx;
+  auto M = parse(Ctx);
+  ASSERT_TRUE(M);
+  auto P = kernelsPtx(*M, {"small", "large"}, "sm_90", "", 8);
+  ASSERT_TRUE(bool(P)) << llvm::toString(P.takeError());
+  ASSERT_EQ(P->TooLarge.size(), 1u);
+  EXPECT_EQ(P->TooLarge[0].first, "large");
+  EXPECT_GT(P->TooLarge[0].second, 8u);
+  EXPECT_TRUE(llvm::StringRef(P->Text).contains(".entry small("));
+  EXPECT_FALSE(llvm::StringRef(P->Text).contains("large"));
+  // Without a budget both are compiled.
+  auto All = kernelsPtx(*M, {"small", "large"}, "sm_90", "", 0);
+  ASSERT_TRUE(bool(All)) << llvm::toString(All.takeError());
+  EXPECT_TRUE(All->TooLarge.empty());
+  EXPECT_TRUE(llvm::StringRef(All->Text).contains(".entry large("));
+}
+
+} // namespace
