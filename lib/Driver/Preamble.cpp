@@ -10,11 +10,49 @@ using namespace clang;
 
 namespace warplint {
 
+struct PreambleCache::Built {
+  std::optional<PrecompiledPreamble> Preamble; // none: it did not compile
+  std::vector<ToolError> Errors;               // of the build
+};
+
 struct PreambleCache::Entry {
   std::string Region; // the main file's text the preamble covers
-  std::optional<PrecompiledPreamble> Preamble;
-  std::vector<ToolError> Errors; // of the preamble's build
+  // The build, in the background until it is done.
+  std::shared_future<std::shared_ptr<const Built>> Build;
 };
+
+namespace {
+
+// Builds the preamble of Buffer's #include region (Bounds) for Invocation.
+std::shared_ptr<const PreambleCache::Built>
+buildPreamble(std::shared_ptr<CompilerInvocation> Invocation,
+              std::unique_ptr<llvm::MemoryBuffer> Buffer, PreambleBounds Bounds,
+              llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> FS,
+              std::shared_ptr<PCHContainerOperations> PCHOps,
+              std::string MainFile) {
+  auto Out = std::make_shared<PreambleCache::Built>();
+  DiagSink Errors;
+  std::unique_ptr<DiagnosticConsumer> Collector =
+      createErrorCollector(Errors, MainFile);
+  DiagnosticOptions BuildOpts;
+  auto BuildDiags = CompilerInstance::createDiagnostics(
+      *FS, BuildOpts, Collector.get(), /*ShouldOwnClient=*/false);
+  PreambleCallbacks Callbacks;
+  // The templates the #include region uses are instantiated once, in the
+  // preamble, rather than at the end of every parse that reuses it (most of
+  // such a parse for a file that includes CUB).
+  Invocation->getLangOpts().PCHInstantiateTemplates = true;
+  auto Made = PrecompiledPreamble::Build(
+      *Invocation, Buffer.get(), Bounds, BuildDiags, FS, PCHOps,
+      /*StoreInMemory=*/true, /*StoragePath=*/"", Callbacks);
+  if (Made) {
+    Out->Preamble.emplace(std::move(*Made));
+    Out->Errors = Errors.errors();
+  }
+  return Out;
+}
+
+} // namespace
 
 PreambleCache::PreambleCache() = default;
 PreambleCache::~PreambleCache() = default;
@@ -56,45 +94,38 @@ bool PreambleCache::parse(const std::vector<std::string> &Args,
     E = Entries[Args];
   }
   StringRef Region = (*Buffer)->getBuffer().take_front(Bounds.Size);
-  Last = Use::Reused;
-  if (!E || !E->Preamble ||
-      !E->Preamble->CanReuse(*CI, **Buffer, Bounds, *FS)) {
+  std::shared_ptr<const Built> Ready;
+  if (E && E->Region == Region) {
+    bool Done =
+        E->Build.wait_for(std::chrono::seconds(0)) == std::future_status::ready;
+    Ready = E->Build.get();
+    Last = Done ? Use::Reused : Use::Waited;
+    // A header changed on disk since it was built: built again.
+    if (Ready->Preamble &&
+        !Ready->Preamble->CanReuse(*CI, **Buffer, Bounds, *FS))
+      Ready = nullptr;
+    else if (!Ready->Preamble)
+      Last = Use::None;
+  }
+  if (!Ready) {
+    // A region this cache has no preamble for: built in the background,
+    // and this parse goes on without it.
     auto Fresh = std::make_shared<Entry>();
     Fresh->Region = Region.str();
-    // Built only once the #include region has stayed the same for two
-    // parses: while it is being edited, each build would cost more than the
-    // parse it saves.
-    Last = Use::Deferred;
-    if (E && E->Region == Region) {
-      DiagSink Errors;
-      std::unique_ptr<DiagnosticConsumer> Collector =
-          createErrorCollector(Errors, MainFile);
-      DiagnosticOptions BuildOpts;
-      auto BuildDiags = CompilerInstance::createDiagnostics(
-          *FS, BuildOpts, Collector.get(), /*ShouldOwnClient=*/false);
-      PreambleCallbacks Callbacks;
-      // The templates the #include region uses are instantiated once, in
-      // the preamble, rather than at the end of every parse that reuses it
-      // (most of such a parse for a file that includes CUB).
-      CI->getLangOpts().PCHInstantiateTemplates = true;
-      auto Built = PrecompiledPreamble::Build(
-          *CI, Buffer->get(), Bounds, BuildDiags, FS, PCHOps,
-          /*StoreInMemory=*/true, /*StoragePath=*/"", Callbacks);
-      if (Built) {
-        Fresh->Preamble.emplace(std::move(*Built));
-        Fresh->Errors = Errors.errors();
-      }
-      Last = Built ? Use::Built : Use::None;
-    }
-    E = Fresh;
+    Fresh->Build = std::async(
+        std::launch::async, buildPreamble,
+        std::make_shared<CompilerInvocation>(*CI),
+        llvm::MemoryBuffer::getMemBufferCopy((*Buffer)->getBuffer(), MainFile),
+        Bounds, FS, PCHOps, MainFile.str());
+    Last = Use::Building;
     std::lock_guard<std::mutex> Hold(Lock);
-    Entries[Args] = E;
+    Entries[Args] = Fresh;
   }
-  if (E->Preamble) {
-    for (const ToolError &Err : E->Errors)
+  if (Ready && Ready->Preamble) {
+    for (const ToolError &Err : Ready->Errors)
       Sink.reportError(Err);
     // The main file is remapped to this buffer, which the parse then owns.
-    E->Preamble->AddImplicitPreamble(
+    Ready->Preamble->AddImplicitPreamble(
         *CI, FS,
         llvm::MemoryBuffer::getMemBufferCopy((*Buffer)->getBuffer(), MainFile)
             .release());

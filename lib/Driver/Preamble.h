@@ -7,6 +7,7 @@
 #include "clang/Basic/Diagnostic.h"
 #include "clang/Frontend/FrontendAction.h"
 #include "llvm/Support/VirtualFileSystem.h"
+#include <future>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -22,24 +23,31 @@ public:
 
   // Runs Action on the parse Args describe (driver arguments, one input),
   // reading through FS, with the preamble built for the same arguments when
-  // it still fits the file (same includes, headers unchanged), else a new
-  // one once the #include region is the same as at the previous parse. Diags
-  // gets the diagnostics of the main file's parse; the errors of the preamble's
-  // own build go to Sink, each time it is used. False when no compiler
-  // invocation could be made of Args.
+  // it fits the file (same #include region, headers unchanged). As clangd
+  // does, a preamble is built in the background as soon as a parse sees an
+  // #include region it has none for (the file was opened, or its includes
+  // were edited): that parse goes on without one, and the next parse of the
+  // same region waits for the build rather than parsing the headers again.
+  // Diags gets the diagnostics of the main file's parse; the errors of the
+  // preamble's own build go to Sink, each time it is used. False when no
+  // compiler invocation could be made of Args.
   bool parse(const std::vector<std::string> &Args,
              std::unique_ptr<clang::FrontendAction> Action,
              llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> FS,
              clang::DiagnosticConsumer &Diags, DiagSink &Sink);
 
   // How the last parse went, for the log: without a preamble (it did not
-  // compile), deferred (the #include region changed since the last parse:
-  // parsed without, built at the next parse if it stays), built, reused.
-  enum class Use { None, Deferred, Built, Reused };
+  // compile), building (a new #include region: parsed without it while it
+  // is built in the background), waited (for the build under way), reused
+  // (built before the parse started).
+  enum class Use { None, Building, Waited, Reused };
   Use lastUse() const { return Last; }
 
   // Forgets the preambles of File (its buffer was closed).
   void drop(llvm::StringRef File);
+
+  // One preamble's build (Preamble.cpp).
+  struct Built;
 
 private:
   struct Entry;

@@ -407,7 +407,7 @@ void Server::analyse(const std::string &Uri) {
     auto Start = std::chrono::steady_clock::now();
     R = runFile(*Task, Opts.Env, Overlay, Opts.Preamble ? &Preambles : nullptr);
     static const char *const PreambleUse[] = {
-        "no preamble", "preamble deferred", "preamble built",
+        "no preamble", "preamble building", "preamble awaited",
         "preamble reused"};
     Log.info(formatv(
         "analysed {0} version {1} for {2} in {3} ms ({4}, {5})", Path, Version,
