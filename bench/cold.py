@@ -22,6 +22,7 @@ and the slowest files.
 """
 import argparse
 import os
+import shlex
 import shutil
 import statistics
 import sys
@@ -75,13 +76,18 @@ def main():
     ap.add_argument("--clang", default="clang++-22")
     ap.add_argument("--variants", action="store_true",
                     help="also --ptxas=false, and with --ir-layer=false")
+    ap.add_argument("--extra", default="",
+                    help="more warplint arguments for every run, "
+                    "e.g. '--registers-from=nvcc'")
+    ap.add_argument("--cold-only", action="store_true",
+                    help="no cache-hit column")
     ap.add_argument("--slowest", type=int, default=5)
     ap.add_argument("--markdown", help="also write the summary here")
     args = ap.parse_args()
 
     cuda = args.cuda_path
     common = clang_flags(cuda, args.arch)
-    columns = ["cold", "hit"]
+    columns = ["cold"] if args.cold_only else ["cold", "hit"]
     variants = {}
     if args.variants:
         variants["no ptxas"] = ["--ptxas=false"]
@@ -94,20 +100,21 @@ def main():
                         "-fsyntax-only"] + common + flags + [str(f)],
                        args.runs, lambda: (None, lambda: None))
         lint = [args.warplint, "--quiet", "-j", "1", "--arch=" + args.arch,
-                "--cuda-path=" + cuda]
+                "--cuda-path=" + cuda] + shlex.split(args.extra)
         tail = [str(f), "--"] + flags
         row = {"file": str(f.relative_to(ROOT)) if ROOT in f.parents
                else str(f), "dev": dev}
         try:
             row["cold"] = cpu_best(lint + tail, args.runs, fresh_cache)
             # The caches of one untimed cold run, kept for the other runs.
-            env, done = fresh_cache()
-            try:
-                run_once(lint + tail, True, env)
-                row["hit"] = cpu_best(lint + tail, args.runs,
-                                      lambda: (env, lambda: None))
-            finally:
-                done()
+            if "hit" in columns:
+                env, done = fresh_cache()
+                try:
+                    run_once(lint + tail, True, env)
+                    row["hit"] = cpu_best(lint + tail, args.runs,
+                                          lambda: (env, lambda: None))
+                finally:
+                    done()
             for name, extra in variants.items():
                 row[name] = cpu_best(lint + extra + tail, args.runs,
                                      fresh_cache)
@@ -131,10 +138,11 @@ def main():
         lines.append(f"| {c} | {statistics.median(r):.2f}x | "
                      f"{percentile(r, 90):.2f}x | {max(r):.2f}x | "
                      f"{total:.2f}x |")
-    lines.append("")
-    lines.append("a cache hit against a cold run, total: %.1f%%" % (
-        100 * sum(row["hit"] for row in rows) /
-        sum(row["cold"] for row in rows)))
+    if "hit" in columns:
+        lines.append("")
+        lines.append("a cache hit against a cold run, total: %.1f%%" % (
+            100 * sum(row["hit"] for row in rows) /
+            sum(row["cold"] for row in rows)))
     lines.append("")
     lines.append("slowest cold (ratio to dev):")
     for row in sorted(rows, key=lambda r: -r["cold"] / r["dev"])[

@@ -98,7 +98,11 @@ def corpus(args):
             print(f"warning: {path} not found (fetch it under --ext)",
                   file=sys.stderr)
             continue
-        yield f, include_guesses(root, f) + extra.split()
+        # An extra -I relative to the tree, as the corpus writes it.
+        flags = ["-I" + str(Path(args.ext) / a[2:])
+                 if a.startswith("-I") and not Path(a[2:]).is_absolute()
+                 else a for a in extra.split()]
+        yield f, include_guesses(root, f) + flags
 
 
 def main():
