@@ -789,7 +789,7 @@ std::optional<bool> LaneEvaluator::holdsInSomeIteration(
 uint64_t LaneEvaluator::mayReachIn(const Stmt *S, FunctionDependence &FD,
                                    uint64_t Entry,
                                    llvm::ArrayRef<Bindings> Binds, unsigned W,
-                                   bool &Exact) {
+                                   bool &Exact, unsigned Context) {
   uint64_t Active = Entry;
   // The counted loops around S, from the outermost, for conditions on
   // their counters (`if (tx <= m)` in `for (m = 0; m < 16; m++)`): a lane
@@ -809,15 +809,34 @@ uint64_t LaneEvaluator::mayReachIn(const Stmt *S, FunctionDependence &FD,
     }
     return *Loops;
   };
+  // Cond in every lane of warp W, where only the thread and the call chain
+  // that bound Binds decide it.
+  auto Guard =
+      [&](const Expr *Cond) -> const std::vector<std::optional<int64_t>> * {
+    if (Context == NoContext || !Fixed.empty())
+      return nullptr;
+    auto [It, New] = Guards.try_emplace({Cond, W, Context});
+    if (New) {
+      It->second.resize(WarpSize);
+      for (unsigned L = 0; L < WarpSize; ++L)
+        if (std::optional<ThreadId> T = thread(W, L))
+          It->second[L] =
+              evalIn(Cond, *T, Binds.empty() ? nullptr : &Binds[L], 0);
+    }
+    return &It->second;
+  };
   // Keeps the lanes where Cond is Want in some iteration of the counted
   // loops around S; a lane where it cannot be evaluated stays.
   auto Filter = [&](const Expr *Cond, bool Want) {
+    const std::vector<std::optional<int64_t>> *Known = Guard(Cond);
     for (unsigned L = 0; L < WarpSize; ++L) {
       if (!(Active >> L & 1))
         continue;
       std::optional<ThreadId> T = thread(W, L);
       const Bindings *B = Binds.empty() ? nullptr : &Binds[L];
-      std::optional<int64_t> V = T ? evalIn(Cond, *T, B, 0) : std::nullopt;
+      std::optional<int64_t> V = Known ? (*Known)[L]
+                                 : T   ? evalIn(Cond, *T, B, 0)
+                                       : std::nullopt;
       if (!V) {
         Exact = false;
         if (T && !CountedLoops().empty() &&
@@ -856,7 +875,7 @@ uint64_t LaneEvaluator::mayReachIn(const Stmt *S, FunctionDependence &FD,
     if (!SM.isBeforeInTranslationUnit(R->getEndLoc(), S->getBeginLoc()))
       continue; // S is in this return's value
     bool ExactR = true;
-    uint64_t Gone = mayReachIn(R, FD, Entry, Binds, W, ExactR);
+    uint64_t Gone = mayReachIn(R, FD, Entry, Binds, W, ExactR, Context);
     if (ExactR)
       Active &= ~Gone;
     else
@@ -867,37 +886,55 @@ uint64_t LaneEvaluator::mayReachIn(const Stmt *S, FunctionDependence &FD,
 
 uint64_t LaneEvaluator::mayReach(const Stmt *S, llvm::ArrayRef<CallLink> Chain,
                                  ThreadDependenceAnalysis &TDA, unsigned W) {
-  uint64_t Active = 0;
-  for (unsigned L = 0; L < WarpSize; ++L)
-    if (thread(W, L))
-      Active |= uint64_t(1) << L;
-  std::vector<Bindings> Binds; // empty in the kernel
-  bool Exact = true;
-  for (const CallLink &Link : Chain) {
-    if (!Active)
-      return 0;
-    Active = mayReachIn(Link.Call, TDA.forFunction(Link.Caller), Active, Binds,
-                        W, Exact);
-    std::vector<Bindings> Next(WarpSize);
-    for (unsigned L = 0; L < WarpSize; ++L) {
-      std::optional<ThreadId> T = thread(W, L);
-      if (!T || !(Active >> L & 1))
-        continue;
-      for (unsigned I = 0; I < Link.Callee->getNumParams(); ++I) {
-        const Expr *Arg = argumentFor(Link.Call, I);
-        if (!Arg)
-          break;
-        if (std::optional<int64_t> V =
-                evalIn(Arg, *T, Binds.empty() ? nullptr : &Binds[L], 0))
-          Next[L][Link.Callee->getParamDecl(I)] = *V;
-      }
-    }
-    Binds = std::move(Next);
+  // What the chain leaves is the same for every statement of its last
+  // callee: computed once per chain and warp (with no fixed values).
+  std::vector<const CallExpr *> Calls;
+  for (const CallLink &Link : Chain)
+    Calls.push_back(Link.Call);
+  unsigned Context =
+      Contexts.try_emplace(std::move(Calls), unsigned(Contexts.size()))
+          .first->second;
+  bool Cache = Fixed.empty();
+  ChainEntry Computed;
+  ChainEntry *E = &Computed;
+  bool Known = false;
+  if (Cache) {
+    auto [It, New] = Chains.try_emplace({Context, W});
+    E = &It->second;
+    Known = !New;
   }
-  if (!Active)
+  if (!Known) {
+    for (unsigned L = 0; L < WarpSize; ++L)
+      if (thread(W, L))
+        E->Active |= uint64_t(1) << L;
+    for (const CallLink &Link : Chain) {
+      if (!E->Active)
+        break;
+      E->Active = mayReachIn(Link.Call, TDA.forFunction(Link.Caller), E->Active,
+                             E->Binds, W, E->Exact, NoContext);
+      std::vector<Bindings> Next(WarpSize);
+      for (unsigned L = 0; L < WarpSize; ++L) {
+        std::optional<ThreadId> T = thread(W, L);
+        if (!T || !(E->Active >> L & 1))
+          continue;
+        for (unsigned I = 0; I < Link.Callee->getNumParams(); ++I) {
+          const Expr *Arg = argumentFor(Link.Call, I);
+          if (!Arg)
+            break;
+          if (std::optional<int64_t> V =
+                  evalIn(Arg, *T, E->Binds.empty() ? nullptr : &E->Binds[L], 0))
+            Next[L][Link.Callee->getParamDecl(I)] = *V;
+        }
+      }
+      E->Binds = std::move(Next);
+    }
+  }
+  if (!E->Active)
     return 0;
   const FunctionDecl *Fn = Chain.empty() ? F : Chain.back().Callee;
-  return mayReachIn(S, TDA.forFunction(Fn), Active, Binds, W, Exact);
+  bool Exact = E->Exact;
+  return mayReachIn(S, TDA.forFunction(Fn), E->Active, E->Binds, W, Exact,
+                    Cache ? Context : NoContext);
 }
 
 } // namespace warplint

@@ -27,9 +27,11 @@
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
+#include <tuple>
 #include <vector>
 
 namespace warplint {
@@ -112,6 +114,8 @@ public:
   void bindParameters(
       llvm::DenseMap<const clang::ParmVarDecl *, std::vector<ArgSource>> Src) {
     Sources = std::move(Src);
+    Guards.clear();
+    Chains.clear();
   }
 
   // Evaluates V as Value from now on (a loop counter in its first
@@ -132,6 +136,8 @@ public:
   void useForms(AffineAnalysis &Forms, const clang::FunctionDecl *Model) {
     this->Forms = &Forms;
     FormModel = Model;
+    Guards.clear();
+    Chains.clear();
   }
 
   unsigned warpSize() const { return WarpSize; }
@@ -148,10 +154,13 @@ private:
   // mayReach within one function, from the lanes Entry that enter it, lane
   // L's parameters bound by Binds[L]. Exact: no condition, loop or return
   // on the way was left unevaluated (then the result is exactly the lanes
-  // of Entry that reach S).
+  // of Entry that reach S). Context names what Binds hold (the call chain
+  // that made them; 0: the kernel's own body, no bindings), for the cache of
+  // conditions; NoContext: not cached.
+  static constexpr unsigned NoContext = ~0u;
   uint64_t mayReachIn(const clang::Stmt *S, FunctionDependence &FD,
                       uint64_t Entry, llvm::ArrayRef<Bindings> Binds,
-                      unsigned W, bool &Exact);
+                      unsigned W, bool &Exact, unsigned Context);
   // The returns of F's body (not in its lambdas), in source order.
   llvm::ArrayRef<const clang::ReturnStmt *>
   returnsOf(const clang::FunctionDecl *F);
@@ -195,6 +204,23 @@ private:
       Written;
   // The value of each expression that folds to a constant, or nothing.
   llvm::DenseMap<const clang::Expr *, std::optional<int64_t>> Constants;
+  // mayReach's conditions of this function's own body, each evaluated once
+  // per warp in every lane, without fixed values: a long device function
+  // has each access judged under the same guards (and the returns before
+  // it), for every warp.
+  llvm::DenseMap<std::tuple<const clang::Expr *, unsigned, unsigned>,
+                 std::vector<std::optional<int64_t>>>
+      Guards; // by condition, warp and context
+  // The lanes of warp W that enter the last callee of a call chain, and
+  // their parameters' values: per chain (its calls), a context number and
+  // per warp what the chain leaves.
+  struct ChainEntry {
+    uint64_t Active = 0;
+    std::vector<Bindings> Binds;
+    bool Exact = true;
+  };
+  std::map<std::vector<const clang::CallExpr *>, unsigned> Contexts;
+  llvm::DenseMap<std::pair<unsigned, unsigned>, ChainEntry> Chains;
   AffineAnalysis *Forms = nullptr;
   const clang::FunctionDecl *FormModel = nullptr;
   llvm::DenseMap<const clang::Expr *, AffineForm> FormOf;
