@@ -17,7 +17,7 @@ namespace {
 // helpers deep, expression depth. A kernel is traced warp by warp until one
 // warp runs out of its budget.
 constexpr unsigned MaxStepsPerWarp = 20000;
-constexpr unsigned MaxStepsPerKernel = 200000;
+constexpr unsigned MaxStepsPerKernel = 40000;
 constexpr unsigned MaxIterations = 64;
 constexpr unsigned UnknownIterations = 2;
 constexpr unsigned MaxCalls = 8;
