@@ -514,8 +514,9 @@ private:
 private:
   void record(CodeGenEvent E) { Events.push_back(std::move(E)); }
 
-  // The PTX of the kernels launched with a literal block (the launches
-  // launch-occupancy can judge), for the parse's target.
+  // The PTX of the kernels launched with a literal block and a literal
+  // dynamic shared size or none (the launches the launch checks can judge),
+  // for the parse's target.
   void makePtx() {
     Ptx.emplace();
     llvm::Module *M = AST ? generated(*AST) : nullptr;
@@ -544,7 +545,8 @@ private:
     }
   }
 
-  // The mangled names of the kernels launched with a literal block shape.
+  // The mangled names of the kernels launched with a literal block shape
+  // and a literal dynamic shared size or none.
   std::vector<std::string> judgedKernels() {
     std::vector<IRLayerTarget> Ts = Targets();
     if (Ts.empty())
@@ -554,7 +556,8 @@ private:
     std::set<std::string> Out;
     for (const auto &Match : ast_matchers::match(launchMatcher(), *AST)) {
       LaunchSite L = launchSite(Match.getNodeAs<CallExpr>("launch"));
-      if (!L.Kernel || !L.Block || !Affine.literalShapeOf(L.Block))
+      if (!L.Kernel || !L.Block || !Affine.literalShapeOf(L.Block) ||
+          (L.SharedBytes && !Affine.literalValueOf(L.SharedBytes)))
         continue;
       const FunctionDecl *Def = L.Kernel;
       L.Kernel->hasBody(Def);

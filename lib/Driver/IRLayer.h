@@ -55,9 +55,10 @@ class IRLayerConsumer : public clang::ASTConsumer {
 public:
   // The registers of the kernel of mangled name Mangled as the ptxas of
   // IRLayerPtxas allocates them for Target, compiling the PTX this layer
-  // generates of the kernels the TU launches with a literal block (once,
-  // on the first question); otherwise why not in Why (empty: the kernel is
-  // not in this file's device code).
+  // generates of the kernels the TU launches with a literal block and a
+  // literal dynamic shared size or none (once, on the first question);
+  // otherwise why not in Why (empty: the kernel is not in this file's device
+  // code).
   virtual std::optional<KernelResources>
   kernelResources(llvm::StringRef Target, llvm::StringRef Mangled,
                   std::string &Why) = 0;
