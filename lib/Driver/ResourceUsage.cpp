@@ -81,6 +81,17 @@ ResourceTable parsePtxasOutput(StringRef Text) {
 
 namespace {
 
+// The first error line of a failed run's output, as the program printed it;
+// else its exit status.
+std::string firstError(StringRef Text, StringRef Program, int Status) {
+  SmallVector<StringRef, 16> Lines;
+  Text.split(Lines, '\n', -1, false);
+  for (StringRef L : Lines)
+    if (L.contains("error"))
+      return L.trim().str();
+  return (Program + " exited with status " + Twine(Status)).str();
+}
+
 // Runs ptxas on File for Target; its output in Log. The exit status, -2
 // past the time limit, -1 when it could not be started.
 int runPtxas(const std::string &Ptxas, StringRef Target, StringRef File,
@@ -160,15 +171,7 @@ ptxasResources(const std::string &Ptxas, StringRef Target, StringRef Ptx,
     Failure = "cannot run " + Ptxas;
     Keep = false;
   } else {
-    SmallVector<StringRef, 16> Lines;
-    StringRef(Text).split(Lines, '\n', -1, false);
-    for (StringRef L : Lines)
-      if (L.contains("error")) {
-        Failure = L.trim().str();
-        break;
-      }
-    if (Failure.empty())
-      Failure = "ptxas exited with status " + std::to_string(RC);
+    Failure = firstError(Text, "ptxas", RC);
   }
   if (Keep && !CacheDir.empty()) {
     json Kernels = json::object();
@@ -371,16 +374,7 @@ void ResourceUsageJob::wait() {
     Ran = false; // not an answer to keep
     return;
   }
-  // The first error line, as nvcc printed it.
-  SmallVector<StringRef, 16> Lines;
-  StringRef(Text).split(Lines, '\n', -1, false);
-  for (StringRef L : Lines)
-    if (L.contains("error")) {
-      Failure = L.trim().str();
-      break;
-    }
-  if (Failure.empty())
-    Failure = "nvcc exited with status " + std::to_string(R.ReturnCode);
+  Failure = firstError(Text, "nvcc", R.ReturnCode);
 }
 
 std::optional<KernelResources> ResourceUsageJob::lookup(StringRef Target,
