@@ -1,6 +1,7 @@
 #include "checks/launch/BlockSizeCheck.h"
 #include "Analysis/AffineIndex.h"
 #include "Analysis/BodyWalk.h"
+#include "Analysis/CallGraph.h"
 #include "Analysis/Launches.h"
 #include "Analysis/ThreadDependence.h"
 #include "Arch/Occupancy.h"
@@ -34,16 +35,31 @@ bool BlockSizeCheck::smallArmOfSizeBranch(const CallExpr *Launch,
   const FunctionDecl *Pattern = kernelPattern(Kernel);
   if (!Pattern)
     return false;
-  ASTContext &Ctx = context().astContext();
-  DynTypedNode Node = DynTypedNode::create(*Launch);
+  // The statements around the launch, from the body of the function that
+  // holds it (the call graph knows which): the TU's parent map would walk
+  // every header's declarations.
+  const FunctionDecl *Caller = nullptr;
+  for (const FunctionDecl *Callee : std::initializer_list<const FunctionDecl *>{
+           Kernel, Launch->getDirectCallee()})
+    if (Callee && !Caller)
+      for (const CallSite &Site : context().callGraph().callers(Callee))
+        if (Site.Call == Launch) {
+          Caller = Site.Caller;
+          break;
+        }
+  if (!Caller || !Caller->getBody())
+    return false;
+  std::unique_ptr<ParentMap> &Parents = ParentsOf[Caller];
+  if (!Parents)
+    Parents = std::make_unique<ParentMap>(Caller->getBody());
+  const Stmt *Node = Launch;
   for (unsigned Depth = 0; Depth < 8; ++Depth) {
-    auto Parents = Ctx.getParents(Node);
-    if (Parents.empty())
+    const Stmt *Child = Node;
+    Node = Parents->getParent(Child);
+    if (!Node)
       return false;
-    const Stmt *Child = Node.get<Stmt>();
-    Node = Parents[0];
-    const auto *If = Node.get<IfStmt>();
-    if (!If || !Child || If->getCond() == Child)
+    const auto *If = dyn_cast<IfStmt>(Node);
+    if (!If || If->getCond() == Child)
       continue;
     const Stmt *Other = If->getThen() == Child ? If->getElse() : If->getThen();
     bool Larger = false;
@@ -126,7 +142,10 @@ void BlockSizeCheck::check(const MatchFinder::MatchResult &R) {
     judge(L.Grid, L.Block, L.SharedBytes, L.Kernel, Call);
 }
 
-void BlockSizeCheck::onEndOfTranslationUnit() { Groups.flush(); }
+void BlockSizeCheck::onEndOfTranslationUnit() {
+  Groups.flush();
+  ParentsOf.clear();
+}
 
 void BlockSizeCheck::judge(const Expr *Grid, const Expr *Block,
                            const Expr *Dynamic, const FunctionDecl *Kernel,

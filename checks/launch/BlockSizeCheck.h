@@ -9,6 +9,8 @@
 #include "Analysis/SharedMemory.h"
 #include "Core/Check.h"
 #include "checks/launch/VerdictGroups.h"
+#include "clang/AST/ParentMap.h"
+#include <memory>
 
 namespace warplint::launch {
 
@@ -29,6 +31,9 @@ private:
   bool readsBlockSize(const clang::FunctionDecl *F, unsigned Depth = 0);
   StaticSharedMemory StaticShared;
   llvm::DenseMap<const clang::FunctionDecl *, bool> ReadsBlockSize;
+  // The statements of each function that launches, by their parents.
+  llvm::DenseMap<const clang::FunctionDecl *, std::unique_ptr<clang::ParentMap>>
+      ParentsOf;
   VerdictGroups Groups{VerdictGroups::By::Launch};
 };
 
