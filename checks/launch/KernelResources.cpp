@@ -43,6 +43,12 @@ std::string KernelResourcesSeen::registerText() const {
                   : " (ptxas)");
 }
 
+void expectKernelResourcesOf(CheckContext &Ctx, const ArchInfo &A,
+                             const FunctionDecl *Kernel) {
+  ASTNameGenerator Names(Ctx.astContext());
+  Ctx.services().expectKernelResources(A, Names.getName(definitionOf(Kernel)));
+}
+
 KernelResourcesSeen kernelResourcesOf(CheckContext &Ctx, const ArchInfo &A,
                                       const FunctionDecl *Kernel,
                                       StaticSharedMemory &Static) {

@@ -25,6 +25,10 @@ struct KernelResourcesSeen {
   std::string registerText() const;
 };
 
+// Tells the run that kernelResourcesOf will be asked about Kernel for A.
+void expectKernelResourcesOf(CheckContext &Ctx, const ArchInfo &A,
+                             const clang::FunctionDecl *Kernel);
+
 KernelResourcesSeen kernelResourcesOf(CheckContext &Ctx, const ArchInfo &A,
                                       const clang::FunctionDecl *Kernel,
                                       StaticSharedMemory &Static);

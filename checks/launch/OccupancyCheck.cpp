@@ -38,6 +38,10 @@ void OccupancyCheck::checkFunction(const FunctionDecl *F) {
 }
 
 void OccupancyCheck::finishTranslationUnit() {
+  // First the kernels whose registers the verdicts need, so that the run
+  // compiles them together; then the verdicts.
+  for (const Launch &L : Launches)
+    judge(L, /*Expect=*/true);
   for (const Launch &L : Launches)
     judge(L);
   Groups.flush();
@@ -49,7 +53,7 @@ namespace {
 unsigned percent(double F) { return unsigned(100.0 * F + 0.5); }
 } // namespace
 
-void OccupancyCheck::judge(const Launch &L) {
+void OccupancyCheck::judge(const Launch &L, bool Expect) {
   std::optional<BlockShape> S = context().affine().literalShapeOf(L.Block);
   if (!S)
     return; // a block size known only at run time
@@ -73,6 +77,8 @@ void OccupancyCheck::judge(const Launch &L) {
       return; // shared memory known only at run time
     R.DynamicSharedBytes = unsigned(*Dynamic);
   }
+  if (Expect)
+    return expectKernelResourcesOf(context(), A, L.Kernel);
   auto Opt = OptIns.find(L.Kernel);
   if (Opt != OptIns.end())
     R.MaxDynamicSharedOptIn = unsigned(Opt->second);

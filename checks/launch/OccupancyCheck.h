@@ -32,7 +32,9 @@ private:
     const clang::FunctionDecl *Kernel;
     const clang::Expr *Grid, *Block, *Dynamic;
   };
-  void judge(const Launch &L);
+  // Expect: only tell the run that the verdict needs L's kernel's
+  // registers (expectKernelResourcesOf).
+  void judge(const Launch &L, bool Expect = false);
 
   int64_t MinOccupancy; // percent
   int64_t MinGain;      // percentage points of occupancy a fix must add

@@ -58,6 +58,10 @@ public:
     Why = "ptxas was not run";
     return std::nullopt;
   }
+  // A check will ask kernelResources about this kernel for Arch: said
+  // before the first question, so that the answers are computed together.
+  virtual void expectKernelResources(const ArchInfo &Arch,
+                                     llvm::StringRef Mangled) {}
   // The compile's -maxrregcount, if any.
   virtual std::optional<unsigned> maxRegisterCount() const {
     return std::nullopt;

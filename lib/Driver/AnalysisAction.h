@@ -66,6 +66,11 @@ public:
     }
     return R;
   }
+  void expectKernelResources(const ArchInfo &A,
+                             llvm::StringRef Mangled) override {
+    if (IR && !T.Ptxas.empty())
+      IR->expectKernel(Mangled);
+  }
   std::optional<unsigned> maxRegisterCount() const override {
     return T.Flags.MaxRegCount;
   }

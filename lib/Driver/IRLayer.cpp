@@ -416,6 +416,11 @@ public:
 
   void Initialize(ASTContext &Context) override { AST = &Context; }
 
+  void expectKernel(llvm::StringRef Mangled) override {
+    if (!BatchOf.count(Mangled))
+      Expected.insert(Mangled.str());
+  }
+
   std::optional<KernelResources> kernelResources(llvm::StringRef Target,
                                                  llvm::StringRef Mangled,
                                                  std::string &Why) override {
@@ -423,13 +428,18 @@ public:
       Why = "ptxas was not run";
       return std::nullopt;
     }
-    if (!Ptx)
-      makePtx();
-    if (!PtxFailure.empty()) {
-      Why = PtxFailure;
+    auto Found = BatchOf.find(Mangled);
+    if (Found == BatchOf.end()) {
+      Expected.insert(Mangled.str());
+      compileExpected();
+      Found = BatchOf.find(Mangled);
+    }
+    Batch &B = Batches[Found->second];
+    if (!B.Failure.empty()) {
+      Why = B.Failure;
       return std::nullopt;
     }
-    for (const auto &[Kernel, Size] : Ptx->TooLarge)
+    for (const auto &[Kernel, Size] : B.Ptx.TooLarge)
       if (Kernel == Mangled) {
         Why = "the kernel is " + std::to_string(Size) +
               " LLVM instructions after -O3, more than the " +
@@ -438,9 +448,9 @@ public:
               "(--registers-from=nvcc counts them)";
         return std::nullopt;
       }
-    auto [It, New] = Allocated.try_emplace(Target);
+    auto [It, New] = B.Allocated.try_emplace(Target);
     if (New)
-      It->second.Kernels = ptxasResources(Ptxas.Ptxas, Target, Ptx->Text,
+      It->second.Kernels = ptxasResources(Ptxas.Ptxas, Target, B.Ptx.Text,
                                           Ptxas.CacheDir, It->second.Failure);
     if (!It->second.Failure.empty()) {
       Why = "ptxas could not compile the kernels' PTX for " + Target.str() +
@@ -514,23 +524,26 @@ private:
 private:
   void record(CodeGenEvent E) { Events.push_back(std::move(E)); }
 
-  // The PTX of the kernels launched with a literal block and a literal
-  // dynamic shared size or none (the launches the launch checks can judge),
-  // for the parse's target.
-  void makePtx() {
-    Ptx.emplace();
+  // The PTX of the kernels expected and not yet compiled, for the parse's
+  // target: one more batch.
+  void compileExpected() {
+    std::vector<std::string> Names(Expected.begin(), Expected.end());
+    Expected.clear();
+    Batches.emplace_back();
+    for (const std::string &N : Names)
+      BatchOf[N] = Batches.size() - 1;
+    Batch &B = Batches.back();
     llvm::Module *M = AST ? generated(*AST) : nullptr;
     if (!M) {
-      PtxFailure = "the device code could not be generated";
+      B.Failure = "the device code could not be generated";
       return;
     }
-    std::vector<std::string> Names = judgedKernels();
     std::string CPU = CI.getTargetOpts().CPU;
     std::string Error;
     bool Crashed = !CRC.RunSafely([&] {
       auto R = ir::kernelsPtx(*M, Names, CPU, Ptxas.Libdevice, PtxBudget);
       if (R)
-        *Ptx = std::move(*R);
+        B.Ptx = std::move(*R);
       else
         Error = llvm::toString(R.takeError());
     });
@@ -539,31 +552,9 @@ private:
     // __shfl on sm_70 and later) stops the code generator, as it stops nvcc.
     if (Crashed)
       Error = takeFatalError();
-    if (Crashed || !Error.empty()) {
-      PtxFailure =
+    if (Crashed || !Error.empty())
+      B.Failure =
           "the PTX of the kernels could not be generated (" + Error + ")";
-    }
-  }
-
-  // The mangled names of the kernels launched with a literal block shape
-  // and a literal dynamic shared size or none.
-  std::vector<std::string> judgedKernels() {
-    std::vector<IRLayerTarget> Ts = Targets();
-    if (Ts.empty())
-      return {};
-    AffineAnalysis &Affine = Ts.front().Ctx->affine();
-    ASTNameGenerator Names(*AST);
-    std::set<std::string> Out;
-    for (const auto &Match : ast_matchers::match(launchMatcher(), *AST)) {
-      LaunchSite L = launchSite(Match.getNodeAs<CallExpr>("launch"));
-      if (!L.Kernel || !L.Block || !Affine.literalShapeOf(L.Block) ||
-          (L.SharedBytes && !Affine.literalValueOf(L.SharedBytes)))
-        continue;
-      const FunctionDecl *Def = L.Kernel;
-      L.Kernel->hasBody(Def);
-      Out.insert(Names.getName(Def));
-    }
-    return {Out.begin(), Out.end()};
   }
 
   // The barrier analysis inlines into what it judges: it works on one piece
@@ -696,13 +687,20 @@ private:
   llvm::StringMap<std::unique_ptr<ir::OptimisedAccesses>> Optimised;
   llvm::StringMap<bool> SystemFiles; // by path: pieces come and go
   IRLayerPtxas Ptxas;
-  std::optional<ir::KernelsPtx> Ptx; // made on the first question
-  std::string PtxFailure;
+  // The kernels whose registers the checks will ask for, not yet compiled;
+  // the batches compiled, and each kernel's.
   struct Allocation {
     std::map<std::string, KernelResources> Kernels;
     std::string Failure;
   };
-  llvm::StringMap<Allocation> Allocated; // by target
+  struct Batch {
+    ir::KernelsPtx Ptx;
+    std::string Failure;
+    llvm::StringMap<Allocation> Allocated; // by target
+  };
+  std::set<std::string> Expected;
+  std::vector<Batch> Batches;
+  llvm::StringMap<size_t> BatchOf;
 };
 
 } // namespace

@@ -55,13 +55,15 @@ class IRLayerConsumer : public clang::ASTConsumer {
 public:
   // The registers of the kernel of mangled name Mangled as the ptxas of
   // IRLayerPtxas allocates them for Target, compiling the PTX this layer
-  // generates of the kernels the TU launches with a literal block and a
-  // literal dynamic shared size or none (once, on the first question);
-  // otherwise why not in Why (empty: the kernel is not in this file's device
-  // code).
+  // generates of it and of the kernels expected so far and not yet
+  // compiled, together (ptxas once per target for them all); otherwise why
+  // not in Why (empty: the kernel is not in this file's device code).
   virtual std::optional<KernelResources>
   kernelResources(llvm::StringRef Target, llvm::StringRef Mangled,
                   std::string &Why) = 0;
+  // A check will ask kernelResources about this kernel: it is compiled with
+  // the others expected before the question that compiles them.
+  virtual void expectKernel(llvm::StringRef Mangled) = 0;
   // What -O3 leaves of the accesses of the device code, optimised for CPU
   // (an sm_XX name), computed on first use; null when code generation or
   // the pipeline failed (the checks keep their AST verdicts).
