@@ -3,7 +3,8 @@
 
 For each file of a corpus (bench/speed-corpus.txt, as bench/speed_table.py
 reads it), in CPU seconds of the process and of every child it waited for
-(launch-occupancy's nvcc), fastest of --runs runs:
+(launch-occupancy's ptxas, or nvcc with --registers-from=nvcc), fastest
+of --runs runs:
 
   dev   clang++-22 -x cuda --cuda-device-only -fsyntax-only, same flags
   cold  warplint, every check, one target, fresh cache directories per
@@ -13,11 +14,13 @@ reads it), in CPU seconds of the process and of every child it waited for
         unchanged file
 
 and, with --variants, cold runs of `--ptxas=false` and of `--ptxas=false
---ir-layer=false`. Prints each file's ratios to dev, then the median, p90,
-worst and total (the sum of a column over the sum of dev) of each ratio,
-and the slowest files.
+--ir-layer=false`; with --targets, a cold run for several targets at once,
+against the cold run of one. Prints each file's ratios to dev, then the
+median, p90, worst and total (the sum of a column over the sum of dev) of
+each ratio, and the slowest files.
 
     python3 bench/cold.py [--ext DIR] [--runs 1] [--variants]
+        [--targets sm_75,sm_80,sm_90] [--extra ARGS] [--cold-only]
         [--corpus bench/speed-corpus.txt] [--markdown out.md]
 """
 import argparse
@@ -81,6 +84,9 @@ def main():
                     "e.g. '--registers-from=nvcc'")
     ap.add_argument("--cold-only", action="store_true",
                     help="no cache-hit column")
+    ap.add_argument("--targets", default="",
+                    help="also a cold run for these targets at once (e.g. "
+                    "sm_75,sm_80,sm_90), against the cold run of --arch")
     ap.add_argument("--slowest", type=int, default=5)
     ap.add_argument("--markdown", help="also write the summary here")
     args = ap.parse_args()
@@ -115,6 +121,11 @@ def main():
                                           lambda: (env, lambda: None))
                 finally:
                     done()
+            if args.targets:
+                multi = [a if not a.startswith("--arch=") else
+                         "--arch=" + args.targets for a in lint]
+                row["targets"] = cpu_best(multi + tail, args.runs,
+                                          fresh_cache)
             for name, extra in variants.items():
                 row[name] = cpu_best(lint + extra + tail, args.runs,
                                      fresh_cache)
@@ -138,6 +149,14 @@ def main():
         lines.append(f"| {c} | {statistics.median(r):.2f}x | "
                      f"{percentile(r, 90):.2f}x | {max(r):.2f}x | "
                      f"{total:.2f}x |")
+    if args.targets:
+        r = [row["targets"] / row["cold"] for row in rows]
+        lines.append("")
+        lines.append(f"{args.targets} at once against {args.arch} alone, "
+                     f"cold: median {statistics.median(r):.2f}x, worst "
+                     f"{max(r):.2f}x, total %.2fx" % (
+                         sum(row["targets"] for row in rows) /
+                         sum(row["cold"] for row in rows)))
     if "hit" in columns:
         lines.append("")
         lines.append("a cache hit against a cold run, total: %.1f%%" % (
