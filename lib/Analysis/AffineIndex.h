@@ -258,6 +258,12 @@ public:
   BlockShape blockShape(const clang::FunctionDecl *Kernel) const {
     return Shapes.lookup(Kernel->getCanonicalDecl());
   }
+  // The launched kernels (canonical declarations) and their block shapes,
+  // pinned or not.
+  const llvm::DenseMap<const clang::FunctionDecl *, BlockShape> &
+  launchedShapes() const {
+    return Shapes;
+  }
 
 private:
   struct Env {

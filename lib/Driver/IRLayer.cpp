@@ -611,38 +611,28 @@ private:
         Finder.addMatcher(launchMatcher(), &Callback);
         Finder.matchAST(*AST);
       }
+      // The kernels the launches pinned a shape for, by the launches the
+      // analysis recorded: a walk of the TU's declarations would read every
+      // one of a preamble's (the language server's CUB file: a fifth of
+      // each re-lint).
       std::unique_ptr<MangleContext> MC(AST->createMangleContext());
-      std::function<void(const DeclContext *)> Walk =
-          [&](const DeclContext *DC) {
-            for (const Decl *D : DC->decls()) {
-              if (const auto *NS = dyn_cast<NamespaceDecl>(D))
-                Walk(NS);
-              else if (const auto *LS = dyn_cast<LinkageSpecDecl>(D))
-                Walk(LS);
-              std::vector<const FunctionDecl *> Fns;
-              if (const auto *FD = dyn_cast<FunctionDecl>(D))
-                Fns.push_back(FD);
-              else if (const auto *FT = dyn_cast<FunctionTemplateDecl>(D))
-                for (const FunctionDecl *Spec : FT->specializations())
-                  Fns.push_back(Spec);
-              for (const FunctionDecl *FD : Fns) {
-                if (!FD->hasAttr<CUDAGlobalAttr>() || FD->isDependentContext())
-                  continue;
-                BlockShape S = Ts.front().Ctx->affine().blockShape(FD);
-                if (!S.pinned())
-                  continue;
-                std::string Mangled;
-                if (MC->shouldMangleDeclName(FD)) {
-                  llvm::raw_string_ostream OS(Mangled);
-                  MC->mangleName(GlobalDecl(FD), OS);
-                } else {
-                  Mangled = FD->getName().str();
-                }
-                (*BlockDimXByName)[Mangled] = S.X;
-              }
-            }
-          };
-      Walk(AST->getTranslationUnitDecl());
+      for (const auto &[Kernel, S] :
+           Ts.front().Ctx->affine().launchedShapes()) {
+        const FunctionDecl *FD = Kernel;
+        if (const FunctionDecl *Def = FD->getDefinition())
+          FD = Def;
+        if (!S.pinned() || !FD->hasAttr<CUDAGlobalAttr>() ||
+            FD->isDependentContext())
+          continue;
+        std::string Mangled;
+        if (MC->shouldMangleDeclName(FD)) {
+          llvm::raw_string_ostream OS(Mangled);
+          MC->mangleName(GlobalDecl(FD), OS);
+        } else {
+          Mangled = FD->getName().str();
+        }
+        (*BlockDimXByName)[Mangled] = S.X;
+      }
     }
     if (unsigned X = BlockDimXByName->lookup(Name))
       return X;
