@@ -92,6 +92,23 @@ std::string firstError(StringRef Text, StringRef Program, int Status) {
   return (Program + " exited with status " + Twine(Status)).str();
 }
 
+// One target's kernels as a cache entry holds them: name -> [registers,
+// shared bytes, spilled bytes]. kernelsFromJson throws json::exception on
+// what this warplint did not write.
+json kernelsToJson(const std::map<std::string, KernelResources> &Kernels) {
+  json Out = json::object();
+  for (const auto &[Name, R] : Kernels)
+    Out[Name] = {R.Registers, R.SharedBytes, R.SpillBytes};
+  return Out;
+}
+std::map<std::string, KernelResources> kernelsFromJson(const json &J) {
+  std::map<std::string, KernelResources> Out;
+  for (const auto &[Name, R] : J.items())
+    Out[Name] = {R.at(0).get<unsigned>(), R.at(1).get<unsigned>(),
+                 R.at(2).get<unsigned>()};
+  return Out;
+}
+
 // Runs ptxas on File for Target; its output in Log. The exit status, -2
 // past the time limit, -1 when it could not be started.
 int runPtxas(const std::string &Ptxas, StringRef Target, StringRef File,
@@ -128,9 +145,7 @@ ptxasResources(const std::string &Ptxas, StringRef Target, StringRef Ptx,
     if (std::optional<json> Entry =
             readCacheEntry(cacheEntryPath(CacheDir, Key), Format, NoHash)) {
       try {
-        for (const auto &[Name, R] : Entry->at("kernels").items())
-          Out[Name] = {R.at(0).get<unsigned>(), R.at(1).get<unsigned>(),
-                       R.at(2).get<unsigned>()};
+        Out = kernelsFromJson(Entry->at("kernels"));
         Failure = Entry->at("failure").get<std::string>();
         return Out;
       } catch (const json::exception &) {
@@ -174,11 +189,8 @@ ptxasResources(const std::string &Ptxas, StringRef Target, StringRef Ptx,
     Failure = firstError(Text, "ptxas", RC);
   }
   if (Keep && !CacheDir.empty()) {
-    json Kernels = json::object();
-    for (const auto &[Name, R] : Out)
-      Kernels[Name] = {R.Registers, R.SharedBytes, R.SpillBytes};
     writeCacheEntry(cacheEntryPath(CacheDir, Key), Format, {}, NoHash,
-                    {{"kernels", Kernels}, {"failure", Failure}});
+                    {{"kernels", kernelsToJson(Out)}, {"failure", Failure}});
   }
   return Out;
 }
@@ -291,10 +303,7 @@ ResourceUsageJob::start(const FileTask &T, std::string NvccPath,
       }
       try {
         for (const auto &[Target, Kernels] : Entry->at("table").items())
-          for (const auto &[Name, R] : Kernels.items())
-            J->Table[Target][Name] = {R.at(0).get<unsigned>(),
-                                      R.at(1).get<unsigned>(),
-                                      R.at(2).get<unsigned>()};
+          J->Table[Target] = kernelsFromJson(Kernels);
         J->Failure = Entry->at("failure").get<std::string>();
         J->Done = true;
         return J;
@@ -414,8 +423,7 @@ void ResourceUsageJob::finish(const std::vector<std::string> &Dependencies) {
     return;
   json Tab = json::object();
   for (const auto &[Target, Kernels] : Table)
-    for (const auto &[Name, R] : Kernels)
-      Tab[Target][Name] = {R.Registers, R.SharedBytes, R.SpillBytes};
+    Tab[Target] = kernelsToJson(Kernels);
   writeCacheEntry(cacheEntryPath(CacheDir, Key), Format, Dependencies,
                   fileContentHash, {{"table", Tab}, {"failure", Failure}});
 }
