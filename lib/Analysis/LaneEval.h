@@ -154,9 +154,9 @@ private:
   // mayReach within one function, from the lanes Entry that enter it, lane
   // L's parameters bound by Binds[L]. Exact: no condition, loop or return
   // on the way was left unevaluated (then the result is exactly the lanes
-  // of Entry that reach S). Context names what Binds hold (the call chain
-  // that made them; 0: the kernel's own body, no bindings), for the cache of
-  // conditions; NoContext: not cached.
+  // of Entry that reach S). Context names what Binds hold (the number
+  // mayReach gave the call chain that made them, the empty chain included),
+  // for the cache of conditions; NoContext: not cached.
   static constexpr unsigned NoContext = ~0u;
   uint64_t mayReachIn(const clang::Stmt *S, FunctionDependence &FD,
                       uint64_t Entry, llvm::ArrayRef<Bindings> Binds,
