@@ -79,21 +79,21 @@ public:
     if (!Shared)
       return;
     Shared->OwnParsesBecause = whyOwnParses(AST);
-    if (!Shared->OwnParsesBecause.empty())
-      return;
     for (size_t I = 1; I < Targets.size(); ++I) {
       if (cancelled())
         return;
-      Targets[I].Runner->run(AST);
+      if (Shared->judges(I - 1))
+        Targets[I].Runner->run(AST);
     }
   }
 
   // The contexts of the targets judged on this parse, for the IR layer.
   std::vector<IRLayerTarget> judged(const DiagSink &Own) const {
     std::vector<IRLayerTarget> Out = {{Targets.front().Ctx.get(), &Own}};
-    if (Shared && Shared->OwnParsesBecause.empty())
+    if (Shared)
       for (size_t I = 1; I < Targets.size(); ++I)
-        Out.push_back({Targets[I].Ctx.get(), Shared->Others[I - 1].Sink});
+        if (Shared->judges(I - 1))
+          Out.push_back({Targets[I].Ctx.get(), Shared->Others[I - 1].Sink});
     return Out;
   }
 
@@ -148,15 +148,28 @@ private:
 
   // Why this parse cannot stand for the others' (empty: it can).
   std::string whyOwnParses(ASTContext &AST) const {
-    if (!Shared->Watched.Where.empty())
-      return "the code depends on the target: " + Shared->Watched.Where;
+    std::string Depends =
+        Shared->Watched.Where.empty()
+            ? std::string()
+            : "the code depends on the target: " + Shared->Watched.Where;
     // An error may be this target's alone, and another target's parse may
     // give errors this one does not.
     if (CI.getDiagnostics().hasErrorOccurred())
-      return "the parse has errors";
+      return Depends.empty() ? "the parse has errors" : Depends;
     std::string Declared = userDeclaresFeatureName(AST);
     if (!Declared.empty())
-      return "a name the newer targets' headers declare: " + Declared;
+      return Depends.empty()
+                 ? "a name the newer targets' headers declare: " + Declared
+                 : Depends;
+    // The use of a target macro may give other targets the same code: the
+    // preprocessor's output for each says. The parse stands for those.
+    if (!Depends.empty()) {
+      if (!Shared->UserCodeAlike)
+        return Depends;
+      Shared->JudgedHere = Shared->UserCodeAlike();
+      if (!llvm::all_of(Shared->JudgedHere, [](bool B) { return B; }))
+        return Depends;
+    }
     return "";
   }
 

@@ -12,6 +12,7 @@
 #include "clang/Frontend/CompilerInstance.h"
 #include "clang/Frontend/FrontendAction.h"
 #include "llvm/Support/raw_ostream.h"
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -31,10 +32,22 @@ struct Judged {
 struct SharedParse {
   std::vector<Judged> Others; // judged on the parse of another target
   TargetDependence Watched;   // the preprocessor's answer
+  // Which of Others preprocess the user's code to the same tokens as this
+  // parse's target (preprocessedUserCode), asked only when Watched found a
+  // use of a target macro and nothing else rules the one parse out.
+  std::function<std::vector<bool>()> UserCodeAlike;
+  // Which of Others the parse was judged for, when not all (then
+  // OwnParsesBecause says why the rest were not).
+  std::vector<bool> JudgedHere;
   // Empty once the others were judged on the parse; else why they need
   // parses of their own.
   std::string OwnParsesBecause = "the parse did not finish";
   bool IRAnalysed = false;
+
+  bool judges(size_t Other) const {
+    return OwnParsesBecause.empty() ||
+           (Other < JudgedHere.size() && JudgedHere[Other]);
+  }
 };
 
 // What the checks get beyond the AST: ptxas's registers from nvcc running

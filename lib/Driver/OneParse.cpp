@@ -2,11 +2,17 @@
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Attr.h"
 #include "clang/AST/DeclTemplate.h"
+#include "clang/Basic/FileManager.h"
 #include "clang/Basic/SourceManager.h"
+#include "clang/Frontend/CompilerInstance.h"
+#include "clang/Frontend/FrontendAction.h"
 #include "clang/Lex/Lexer.h"
 #include "clang/Lex/MacroInfo.h"
+#include "clang/Lex/Preprocessor.h"
 #include "clang/Lex/Token.h"
+#include "clang/Tooling/Tooling.h"
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/VirtualFileSystem.h"
 #include <optional>
 
 using namespace clang;
@@ -40,6 +46,17 @@ const ArchInfo *oneParseTarget(llvm::ArrayRef<const ArchInfo *> Archs) {
 }
 
 namespace {
+
+// Not a system header, nor the predefines, the command line's -D and
+// -include lines (the __warplint_lacks_* of the target: warplint's own) or
+// the scratch space of token pasting.
+bool inUserCode(const SourceManager &SM, SourceLocation Loc) {
+  Loc = SM.getExpansionLoc(Loc);
+  return Loc.isValid() && !SM.isInSystemHeader(Loc) &&
+         !SM.isWrittenInBuiltinFile(Loc) &&
+         !SM.isWrittenInCommandLineFile(Loc) &&
+         !SM.isWrittenInScratchSpace(Loc);
+}
 
 class TargetMacroWatch : public PPCallbacks {
 public:
@@ -138,19 +155,9 @@ private:
     return Derived.contains(II->getName());
   }
 
-  bool inUserCode(SourceLocation Loc) const {
-    Loc = SM.getExpansionLoc(Loc);
-    // The command line's -D (the __warplint_lacks_* of the target) and
-    // -include lines are warplint's own.
-    return Loc.isValid() && !SM.isInSystemHeader(Loc) &&
-           !SM.isWrittenInBuiltinFile(Loc) &&
-           !SM.isWrittenInCommandLineFile(Loc) &&
-           !SM.isWrittenInScratchSpace(Loc);
-  }
-
   void sawUse(const Token &Name, SourceLocation Loc) {
     LastUse = Loc;
-    if (!Out.Where.empty() || !inUserCode(Loc))
+    if (!Out.Where.empty() || !inUserCode(SM, Loc))
       return;
     PresumedLoc P = SM.getPresumedLoc(Loc);
     Out.Where = ("'" + Name.getIdentifierInfo()->getName() + "' at " +
@@ -288,7 +295,128 @@ std::string firstUserRedeclaration(const DeclContext *DC,
   return "";
 }
 
+// The digest of preprocessedUserCode, fed by the preprocessor's callbacks
+// (includes, macro definitions, pragmas) and by the token loop.
+class UserCodeDigest : public PPCallbacks {
+public:
+  UserCodeDigest(const Preprocessor &PP, llvm::MD5 &Hash)
+      : PP(PP), SM(PP.getSourceManager()), Hash(Hash) {}
+
+  void InclusionDirective(SourceLocation HashLoc, const Token &,
+                          StringRef FileName, bool IsAngled, CharSourceRange,
+                          OptionalFileEntryRef File, StringRef, StringRef,
+                          const Module *, bool,
+                          SrcMgr::CharacteristicKind) override {
+    if (!inUserCode(SM, HashLoc))
+      return;
+    add("#include");
+    add(IsAngled ? "<>" : "\"\"");
+    add(File ? File->getName() : FileName);
+  }
+  void MacroDefined(const Token &Name, const MacroDirective *MD) override {
+    if (!inUserCode(SM, Name.getLocation()))
+      return;
+    add("#define");
+    add(Name.getIdentifierInfo()->getName());
+    if (const MacroInfo *MI = MD ? MD->getMacroInfo() : nullptr) {
+      add(MI->isFunctionLike() ? "(" : "");
+      for (const IdentifierInfo *P : MI->params())
+        add(P->getName());
+      for (const Token &T : MI->tokens())
+        token(T);
+    }
+  }
+  void MacroUndefined(const Token &Name, const MacroDefinition &,
+                      const MacroDirective *) override {
+    if (!inUserCode(SM, Name.getLocation()))
+      return;
+    add("#undef");
+    add(Name.getIdentifierInfo()->getName());
+  }
+  // Pragmas are handled by the parser, which a preprocessor-only run has
+  // not got: their line, as written.
+  void PragmaDirective(SourceLocation Loc, PragmaIntroducerKind) override {
+    if (!inUserCode(SM, Loc) || Loc.isMacroID())
+      return;
+    auto [FID, Offset] = SM.getDecomposedLoc(Loc);
+    llvm::StringRef Text = SM.getBufferData(FID).substr(Offset);
+    add("#pragma");
+    add(Text.take_until([](char C) { return C == '\n'; }));
+  }
+
+  // The file the preprocessor reads is the user's: its tokens, and those of
+  // the macros expanded there, are the user's code.
+  // (#pragma clang system_header makes the rest of a file the system's.)
+  void FileChanged(SourceLocation Loc, FileChangeReason,
+                   SrcMgr::CharacteristicKind Kind, FileID) override {
+    InUser = Kind == SrcMgr::C_User && inUserCode(SM, Loc);
+  }
+
+  void token(const Token &T) {
+    if (!InUser || T.isAnnotation())
+      return;
+    Hash.update(static_cast<uint8_t>(T.getKind()));
+    llvm::SmallString<32> Buffer;
+    add(PP.getSpelling(T, Buffer));
+  }
+
+private:
+  void add(llvm::StringRef S) {
+    Hash.update(S);
+    Hash.update(llvm::ArrayRef<uint8_t>{0});
+  }
+
+  const Preprocessor &PP;
+  const SourceManager &SM;
+  llvm::MD5 &Hash;
+  bool InUser = false;
+};
+
+class UserCodeAction : public PreprocessorFrontendAction {
+public:
+  explicit UserCodeAction(std::optional<llvm::MD5::MD5Result> &Out)
+      : Out(Out) {}
+
+  void ExecuteAction() override {
+    CompilerInstance &CI = getCompilerInstance();
+    Preprocessor &PP = CI.getPreprocessor();
+    llvm::MD5 Hash;
+    auto Digest = std::make_unique<UserCodeDigest>(PP, Hash);
+    UserCodeDigest &D = *Digest;
+    PP.addPPCallbacks(std::move(Digest));
+    PP.IgnorePragmas();
+    PP.EnterMainSourceFile();
+    Token Tok;
+    do {
+      PP.Lex(Tok);
+      D.token(Tok);
+    } while (Tok.isNot(tok::eof));
+    if (CI.getDiagnostics().hasErrorOccurred())
+      return;
+    Out.emplace();
+    Hash.final(*Out);
+  }
+
+private:
+  std::optional<llvm::MD5::MD5Result> &Out;
+};
+
 } // namespace
+
+std::optional<llvm::MD5::MD5Result>
+preprocessedUserCode(const std::vector<std::string> &Args,
+                     llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> FS) {
+  std::optional<llvm::MD5::MD5Result> Out;
+  llvm::IntrusiveRefCntPtr<FileManager> Files(
+      new FileManager(FileSystemOptions(), std::move(FS)));
+  tooling::ToolInvocation Invocation(
+      Args, std::make_unique<UserCodeAction>(Out), Files.get());
+  IgnoringDiagConsumer Quiet;
+  Invocation.setDiagnosticConsumer(&Quiet);
+  if (!Invocation.run())
+    return std::nullopt;
+  return Out;
+}
 
 std::unique_ptr<PPCallbacks> watchTargetMacros(const SourceManager &SM,
                                                const LangOptions &LangOpts,

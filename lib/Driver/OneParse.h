@@ -12,14 +12,25 @@
 // (the user's code tests one of those macros, or a macro the system headers
 // define under such a test; a compiler error; a user declaration of a name
 // the feature header supplies; the IR layer's code generation failing) means
-// a parse per target, as before.
+// a parse per target, as before. A use of a target macro in the user's code
+// that gives the same code for every target (#if __CUDA_ARCH__ >= 600 with
+// every target newer; an assert the CUDA headers' <assert.h> redefines the
+// same under such a test) is ruled out by preprocessing the file for each
+// target and comparing what the user's files give (preprocessedUserCode).
 #pragma once
 #include "Arch/ArchTable.h"
 #include "clang/Lex/PPCallbacks.h"
+#include "llvm/ADT/IntrusiveRefCntPtr.h"
 #include "llvm/ADT/StringSet.h"
+#include "llvm/Support/MD5.h"
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
+
+namespace llvm::vfs {
+class FileSystem;
+} // namespace llvm::vfs
 
 namespace clang {
 class ASTContext;
@@ -58,5 +69,16 @@ watchTargetMacros(const clang::SourceManager &SM,
 // targets' headers declare the real one, which the user's may collide with.
 // Empty: none.
 std::string userDeclaresFeatureName(clang::ASTContext &AST);
+
+// What the user's own files are after preprocessing with the compiler
+// arguments Args (one target's parse): a digest of the tokens they give
+// after macro expansion (annotations aside), of the files they include, of
+// the macros they define or undefine and of their #pragma lines. Two
+// targets whose digests agree give the user's code the same tokens. None
+// when the preprocessor fails (an error, a missing header): the caller
+// must assume they differ.
+std::optional<llvm::MD5::MD5Result>
+preprocessedUserCode(const std::vector<std::string> &Args,
+                     llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> FS);
 
 } // namespace warplint

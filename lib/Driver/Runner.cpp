@@ -71,9 +71,36 @@ private:
   bool parseOnce(size_t I, SharedParse *Shared, const FileTask &Task,
                  FirstParseErrors *FirstErrors,
                  FileManager *ParseFiles = nullptr);
+  // One parse of Group's targets, made for For: those it could not stand
+  // for go to Rest, and Why says why (or, where it stood for all, how it
+  // could). KnownAlike: their user code is known to preprocess alike.
+  bool parseShared(llvm::ArrayRef<size_t> Group, const ArchInfo *For,
+                   bool KnownAlike, std::vector<size_t> &Rest,
+                   std::string &Why);
+  std::string made(const ArchInfo *For, llvm::ArrayRef<size_t> Group,
+                   llvm::ArrayRef<size_t> Except) const;
   // Forgets the first parse of Targets[I]: its findings, and its errors
   // unless KeepErrors, for a second.
   void forget(size_t I, SharedParse *Shared, bool KeepErrors);
+  // Which of the targets Others preprocess the file's user code as
+  // Targets[Own] does (preprocessedUserCode); their digests are kept for
+  // grouping the rest.
+  std::vector<bool> userCodeAlike(size_t Own, llvm::ArrayRef<size_t> Others) {
+    std::vector<bool> Alike(Others.size(), false);
+    Digests.resize(Targets.size());
+    Digests[Own] =
+        preprocessedUserCode(buildParseArgs(T, Env, Targets[Own]), FS);
+    if (!Digests[Own])
+      return Alike;
+    for (size_t K = 0; K < Others.size(); ++K) {
+      if (T.Cancelled && T.Cancelled())
+        break;
+      size_t I = Others[K];
+      Digests[I] = preprocessedUserCode(buildParseArgs(T, Env, Targets[I]), FS);
+      Alike[K] = Digests[I] && *Digests[I] == *Digests[Own];
+    }
+    return Alike;
+  }
   void warn(const std::string &Warning) {
     if (!llvm::is_contained(R.Warnings, Warning))
       R.Warnings.push_back(Warning);
@@ -88,12 +115,11 @@ private:
   PreambleCache *Preambles;
   FileResult &R;
   std::vector<DiagSink> Sinks;
+  // Per target, the digest of its user code, where it was asked for.
+  std::vector<std::optional<llvm::MD5::MD5Result>> Digests;
 };
 
 bool FileParses::parseTargets() {
-  std::vector<size_t> Parses;
-  for (size_t I = 0; I < Targets.size(); ++I)
-    Parses.push_back(I);
   // One parse for every target where it gives what a parse each would
   // (Driver/OneParse.h); the language server's preambles hide the
   // directives of the #include region from the preprocessor's callbacks,
@@ -102,37 +128,120 @@ bool FileParses::parseTargets() {
                                    !Preambles && !T.DumpAnalysis
                                ? oneParseTarget(Targets)
                                : nullptr;
-  if (!OneFor)
+  if (!OneFor) {
     R.Parses = Targets.size() > 1 ? "a parse per target" : "one parse";
-  if (OneFor) {
-    size_t Own = llvm::find(Targets, OneFor) - Targets.begin();
-    SharedParse Shared;
-    for (size_t I = 0; I < Targets.size(); ++I)
-      if (I != Own)
-        Shared.Others.push_back({Targets[I], &Sinks[I]});
-    if (!parseFor(Own, &Shared))
-      return false;
-    // The code generator may fail for the oldest target alone (a builtin
-    // it lacks): the others' IR findings then need their own parses.
-    if (Shared.OwnParsesBecause.empty() && !T.IRBarrierCheck.empty() &&
-        !Shared.IRAnalysed)
-      Shared.OwnParsesBecause = "the IR layer's code generation failed";
-    llvm::erase(Parses, Own);
-    if (Shared.OwnParsesBecause.empty()) {
-      Parses.clear();
-      R.Parses = "one parse, for " + OneFor->Name;
-    } else {
-      for (size_t I : Parses)
-        Sinks[I] = DiagSink();
-      R.Parses = "a parse per target: " + Shared.OwnParsesBecause;
+    for (size_t I = 0; I < Targets.size(); ++I) {
+      if (T.Cancelled && T.Cancelled())
+        break;
+      if (!parseFor(I, nullptr))
+        return false;
     }
+    return true;
   }
-  for (size_t I : Parses) {
+  std::vector<size_t> All;
+  for (size_t I = 0; I < Targets.size(); ++I)
+    All.push_back(I);
+  std::vector<size_t> Rest;
+  std::string Why;
+  if (!parseShared(All, OneFor, /*KnownAlike=*/false, Rest, Why))
+    return false;
+  if (Rest.empty()) {
+    R.Parses = "one parse, for " + OneFor->Name;
+    if (!Why.empty())
+      R.Parses += ": " + Why;
+    return true;
+  }
+  // The targets the first parse could not stand for: where their user code
+  // preprocesses alike, a parse for each group of them.
+  std::vector<std::string> Made = {made(OneFor, All, Rest)};
+  while (!Rest.empty()) {
     if (T.Cancelled && T.Cancelled())
       break;
-    if (!parseFor(I, nullptr))
-      return false;
+    auto Digest = [&](size_t I) {
+      return I < Digests.size() ? Digests[I] : std::nullopt;
+    };
+    std::vector<size_t> Group;
+    for (size_t I : Rest)
+      if (I == Rest.front() || (Digest(I) && Digest(I) == Digest(Rest.front())))
+        Group.push_back(I);
+    llvm::erase_if(Rest,
+                   [&](size_t I) { return llvm::is_contained(Group, I); });
+    std::vector<const ArchInfo *> Archs;
+    for (size_t I : Group)
+      Archs.push_back(Targets[I]);
+    const ArchInfo *For = Group.size() > 1 ? oneParseTarget(Archs) : nullptr;
+    std::vector<size_t> Alone = Group;
+    if (For) {
+      Alone.clear();
+      std::string Ignored;
+      if (!parseShared(Group, For, /*KnownAlike=*/true, Alone, Ignored))
+        return false;
+      Made.push_back(made(For, Group, Alone));
+    }
+    for (size_t I : Alone) {
+      if (T.Cancelled && T.Cancelled())
+        break;
+      if (!parseFor(I, nullptr))
+        return false;
+      Made.push_back(Targets[I]->Name);
+    }
   }
+  if (Made.size() == Targets.size())
+    R.Parses = "a parse per target: " + Why;
+  else
+    R.Parses = std::to_string(Made.size()) + " parses (" +
+               llvm::join(Made, "; ") + "): " + Why;
+  return true;
+}
+
+// A parse made for For, judged for Group's targets but those of Except, in
+// words: "sm_80 for sm_80,sm_90".
+std::string FileParses::made(const ArchInfo *For, llvm::ArrayRef<size_t> Group,
+                             llvm::ArrayRef<size_t> Except) const {
+  std::vector<std::string> Judged;
+  for (size_t I : Group)
+    if (!llvm::is_contained(Except, I))
+      Judged.push_back(Targets[I]->Name);
+  return Judged.size() > 1 ? For->Name + " for " + llvm::join(Judged, ",")
+                           : For->Name;
+}
+
+bool FileParses::parseShared(llvm::ArrayRef<size_t> Group, const ArchInfo *For,
+                             bool KnownAlike, std::vector<size_t> &Rest,
+                             std::string &Why) {
+  size_t Own = llvm::find(Targets, For) - Targets.begin();
+  SharedParse Shared;
+  std::vector<size_t> OthersAt;
+  for (size_t I : Group)
+    if (I != Own) {
+      Shared.Others.push_back({Targets[I], &Sinks[I]});
+      OthersAt.push_back(I);
+    }
+  Shared.UserCodeAlike = [this, Own, OthersAt, KnownAlike] {
+    return KnownAlike ? std::vector<bool>(OthersAt.size(), true)
+                      : userCodeAlike(Own, OthersAt);
+  };
+  if (!parseFor(Own, &Shared))
+    return false;
+  // The code generator may fail for the oldest target alone (a builtin
+  // it lacks): the others' IR findings then need their own parses.
+  bool AnyJudged = false;
+  for (size_t K = 0; K < OthersAt.size(); ++K)
+    AnyJudged |= Shared.judges(K);
+  if (AnyJudged && !T.IRBarrierCheck.empty() && !Shared.IRAnalysed) {
+    Shared.OwnParsesBecause = "the IR layer's code generation failed";
+    Shared.JudgedHere.assign(OthersAt.size(), false);
+  }
+  for (size_t K = 0; K < OthersAt.size(); ++K)
+    if (!Shared.judges(K)) {
+      Sinks[OthersAt[K]] = DiagSink();
+      Rest.push_back(OthersAt[K]);
+    }
+  if (!Rest.empty())
+    Why = Shared.OwnParsesBecause;
+  else if (!Shared.Watched.Where.empty())
+    Why = "the code tests the target, but preprocesses to the same tokens "
+          "for every target";
   return true;
 }
 
@@ -161,6 +270,7 @@ void FileParses::forget(size_t I, SharedParse *Shared, bool KeepErrors) {
   if (Shared) { // as before the first parse, the targets it stands for kept
     SharedParse Fresh;
     Fresh.Others = std::move(Shared->Others);
+    Fresh.UserCodeAlike = std::move(Shared->UserCodeAlike);
     *Shared = std::move(Fresh);
   }
 }
