@@ -134,7 +134,9 @@ def main():
             continue
         rows.append(row)
         print(f"{row['file'][-60:]:60} dev {dev:6.2f}s  " +
-              "  ".join(f"{c} {row[c] / dev:5.2f}x" for c in columns),
+              "  ".join(f"{c} {row[c] / dev:5.2f}x" for c in columns) +
+              (f"  targets/cold {row['targets'] / row['cold']:5.2f}x"
+               if args.targets else ""),
               flush=True)
     if not rows:
         return 1
