@@ -344,8 +344,12 @@ bool LaneEngine::sameForLaunch(const Stmt *Where, const FunctionDecl *F,
   return true;
 }
 
-std::vector<WarpExchange> LaneEngine::exchanges(const FunctionDecl *Kernel) {
-  return findWarpExchanges(lanes(Kernel));
+const std::vector<WarpExchange> &
+LaneEngine::exchanges(const FunctionDecl *Kernel) {
+  auto It = Exchanges.find(Kernel);
+  if (It == Exchanges.end())
+    It = Exchanges.try_emplace(Kernel, findWarpExchanges(lanes(Kernel))).first;
+  return It->second;
 }
 
 } // namespace warplint

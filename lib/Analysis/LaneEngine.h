@@ -95,8 +95,9 @@ public:
   bool sameForLaunch(const clang::Stmt *Where, const clang::FunctionDecl *F,
                      const clang::FunctionDecl *Kernel = nullptr);
 
-  // The warp-synchronous exchanges of a kernel, traced with lanes(Kernel).
-  std::vector<WarpExchange> exchanges(const clang::FunctionDecl *Kernel);
+  // The warp-synchronous exchanges of a kernel, traced with lanes(Kernel)
+  // once (the targets of a parse ask again).
+  const std::vector<WarpExchange> &exchanges(const clang::FunctionDecl *Kernel);
 
 private:
   BlockShape kernelShape(const clang::FunctionDecl *Kernel);
@@ -111,6 +112,8 @@ private:
   std::unique_ptr<AffineAnalysis> Affine;
   std::unique_ptr<CallGraphView> Calls;
   llvm::DenseMap<const clang::FunctionDecl *, BlockShape> Shapes;
+  llvm::DenseMap<const clang::FunctionDecl *, std::vector<WarpExchange>>
+      Exchanges;
   // kernelsReaching's answers, per function and call depth: without them a
   // helper called from many places, whose callers are too, is walked once
   // per path (exponential in a deep template library's call graph).

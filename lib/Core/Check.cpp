@@ -138,6 +138,11 @@ SourceManager &CheckContext::sourceManager() const {
 const LangOptions &CheckContext::langOpts() const { return AST->getLangOpts(); }
 
 LaneEngine &CheckContext::engine() {
+  if (EngineOf) {
+    if (!EngineOf->AST)
+      EngineOf->AST = AST;
+    return EngineOf->engine();
+  }
   if (!Engine)
     Engine = std::make_unique<LaneEngine>(*AST, Arch ? Arch->warp_size : 32);
   return *Engine;

@@ -129,6 +129,9 @@ public:
   // (Analysis/BodyWalk.h); the call graph is built at the first query, when
   // the checks run at the end of the TU.
   LaneEngine &engine();
+  // Answers engine() from Owner's: the contexts of the targets one parse is
+  // judged for share it, as it depends on the AST and the warp size alone.
+  void shareEngineOf(CheckContext &Owner) { EngineOf = &Owner; }
   ThreadDependenceAnalysis &threadDependence() { return engine().dependence(); }
   AffineAnalysis &affine() { return engine().affine(); }
   const CallGraphView &callGraph() { return engine().callGraph(); }
@@ -166,6 +169,7 @@ private:
   DiagSink &Sink;
   clang::ASTContext *AST = nullptr;
   std::unique_ptr<LaneEngine> Engine;
+  CheckContext *EngineOf = nullptr;
   RunServices NoServices;
   RunServices *Services = &NoServices;
   llvm::DenseMap<clang::FileID, std::unique_ptr<NoLintIndex>> NoLint;

@@ -205,6 +205,12 @@ AnalysisAction::CreateASTConsumer(CompilerInstance &CI, llvm::StringRef) {
         allChecks(), T.Checks,
         CI.getLangOpts().CUDAIsDevice ? CheckSide::Both : CheckSide::Host,
         *Ctx);
+    // The per-lane engine (thread dependence, lane values, warp traces)
+    // depends on the AST and the warp size, not on the target: built once
+    // for the targets of the parse.
+    if (!Targets.empty() && J.Arch && Targets.front().Ctx->arch() &&
+        J.Arch->warp_size == Targets.front().Ctx->arch()->warp_size)
+      Ctx->shareEngineOf(*Targets.front().Ctx);
     Targets.push_back({std::move(Ctx), std::move(Runner)});
   }
   auto AST = std::make_unique<AnalysisConsumer>(
