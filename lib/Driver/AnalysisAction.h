@@ -54,13 +54,21 @@ struct SharedParse {
 // beside the parse, and the IR layer's optimised view.
 class DriverServices : public RunServices {
 public:
-  DriverServices(ResourceUsageJob *Resources, const FileTask &T)
-      : Resources(Resources), T(T) {}
+  // Own: the target the parse is made for.
+  DriverServices(ResourceUsageJob *Resources, const FileTask &T,
+                 const ArchInfo *Own)
+      : Resources(Resources), T(T), Own(Own) {}
   void setIRLayer(IRLayerConsumer *L) { IR = L; }
 
   const ir::OptimisedAccesses *optimisedAccesses(const ArchInfo &A) override {
     // The layer may run for the registers alone (--ir-layer=false).
-    return IR && T.IRLayer ? IR->optimisedAccesses(A.Name) : nullptr;
+    if (!IR || !T.IRLayer)
+      return nullptr;
+    // The targets of one parse share its view where the NVPTX passes treat
+    // them alike: they differ from sm_100 on, whose load/store vectoriser
+    // merges 256-bit global accesses.
+    const ArchInfo &View = Own && Own->SM < 100 && A.SM < 100 ? *Own : A;
+    return IR->optimisedAccesses(View.Name);
   }
   std::optional<KernelResources> kernelResources(const ArchInfo &A,
                                                  llvm::StringRef Mangled,
@@ -114,6 +122,7 @@ private:
 
   ResourceUsageJob *Resources;
   const FileTask &T;
+  const ArchInfo *Own;
   IRLayerConsumer *IR = nullptr;
 };
 
@@ -123,7 +132,7 @@ public:
                  SharedParse *Shared, std::string *Dump,
                  ResourceUsageJob *Resources)
       : T(T), Tables(Tables), Own(Own), Shared(Shared), Dump(Dump),
-        Services(Resources, T) {}
+        Services(Resources, T, Own.Arch) {}
 
   std::unique_ptr<clang::ASTConsumer>
   CreateASTConsumer(clang::CompilerInstance &CI, llvm::StringRef) override;

@@ -401,12 +401,6 @@ public:
   }
 
   const ir::OptimisedAccesses *optimisedAccesses(llvm::StringRef CPU) override {
-    // The targets of one parse share its view where the NVPTX passes treat
-    // them alike: they differ from sm_100 on, whose load/store vectoriser
-    // merges 256-bit global accesses.
-    std::string Own = CI.getTargetOpts().CPU;
-    if (smOf(CPU) < 100 && smOf(Own) < 100)
-      CPU = Own;
     auto [It, New] = Optimised.try_emplace(CPU);
     if (!New)
       return It->second.get();
@@ -470,14 +464,6 @@ public:
   }
 
 private:
-  // 90 of sm_90a; 0 when CPU names no sm_ target.
-  static unsigned smOf(llvm::StringRef CPU) {
-    unsigned SM = 0;
-    if (CPU.consume_front("sm_"))
-      CPU.take_while(llvm::isDigit).getAsInteger(10, SM);
-    return SM;
-  }
-
   // The module of this parse, generated on first use; null when code
   // generation failed or crashed (never an error of the run).
   llvm::Module *generated(ASTContext &AST) {

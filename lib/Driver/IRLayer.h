@@ -66,9 +66,7 @@ public:
   virtual void expectKernel(llvm::StringRef Mangled) = 0;
   // What -O3 leaves of the accesses of the device code, optimised for CPU
   // (an sm_XX name), computed on first use; null when code generation or
-  // the pipeline failed (the checks keep their AST verdicts). Targets
-  // before sm_100 share the view of the parse's own target: the NVPTX
-  // passes treat them alike.
+  // the pipeline failed (the checks keep their AST verdicts).
   virtual const ir::OptimisedAccesses *
   optimisedAccesses(llvm::StringRef CPU) = 0;
 };
