@@ -148,29 +148,25 @@ private:
 
   // Why this parse cannot stand for the others' (empty: it can).
   std::string whyOwnParses(ASTContext &AST) const {
-    std::string Depends =
-        Shared->Watched.Where.empty()
-            ? std::string()
-            : "the code depends on the target: " + Shared->Watched.Where;
+    std::string Why;
     // An error may be this target's alone, and another target's parse may
     // give errors this one does not.
     if (CI.getDiagnostics().hasErrorOccurred())
-      return Depends.empty() ? "the parse has errors" : Depends;
-    std::string Declared = userDeclaresFeatureName(AST);
-    if (!Declared.empty())
-      return Depends.empty()
-                 ? "a name the newer targets' headers declare: " + Declared
-                 : Depends;
+      Why = "the parse has errors";
+    else if (std::string Declared = userDeclaresFeatureName(AST);
+             !Declared.empty())
+      Why = "a name the newer targets' headers declare: " + Declared;
+    if (Shared->Watched.Where.empty())
+      return Why;
+    std::string Depends =
+        "the code depends on the target: " + Shared->Watched.Where;
+    if (!Why.empty() || !Shared->UserCodeAlike)
+      return Depends;
     // The use of a target macro may give other targets the same code: the
     // preprocessor's output for each says. The parse stands for those.
-    if (!Depends.empty()) {
-      if (!Shared->UserCodeAlike)
-        return Depends;
-      Shared->JudgedHere = Shared->UserCodeAlike();
-      if (!llvm::all_of(Shared->JudgedHere, [](bool B) { return B; }))
-        return Depends;
-    }
-    return "";
+    Shared->JudgedHere = Shared->UserCodeAlike();
+    return llvm::all_of(Shared->JudgedHere, [](bool B) { return B; }) ? ""
+                                                                      : Depends;
   }
 
   CompilerInstance &CI;

@@ -49,7 +49,7 @@ public:
              FileResult &R)
       : T(T), Env(Env), FS(std::move(FS)), Files(Files),
         Targets(std::move(Targets)), Resources(Resources), Preambles(Preambles),
-        R(R), Sinks(this->Targets.size()) {}
+        R(R), Sinks(this->Targets.size()), Digests(this->Targets.size()) {}
 
   // Parses every target: once for all of them where that gives what a parse
   // each would, else a parse each. False when a parse crashed (reported).
@@ -87,7 +87,6 @@ private:
   // grouping the rest.
   std::vector<bool> userCodeAlike(size_t Own, llvm::ArrayRef<size_t> Others) {
     std::vector<bool> Alike(Others.size(), false);
-    Digests.resize(Targets.size());
     Digests[Own] =
         preprocessedUserCode(buildParseArgs(T, Env, Targets[Own]), FS);
     if (!Digests[Own])
@@ -157,12 +156,10 @@ bool FileParses::parseTargets() {
   while (!Rest.empty()) {
     if (T.Cancelled && T.Cancelled())
       break;
-    auto Digest = [&](size_t I) {
-      return I < Digests.size() ? Digests[I] : std::nullopt;
-    };
     std::vector<size_t> Group;
     for (size_t I : Rest)
-      if (I == Rest.front() || (Digest(I) && Digest(I) == Digest(Rest.front())))
+      if (I == Rest.front() ||
+          (Digests[I] && Digests[I] == Digests[Rest.front()]))
         Group.push_back(I);
     llvm::erase_if(Rest,
                    [&](size_t I) { return llvm::is_contained(Group, I); });
