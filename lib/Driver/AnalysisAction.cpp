@@ -3,6 +3,7 @@
 #include "Driver/AnalysisAction.h"
 #include "Analysis/CallGraph.h"
 #include "Analysis/Launches.h"
+#include "Driver/ParseInputs.h"
 #include "Driver/ParseRecovery.h"
 #include "checks/Registry.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
@@ -32,9 +33,11 @@ public:
         Bodies(Bodies), FirstErrors(FirstErrors), Launched(Launched) {}
 
   bool shouldSkipFunctionBody(Decl *D) override {
+    const SourceManager &SM = CI.getSourceManager();
+    if (skippableSystemBody(D, SM))
+      return true;
     if (!T.SkipBody)
       return false;
-    const SourceManager &SM = CI.getSourceManager();
     SourceLocation Name = D->getLocation();
     return Name.isFileID() && SM.isInMainFile(Name) &&
            T.SkipBody(SM.getFileOffset(Name));

@@ -151,9 +151,9 @@ public:
 
 protected:
   bool BeginInvocation(clang::CompilerInstance &CI) override {
-    // The focused pass: the parser asks the consumer which bodies to skip.
-    if (T.SkipBody)
-      CI.getFrontendOpts().SkipFunctionBodies = true;
+    // The parser asks the consumer which bodies to skip: the host-only ones
+    // of system headers, and those the focused pass leaves out.
+    CI.getFrontendOpts().SkipFunctionBodies = true;
     return true;
   }
 

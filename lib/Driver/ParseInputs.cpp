@@ -1,6 +1,8 @@
 // What a parse is given: its driver arguments, and the file system it reads
 // (ParseInputs.h); and afterwards the files it read.
 #include "Driver/ParseInputs.h"
+#include "clang/AST/Attr.h"
+#include "clang/AST/Decl.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallString.h"
 #include "llvm/Support/FileSystem.h"
@@ -10,6 +12,13 @@
 using namespace clang;
 
 namespace warplint {
+
+bool skippableSystemBody(const Decl *D, const SourceManager &SM) {
+  const FunctionDecl *FD = D->getAsFunction();
+  return FD && !FD->isTemplated() && !FD->hasAttr<CUDADeviceAttr>() &&
+         !FD->hasAttr<CUDAGlobalAttr>() &&
+         SM.isInSystemHeader(SM.getExpansionLoc(FD->getLocation()));
+}
 
 std::vector<std::string> buildParseArgs(const FileTask &T,
                                         const RunEnvironment &Env,

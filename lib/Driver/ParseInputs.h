@@ -5,13 +5,29 @@
 #include "Driver/Overlay.h"
 #include "Driver/Runner.h"
 #include "clang/Basic/FileManager.h"
+#include "clang/Basic/SourceManager.h"
 #include "llvm/ADT/IntrusiveRefCntPtr.h"
 #include "llvm/Support/VirtualFileSystem.h"
 #include <map>
 #include <string>
 #include <vector>
 
+namespace clang {
+class Decl;
+} // namespace clang
+
 namespace warplint {
+
+// Whether a parse may skip D's body, as clangd skips bodies in a preamble:
+// a host-only function of a system header that is no template (the C++
+// library's, the runtime API's host side). A device-side analysis reads no
+// such body: the IR holds only device code, and the checks stop at system
+// headers. A device or host-device function keeps its body (inlined into
+// the user's kernels), and so does a template (it instantiates the kernels
+// and functors the user's code hands it); clang itself keeps constexpr
+// functions and those with a deduced return type. Set
+// FrontendOptions::SkipFunctionBodies for the parser to ask.
+bool skippableSystemBody(const clang::Decl *D, const clang::SourceManager &SM);
 
 // clang's CUDA wrapper header includes "cuda.h" for CUDA_VERSION, and a
 // quoted include looks first in the includer's directory, then on the -I

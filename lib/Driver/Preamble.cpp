@@ -1,4 +1,5 @@
 #include "Driver/Preamble.h"
+#include "Driver/ParseInputs.h"
 #include "Driver/Runner.h"
 #include "clang/Driver/CreateInvocationFromArgs.h"
 #include "clang/Frontend/CompilerInstance.h"
@@ -23,6 +24,21 @@ struct PreambleCache::Entry {
 
 namespace {
 
+// The host-only bodies of system headers are left out of the preamble, as
+// out of every parse (skippableSystemBody): a smaller preamble, built sooner.
+class SkippingCallbacks : public PreambleCallbacks {
+public:
+  void BeforeExecute(CompilerInstance &CI) override {
+    SM = &CI.getSourceManager();
+  }
+  bool shouldSkipFunctionBody(Decl *D) override {
+    return SM && skippableSystemBody(D, *SM);
+  }
+
+private:
+  const SourceManager *SM = nullptr;
+};
+
 // Builds the preamble of Buffer's #include region (Bounds) for Invocation.
 std::shared_ptr<const PreambleCache::Built>
 buildPreamble(std::shared_ptr<CompilerInvocation> Invocation,
@@ -37,7 +53,8 @@ buildPreamble(std::shared_ptr<CompilerInvocation> Invocation,
   DiagnosticOptions BuildOpts;
   auto BuildDiags = CompilerInstance::createDiagnostics(
       *FS, BuildOpts, Collector.get(), /*ShouldOwnClient=*/false);
-  PreambleCallbacks Callbacks;
+  SkippingCallbacks Callbacks;
+  Invocation->getFrontendOpts().SkipFunctionBodies = true;
   // The templates the #include region uses are instantiated once, in the
   // preamble, rather than at the end of every parse that reuses it (most of
   // such a parse for a file that includes CUB).
