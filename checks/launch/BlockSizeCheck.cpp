@@ -138,18 +138,28 @@ bool BlockSizeCheck::readsBlockSize(const FunctionDecl *F, unsigned Depth) {
 void BlockSizeCheck::check(const MatchFinder::MatchResult &R) {
   const auto *Call = R.Nodes.getNodeAs<CallExpr>("launch");
   LaunchSite L = launchSite(Call);
-  if (L.Block)
-    judge(L.Grid, L.Block, L.SharedBytes, L.Kernel, Call);
+  if (!L.Block)
+    return;
+  // Judged at the end of the TU, when every launch whose kernel's registers
+  // a verdict needs is known (this check's and launch-occupancy's): the
+  // run compiles those kernels in one batch rather than one by one.
+  judge(L.Grid, L.Block, L.SharedBytes, L.Kernel, Call, /*Expect=*/true);
+  Sites.push_back(Call);
 }
 
 void BlockSizeCheck::onEndOfTranslationUnit() {
+  for (const CallExpr *Call : Sites) {
+    LaunchSite L = launchSite(Call);
+    judge(L.Grid, L.Block, L.SharedBytes, L.Kernel, Call);
+  }
+  Sites.clear();
   Groups.flush();
   ParentsOf.clear();
 }
 
 void BlockSizeCheck::judge(const Expr *Grid, const Expr *Block,
                            const Expr *Dynamic, const FunctionDecl *Kernel,
-                           const CallExpr *Launch) {
+                           const CallExpr *Launch, bool Expect) {
   std::optional<BlockShape> S = context().affine().literalShapeOf(Block);
   if (!S)
     return; // a size known only at run time: nothing to judge
@@ -163,6 +173,8 @@ void BlockSizeCheck::judge(const Expr *Grid, const Expr *Block,
                             : std::string("the kernel");
   SourceLocation Loc = Block->getBeginLoc();
   if (Threads > A.max_threads_per_block) {
+    if (Expect)
+      return;
     diag(
         Loc,
         "{0} is launched with blocks of {1}, more than the {2} threads a block "
@@ -218,6 +230,8 @@ void BlockSizeCheck::judge(const Expr *Grid, const Expr *Block,
   }
   unsigned Warp = A.warp_size;
   if (Threads % Warp != 0) {
+    if (Expect)
+      return;
     uint64_t Warps = (Threads + Warp - 1) / Warp;
     uint64_t Idle = Warps * Warp - Threads;
     std::string Key = Shape + '\0' + TileText;
@@ -252,6 +266,8 @@ void BlockSizeCheck::judge(const Expr *Grid, const Expr *Block,
     R.DynamicSharedBytes = unsigned(*Bytes);
     R.MaxDynamicSharedOptIn = R.DynamicSharedBytes; // its own verdict
   }
+  if (Expect)
+    return expectKernelResourcesOf(context(), A, Kernel);
   KernelResourcesSeen Res =
       kernelResourcesOf(context(), A, Kernel, StaticShared);
   R.RegistersPerThread = Res.Registers;

@@ -24,7 +24,7 @@ public:
 private:
   void judge(const clang::Expr *Grid, const clang::Expr *Block,
              const clang::Expr *Dynamic, const clang::FunctionDecl *Kernel,
-             const clang::CallExpr *Launch);
+             const clang::CallExpr *Launch, bool Expect = false);
   bool smallArmOfSizeBranch(const clang::CallExpr *Launch,
                             const clang::FunctionDecl *Kernel,
                             uint64_t Threads);
@@ -34,6 +34,8 @@ private:
   // The statements of each function that launches, by their parents.
   llvm::DenseMap<const clang::FunctionDecl *, std::unique_ptr<clang::ParentMap>>
       ParentsOf;
+  // The launches matched, judged at the end of the TU.
+  std::vector<const clang::CallExpr *> Sites;
   VerdictGroups Groups{VerdictGroups::By::Launch};
 };
 

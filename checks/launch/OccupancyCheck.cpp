@@ -20,6 +20,14 @@ void OccupancyCheck::storeOptions(CheckOptionMap &Opts) const {
   Opts[Name + ".MinGain"] = std::to_string(MinGain);
 }
 
+void OccupancyCheck::launchMatched(const CallExpr *Call) {
+  // Before any check's end of the TU asks for registers (launch-block-size's
+  // may come first): every kernel this check will ask for is expected.
+  LaunchSite L = launchSite(Call);
+  if (L.Kernel && L.Block)
+    judge({Call, L.Kernel, L.Grid, L.Block, L.SharedBytes}, /*Expect=*/true);
+}
+
 void OccupancyCheck::checkFunction(const FunctionDecl *F) {
   // A launch written in a lambda is one this function makes.
   forEachStmt(F->getBody(), WalkOptions().enterLambdas(), [&](const Stmt *S) {
@@ -38,10 +46,8 @@ void OccupancyCheck::checkFunction(const FunctionDecl *F) {
 }
 
 void OccupancyCheck::finishTranslationUnit() {
-  // First the kernels whose registers the verdicts need, so that the run
-  // compiles them together; then the verdicts.
-  for (const Launch &L : Launches)
-    judge(L, /*Expect=*/true);
+  // The kernels whose registers the verdicts need were expected as their
+  // launches were matched (launchMatched): the run compiles them together.
   for (const Launch &L : Launches)
     judge(L);
   Groups.flush();

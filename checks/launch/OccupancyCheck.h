@@ -25,6 +25,7 @@ public:
 private:
   void checkFunction(const clang::FunctionDecl *F) override;
   void finishTranslationUnit() override;
+  void launchMatched(const clang::CallExpr *Call) override;
   bool wantsHostFunctions() const override { return true; }
 
   struct Launch {

@@ -375,6 +375,7 @@ void FunctionCheck::check(const ast_matchers::MatchFinder::MatchResult &R) {
       Functions.push_back(F);
   } else if (const auto *L = R.Nodes.getNodeAs<CallExpr>("launch")) {
     Ctx.affine().recordLaunch(L);
+    launchMatched(L);
   }
 }
 

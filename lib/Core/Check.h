@@ -231,6 +231,10 @@ protected:
   // After every function has been checked: for verdicts that need the whole
   // TU (a launch and a set-up call in another function).
   virtual void finishTranslationUnit() {}
+  // Each kernel launch of the TU as it is matched, before any check's end of
+  // the TU: for what must be known then (the kernels whose registers the
+  // verdicts will ask for, compiled together).
+  virtual void launchMatched(const clang::CallExpr *Launch) {}
 
 private:
   std::vector<const clang::FunctionDecl *> Functions;
