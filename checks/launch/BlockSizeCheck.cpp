@@ -144,14 +144,12 @@ void BlockSizeCheck::check(const MatchFinder::MatchResult &R) {
   // a verdict needs is known (this check's and launch-occupancy's): the
   // run compiles those kernels in one batch rather than one by one.
   judge(L.Grid, L.Block, L.SharedBytes, L.Kernel, Call, /*Expect=*/true);
-  Sites.push_back(Call);
+  Sites.push_back({Call, L});
 }
 
 void BlockSizeCheck::onEndOfTranslationUnit() {
-  for (const CallExpr *Call : Sites) {
-    LaunchSite L = launchSite(Call);
+  for (const auto &[Call, L] : Sites)
     judge(L.Grid, L.Block, L.SharedBytes, L.Kernel, Call);
-  }
   Sites.clear();
   Groups.flush();
   ParentsOf.clear();

@@ -6,6 +6,7 @@
 // algorithm's tile (the same name sizes the kernel's __shared__ arrays) gets
 // a note, not a warning.
 #pragma once
+#include "Analysis/Launches.h"
 #include "Analysis/SharedMemory.h"
 #include "Core/Check.h"
 #include "checks/launch/VerdictGroups.h"
@@ -35,7 +36,7 @@ private:
   llvm::DenseMap<const clang::FunctionDecl *, std::unique_ptr<clang::ParentMap>>
       ParentsOf;
   // The launches matched, judged at the end of the TU.
-  std::vector<const clang::CallExpr *> Sites;
+  std::vector<std::pair<const clang::CallExpr *, LaunchSite>> Sites;
   VerdictGroups Groups{VerdictGroups::By::Launch};
 };
 

@@ -20,12 +20,19 @@ void OccupancyCheck::storeOptions(CheckOptionMap &Opts) const {
   Opts[Name + ".MinGain"] = std::to_string(MinGain);
 }
 
+std::optional<OccupancyCheck::Launch>
+OccupancyCheck::launchOf(const CallExpr *Call) {
+  LaunchSite L = launchSite(Call);
+  if (!L.Kernel || !L.Block)
+    return std::nullopt;
+  return Launch{Call, L.Kernel, L.Grid, L.Block, L.SharedBytes};
+}
+
 void OccupancyCheck::launchMatched(const CallExpr *Call) {
   // Before any check's end of the TU asks for registers (launch-block-size's
   // may come first): every kernel this check will ask for is expected.
-  LaunchSite L = launchSite(Call);
-  if (L.Kernel && L.Block)
-    judge({Call, L.Kernel, L.Grid, L.Block, L.SharedBytes}, /*Expect=*/true);
+  if (std::optional<Launch> L = launchOf(Call))
+    judge(*L, /*Expect=*/true);
 }
 
 void OccupancyCheck::checkFunction(const FunctionDecl *F) {
@@ -34,11 +41,9 @@ void OccupancyCheck::checkFunction(const FunctionDecl *F) {
     const auto *Call = dyn_cast<CallExpr>(S);
     if (!Call)
       return;
-    if (isLaunch(Call)) {
-      LaunchSite L = launchSite(Call);
-      if (L.Kernel && L.Block)
-        Launches.push_back({Call, L.Kernel, L.Grid, L.Block, L.SharedBytes});
-    }
+    if (isLaunch(Call))
+      if (std::optional<Launch> L = launchOf(Call))
+        Launches.push_back(*L);
     if (std::optional<SharedOptIn> O = sharedOptIn(Call))
       if (auto Bytes = context().affine().literalValueOf(O->Bytes))
         OptIns[O->Kernel] = std::max<uint64_t>(OptIns[O->Kernel], *Bytes);

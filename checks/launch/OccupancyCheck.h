@@ -14,6 +14,7 @@
 #include "Core/Check.h"
 #include "checks/launch/VerdictGroups.h"
 #include "llvm/ADT/DenseMap.h"
+#include <optional>
 
 namespace warplint::launch {
 
@@ -33,6 +34,8 @@ private:
     const clang::FunctionDecl *Kernel;
     const clang::Expr *Grid, *Block, *Dynamic;
   };
+  // The launch of Call, if its kernel and block are known.
+  static std::optional<Launch> launchOf(const clang::CallExpr *Call);
   // Expect: only tell the run that the verdict needs L's kernel's
   // registers (expectKernelResourcesOf).
   void judge(const Launch &L, bool Expect = false);

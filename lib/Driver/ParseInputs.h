@@ -5,7 +5,6 @@
 #include "Driver/Overlay.h"
 #include "Driver/Runner.h"
 #include "clang/Basic/FileManager.h"
-#include "clang/Basic/SourceManager.h"
 #include "llvm/ADT/IntrusiveRefCntPtr.h"
 #include "llvm/Support/VirtualFileSystem.h"
 #include <map>
@@ -14,6 +13,7 @@
 
 namespace clang {
 class Decl;
+class SourceManager;
 } // namespace clang
 
 namespace warplint {
