@@ -313,26 +313,69 @@ public:
     add(IsAngled ? "<>" : "\"\"");
     add(File ? File->getName() : FileName);
   }
+  // A macro the user defines or undefines matters only if something reads
+  // it: a definition that differs between targets (llm.c's
+  // MAX_1024_THREADS_BLOCKS) and that nothing expands or tests changes no
+  // token and no conditional of the parse. Kept aside, and added to the
+  // digest at the end only for the names read anywhere (a system header's
+  // test of a user's configuration macro included).
   void MacroDefined(const Token &Name, const MacroDirective *MD) override {
     if (!inUserCode(SM, Name.getLocation()))
       return;
-    add("#define");
-    add(Name.getIdentifierInfo()->getName());
+    std::string Text = "#define";
+    Text += '\0';
     if (const MacroInfo *MI = MD ? MD->getMacroInfo() : nullptr) {
-      add(MI->isFunctionLike() ? "(" : "");
+      Text += MI->isFunctionLike() ? "(" : "";
+      Text += '\0';
       for (const IdentifierInfo *P : MI->params())
-        add(P->getName());
-      for (const Token &T : MI->tokens())
-        token(T);
+        (Text += P->getName()) += '\0';
+      for (const Token &T : MI->tokens()) {
+        Text += static_cast<char>(T.getKind());
+        llvm::SmallString<32> Buffer;
+        (Text += PP.getSpelling(T, Buffer)) += '\0';
+      }
     }
+    Changes.push_back({Name.getIdentifierInfo()->getName().str(), Text});
   }
   void MacroUndefined(const Token &Name, const MacroDefinition &,
                       const MacroDirective *) override {
-    if (!inUserCode(SM, Name.getLocation()))
-      return;
-    add("#undef");
-    add(Name.getIdentifierInfo()->getName());
+    if (inUserCode(SM, Name.getLocation()))
+      Changes.push_back({Name.getIdentifierInfo()->getName().str(), "#undef"});
   }
+  void MacroExpands(const Token &Name, const MacroDefinition &, SourceRange,
+                    const MacroArgs *) override {
+    reads(Name);
+  }
+  void Defined(const Token &Name, const MacroDefinition &,
+               SourceRange) override {
+    reads(Name);
+  }
+  void Ifdef(SourceLocation, const Token &Name,
+             const MacroDefinition &) override {
+    reads(Name);
+  }
+  void Ifndef(SourceLocation, const Token &Name,
+              const MacroDefinition &) override {
+    reads(Name);
+  }
+  void Elifdef(SourceLocation, const Token &Name,
+               const MacroDefinition &) override {
+    reads(Name);
+  }
+  void Elifndef(SourceLocation, const Token &Name,
+                const MacroDefinition &) override {
+    reads(Name);
+  }
+
+  // The definitions of the macros something read, in their order.
+  void finish() {
+    for (const auto &[Name, Text] : Changes)
+      if (Read.contains(Name)) {
+        add(Name);
+        add(Text);
+      }
+  }
+
   // Pragmas are handled by the parser, which a preprocessor-only run has
   // not got: their line, as written.
   void PragmaDirective(SourceLocation Loc, PragmaIntroducerKind) override {
@@ -365,11 +408,17 @@ private:
     Hash.update(S);
     Hash.update(llvm::ArrayRef<uint8_t>{0});
   }
+  void reads(const Token &Name) {
+    if (const IdentifierInfo *II = Name.getIdentifierInfo())
+      Read.insert(II->getName());
+  }
 
   const Preprocessor &PP;
   const SourceManager &SM;
   llvm::MD5 &Hash;
   bool InUser = false;
+  std::vector<std::pair<std::string, std::string>> Changes;
+  llvm::StringSet<> Read;
 };
 
 class UserCodeAction : public PreprocessorFrontendAction {
@@ -393,6 +442,7 @@ public:
     } while (Tok.isNot(tok::eof));
     if (CI.getDiagnostics().hasErrorOccurred())
       return;
+    D.finish();
     Out.emplace();
     Hash.final(*Out);
   }
