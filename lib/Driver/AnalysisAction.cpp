@@ -167,7 +167,7 @@ private:
       return Depends;
     // The use of a target macro may give other targets the same code: the
     // preprocessor's output for each says. The parse stands for those.
-    Shared->JudgedHere = Shared->UserCodeAlike();
+    Shared->JudgedHere = Shared->UserCodeAlike(Shared->Watched);
     return llvm::all_of(Shared->JudgedHere, [](bool B) { return B; }) ? ""
                                                                       : Depends;
   }

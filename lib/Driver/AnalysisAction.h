@@ -35,7 +35,7 @@ struct SharedParse {
   // Which of Others preprocess the user's code to the same tokens as this
   // parse's target (preprocessedUserCode), asked only when Watched found a
   // use of a target macro and nothing else rules the one parse out.
-  std::function<std::vector<bool>()> UserCodeAlike;
+  std::function<std::vector<bool>(const TargetDependence &)> UserCodeAlike;
   // Which of Others the parse was judged for, when not all (then
   // OwnParsesBecause says why the rest were not).
   std::vector<bool> JudgedHere;

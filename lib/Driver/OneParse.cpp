@@ -6,18 +6,51 @@
 #include "clang/Basic/SourceManager.h"
 #include "clang/Frontend/CompilerInstance.h"
 #include "clang/Frontend/FrontendAction.h"
+#include "clang/Lex/DependencyDirectivesScanner.h"
+#include "clang/Lex/HeaderSearch.h"
 #include "clang/Lex/Lexer.h"
 #include "clang/Lex/MacroInfo.h"
 #include "clang/Lex/Preprocessor.h"
 #include "clang/Lex/Token.h"
 #include "clang/Tooling/Tooling.h"
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/Path.h"
 #include "llvm/Support/VirtualFileSystem.h"
+#include <mutex>
 #include <optional>
 
 using namespace clang;
 
 namespace warplint {
+
+class SystemDirectives {
+public:
+  // File's directives, scanned on first use; none when the scanner cannot
+  // read it (the preprocessor then lexes it whole).
+  std::optional<llvm::ArrayRef<dependency_directives_scan::Directive>>
+  directives(FileEntryRef File, FileManager &Files) {
+    std::lock_guard<std::mutex> Lock(Mutex);
+    auto [It, New] = Scanned.try_emplace(File.getName());
+    if (New) {
+      auto S = std::make_unique<Scan>();
+      auto Buffer = Files.getBufferForFile(File);
+      if (Buffer && !scanSourceForDependencyDirectives(
+                        (*Buffer)->getBuffer(), S->Tokens, S->Directives))
+        It->second = std::move(S);
+    }
+    if (!It->second)
+      return std::nullopt;
+    return llvm::ArrayRef(It->second->Directives);
+  }
+
+private:
+  struct Scan {
+    llvm::SmallVector<dependency_directives_scan::Token, 0> Tokens;
+    llvm::SmallVector<dependency_directives_scan::Directive, 0> Directives;
+  };
+  std::mutex Mutex;
+  llvm::StringMap<std::unique_ptr<Scan>> Scanned;
+};
 
 bool isTargetMacro(llvm::StringRef Name, bool &ByValue) {
   // clang defines both for every device target, with the target's number.
@@ -66,6 +99,7 @@ public:
 
   void MacroExpands(const Token &Name, const MacroDefinition &,
                     SourceRange Range, const MacroArgs *) override {
+    reads(Name);
     // Nested expansions count where the outermost one is written: a user's
     // NV_IF_TARGET(...) expands __CUDA_ARCH__ from a system header's macro.
     if (dependsOnTarget(Name, /*OnlyDefinedness=*/false))
@@ -73,6 +107,7 @@ public:
   }
   void Defined(const Token &Name, const MacroDefinition &,
                SourceRange Range) override {
+    reads(Name);
     if (dependsOnTarget(Name, /*OnlyDefinedness=*/true))
       sawUse(Name, SM.getExpansionLoc(Range.getBegin()));
   }
@@ -168,8 +203,14 @@ private:
                     .str();
   }
 
+  void reads(const Token &Name) {
+    if (const IdentifierInfo *II = Name.getIdentifierInfo())
+      Out.Read.insert(II->getName());
+  }
+
   // #ifdef/#ifndef Name opens a conditional.
   void testsName(SourceLocation Loc, const Token &Name) {
+    reads(Name);
     Closed.reset();
     bool Tests = dependsOnTarget(Name, /*OnlyDefinedness=*/true);
     if (Tests)
@@ -177,6 +218,7 @@ private:
     Open.push_back({Loc, Tests});
   }
   void testsNameAgain(SourceLocation Loc, const Token &Name) {
+    reads(Name);
     Closed.reset();
     if (!dependsOnTarget(Name, /*OnlyDefinedness=*/true))
       return;
@@ -299,8 +341,9 @@ std::string firstUserRedeclaration(const DeclContext *DC,
 // (includes, macro definitions, pragmas) and by the token loop.
 class UserCodeDigest : public PPCallbacks {
 public:
-  UserCodeDigest(const Preprocessor &PP, llvm::MD5 &Hash)
-      : PP(PP), SM(PP.getSourceManager()), Hash(Hash) {}
+  UserCodeDigest(const Preprocessor &PP, llvm::MD5 &Hash,
+                 const llvm::StringSet<> &ParseRead)
+      : PP(PP), SM(PP.getSourceManager()), Hash(Hash), ParseRead(ParseRead) {}
 
   void InclusionDirective(SourceLocation HashLoc, const Token &,
                           StringRef FileName, bool IsAngled, CharSourceRange,
@@ -317,8 +360,9 @@ public:
   // it: a definition that differs between targets (llm.c's
   // MAX_1024_THREADS_BLOCKS) and that nothing expands or tests changes no
   // token and no conditional of the parse. Kept aside, and added to the
-  // digest at the end only for the names read anywhere (a system header's
-  // test of a user's configuration macro included).
+  // digest at the end only for the names read here (the user's code, any
+  // directive) or by the parse (a system header's code, which this run does
+  // not lex).
   void MacroDefined(const Token &Name, const MacroDirective *MD) override {
     if (!inUserCode(SM, Name.getLocation()))
       return;
@@ -370,7 +414,7 @@ public:
   // The definitions of the macros something read, in their order.
   void finish() {
     for (const auto &[Name, Text] : Changes)
-      if (Read.contains(Name)) {
+      if (Read.contains(Name) || ParseRead.contains(Name)) {
         add(Name);
         add(Text);
       }
@@ -419,18 +463,60 @@ private:
   bool InUser = false;
   std::vector<std::pair<std::string, std::string>> Changes;
   llvm::StringSet<> Read;
+  const llvm::StringSet<> &ParseRead;
+};
+
+// Gives the preprocessor the directives alone of the files under the
+// parse's system include directories (-isystem, the CUDA and C++ headers):
+// what of them can change the user's tokens is their macros, conditionals
+// and includes. A system header found elsewhere is lexed whole.
+class SystemDirectivesGetter : public DependencyDirectivesGetter {
+public:
+  SystemDirectivesGetter(SystemDirectives &Cache, FileManager &Files,
+                         std::vector<std::string> Dirs)
+      : Cache(Cache), Files(Files), Dirs(std::move(Dirs)) {}
+
+  std::unique_ptr<DependencyDirectivesGetter>
+  cloneFor(FileManager &Other) override {
+    return std::make_unique<SystemDirectivesGetter>(Cache, Other, Dirs);
+  }
+
+  std::optional<llvm::ArrayRef<dependency_directives_scan::Directive>>
+  operator()(FileEntryRef File) override {
+    llvm::StringRef Name = File.getName();
+    if (!llvm::any_of(Dirs, [&](const std::string &D) {
+          return Name.starts_with(D) && Name.size() > D.size() &&
+                 llvm::sys::path::is_separator(Name[D.size()]);
+        }))
+      return std::nullopt;
+    return Cache.directives(File, Files);
+  }
+
+private:
+  SystemDirectives &Cache;
+  FileManager &Files;
+  std::vector<std::string> Dirs;
 };
 
 class UserCodeAction : public PreprocessorFrontendAction {
 public:
-  explicit UserCodeAction(std::optional<llvm::MD5::MD5Result> &Out)
-      : Out(Out) {}
+  UserCodeAction(std::optional<llvm::MD5::MD5Result> &Out,
+                 const llvm::StringSet<> &ParseRead,
+                 SystemDirectives &Directives)
+      : Out(Out), ParseRead(ParseRead), Directives(Directives) {}
 
   void ExecuteAction() override {
     CompilerInstance &CI = getCompilerInstance();
     Preprocessor &PP = CI.getPreprocessor();
+    std::vector<std::string> Dirs;
+    for (const DirectoryLookup &L : PP.getHeaderSearchInfo().search_dir_range())
+      if (L.isSystemHeaderDirectory() && L.isNormalDir())
+        Dirs.push_back(L.getDirRef()->getName().rtrim("/\\").str());
+    SystemDirectivesGetter Getter(Directives, CI.getFileManager(),
+                                  std::move(Dirs));
+    PP.setDependencyDirectivesGetter(Getter);
     llvm::MD5 Hash;
-    auto Digest = std::make_unique<UserCodeDigest>(PP, Hash);
+    auto Digest = std::make_unique<UserCodeDigest>(PP, Hash, ParseRead);
     UserCodeDigest &D = *Digest;
     PP.addPPCallbacks(std::move(Digest));
     PP.IgnorePragmas();
@@ -449,18 +535,27 @@ public:
 
 private:
   std::optional<llvm::MD5::MD5Result> &Out;
+  const llvm::StringSet<> &ParseRead;
+  SystemDirectives &Directives;
 };
 
 } // namespace
 
+std::shared_ptr<SystemDirectives> makeSystemDirectives() {
+  return std::make_shared<SystemDirectives>();
+}
+
 std::optional<llvm::MD5::MD5Result>
 preprocessedUserCode(const std::vector<std::string> &Args,
-                     llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> FS) {
+                     llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> FS,
+                     const llvm::StringSet<> &Read,
+                     SystemDirectives &Directives) {
   std::optional<llvm::MD5::MD5Result> Out;
   llvm::IntrusiveRefCntPtr<FileManager> Files(
       new FileManager(FileSystemOptions(), std::move(FS)));
   tooling::ToolInvocation Invocation(
-      Args, std::make_unique<UserCodeAction>(Out), Files.get());
+      Args, std::make_unique<UserCodeAction>(Out, Read, Directives),
+      Files.get());
   IgnoringDiagConsumer Quiet;
   Invocation.setDiagnosticConsumer(&Quiet);
   if (!Invocation.run())

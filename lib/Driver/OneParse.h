@@ -54,6 +54,9 @@ const ArchInfo *oneParseTarget(llvm::ArrayRef<const ArchInfo *> Archs);
 // depends on the target, in words (empty: nowhere).
 struct TargetDependence {
   std::string Where;
+  // The macros the parse expanded or tested anywhere, system headers'
+  // code included (preprocessedUserCode reads only their directives).
+  llvm::StringSet<> Read;
 };
 
 // Preprocessor callbacks that fill Out with the first use, in a file that is
@@ -70,15 +73,25 @@ watchTargetMacros(const clang::SourceManager &SM,
 // Empty: none.
 std::string userDeclaresFeatureName(clang::ASTContext &AST);
 
+// The preprocessor directives of the system headers, scanned once for all
+// the targets' preprocessedUserCode of a file.
+class SystemDirectives;
+std::shared_ptr<SystemDirectives> makeSystemDirectives();
+
 // What the user's own files are after preprocessing with the compiler
 // arguments Args (one target's parse): a digest of the tokens they give
 // after macro expansion (annotations aside), of the files they include, of
-// the macros they define or undefine and of their #pragma lines. Two
-// targets whose digests agree give the user's code the same tokens. None
-// when the preprocessor fails (an error, a missing header): the caller
-// must assume they differ.
+// the macros they define or undefine and something reads (the user's code,
+// a directive, or the parse's Read) and of their #pragma lines. Two targets
+// whose digests agree give the user's code the same tokens. Of the system
+// headers the preprocessor reads only the directives (clang's dependency
+// scanner's, cached in Directives): their code is not the user's, and
+// lexing it was most of the time. None when the preprocessor fails (an
+// error, a missing header): the caller must assume they differ.
 std::optional<llvm::MD5::MD5Result>
 preprocessedUserCode(const std::vector<std::string> &Args,
-                     llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> FS);
+                     llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> FS,
+                     const llvm::StringSet<> &Read,
+                     SystemDirectives &Directives);
 
 } // namespace warplint

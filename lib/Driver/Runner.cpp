@@ -85,17 +85,21 @@ private:
   // Which of the targets Others preprocess the file's user code as
   // Targets[Own] does (preprocessedUserCode); their digests are kept for
   // grouping the rest.
-  std::vector<bool> userCodeAlike(size_t Own, llvm::ArrayRef<size_t> Others) {
+  std::vector<bool> userCodeAlike(size_t Own, llvm::ArrayRef<size_t> Others,
+                                  const TargetDependence &Parse) {
     std::vector<bool> Alike(Others.size(), false);
-    Digests[Own] =
-        preprocessedUserCode(buildParseArgs(T, Env, Targets[Own]), FS);
+    if (!Directives)
+      Directives = makeSystemDirectives();
+    Digests[Own] = preprocessedUserCode(buildParseArgs(T, Env, Targets[Own]),
+                                        FS, Parse.Read, *Directives);
     if (!Digests[Own])
       return Alike;
     for (size_t K = 0; K < Others.size(); ++K) {
       if (T.Cancelled && T.Cancelled())
         break;
       size_t I = Others[K];
-      Digests[I] = preprocessedUserCode(buildParseArgs(T, Env, Targets[I]), FS);
+      Digests[I] = preprocessedUserCode(buildParseArgs(T, Env, Targets[I]), FS,
+                                        Parse.Read, *Directives);
       Alike[K] = Digests[I] && *Digests[I] == *Digests[Own];
     }
     return Alike;
@@ -116,6 +120,7 @@ private:
   std::vector<DiagSink> Sinks;
   // Per target, the digest of its user code, where it was asked for.
   std::vector<std::optional<llvm::MD5::MD5Result>> Digests;
+  std::shared_ptr<SystemDirectives> Directives; // scanned for the digests
 };
 
 bool FileParses::parseTargets() {
@@ -214,9 +219,10 @@ bool FileParses::parseShared(llvm::ArrayRef<size_t> Group, const ArchInfo *For,
       Shared.Others.push_back({Targets[I], &Sinks[I]});
       OthersAt.push_back(I);
     }
-  Shared.UserCodeAlike = [this, Own, OthersAt, KnownAlike] {
+  Shared.UserCodeAlike = [this, Own, OthersAt,
+                          KnownAlike](const TargetDependence &Parse) {
     return KnownAlike ? std::vector<bool>(OthersAt.size(), true)
-                      : userCodeAlike(Own, OthersAt);
+                      : userCodeAlike(Own, OthersAt, Parse);
   };
   if (!parseFor(Own, &Shared))
     return false;
