@@ -539,9 +539,18 @@ private:
       return;
     }
     std::string CPU = CI.getTargetOpts().CPU;
+    // The optimised view, if the memory checks made it already for this
+    // CPU, knows which kernels are far too large to compile.
+    auto View = Optimised.find(CPU);
+    const ir::OptimisedAccesses *Known =
+        View != Optimised.end() ? View->second.get() : nullptr;
+    auto KnownSize = [&](llvm::StringRef Name) -> std::optional<unsigned> {
+      return Known ? Known->sizeOf(Name) : std::nullopt;
+    };
     std::string Error;
     bool Crashed = !CRC.RunSafely([&] {
-      auto R = ir::kernelsPtx(*M, Names, CPU, Ptxas.Libdevice, PtxBudget);
+      auto R =
+          ir::kernelsPtx(*M, Names, CPU, Ptxas.Libdevice, PtxBudget, KnownSize);
       if (R)
         B.Ptx = std::move(*R);
       else

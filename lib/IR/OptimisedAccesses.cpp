@@ -407,6 +407,13 @@ std::string OptimisedAccesses::key(const SourcePos &Pos, bool IsStore) {
          std::to_string(Pos.Column) + (IsStore ? ":st" : ":ld");
 }
 
+std::optional<unsigned> OptimisedAccesses::sizeOf(StringRef Name) const {
+  auto It = Sizes.find(Name);
+  if (It == Sizes.end())
+    return std::nullopt;
+  return It->second;
+}
+
 std::unique_ptr<OptimisedAccesses> OptimisedAccesses::analyse(const Module &Src,
                                                               StringRef CPU) {
   std::unique_ptr<TargetMachine> TM = nvptxMachine(Src, CPU);
@@ -587,6 +594,7 @@ void OptimisedAccesses::optimise(Module &M, TargetMachine &TM, StringRef CPU) {
     if (const DISubprogram *SP = F.getSubprogram())
       Shares[pathOf(SP->getFile()) + ":" + std::to_string(SP->getLine())] =
           Share;
+    Sizes[F.getName()] = Share.Instructions;
 
     // Nothing of F's analyses is needed past here: kept, they would hold
     // every function's at once.

@@ -137,6 +137,10 @@ public:
   // is still a function of its own after -O3.
   std::optional<Fp64Share> fp64Share(llvm::StringRef File, unsigned Line) const;
 
+  // The LLVM instructions of the function named Name after -O3 (debug
+  // records aside), if it is still a function of its own.
+  std::optional<unsigned> sizeOf(llvm::StringRef Name) const;
+
   // The lane-linear accesses of the kernel defined at File:Line.
   std::vector<const LaneLinearAccess *> laneLinear(llvm::StringRef File,
                                                    unsigned Line) const;
@@ -187,6 +191,7 @@ private:
   // nothing generated in them counts as removed.
   std::set<unsigned> Fp64Unplaced;
   llvm::StringMap<Fp64Share> Shares; // by the definition's file:line
+  llvm::StringMap<unsigned> Sizes;   // by the function's name
   // Conditional branches by position (file, line, column).
   struct BranchCopy {
     bool Divergent = false;

@@ -93,13 +93,20 @@ Error linkLibdevice(Module &M, StringRef Path) {
 
 } // namespace
 
-Expected<KernelsPtx> kernelsPtx(const Module &M, ArrayRef<std::string> Kernels,
-                                StringRef CPU, StringRef Libdevice,
-                                unsigned InstructionBudget) {
+Expected<KernelsPtx>
+kernelsPtx(const Module &M, ArrayRef<std::string> Kernels, StringRef CPU,
+           StringRef Libdevice, unsigned InstructionBudget,
+           function_ref<std::optional<unsigned>(StringRef)> KnownSize) {
   KernelsPtx Out;
   std::vector<const Function *> Roots;
   for (const std::string &Name : Kernels)
     if (const Function *F = M.getFunction(Name); F && !F->isDeclaration()) {
+      std::optional<unsigned> Known =
+          KnownSize && InstructionBudget ? KnownSize(Name) : std::nullopt;
+      if (Known && *Known > 2 * InstructionBudget) {
+        Out.TooLarge.push_back({Name, *Known});
+        continue;
+      }
       Roots.push_back(F);
       Out.Kernels.push_back(Name);
     }

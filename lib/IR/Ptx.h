@@ -7,9 +7,11 @@
 // second front end (Driver/KernelRegisters.h).
 #pragma once
 #include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -58,11 +60,15 @@ struct KernelsPtx {
 // The PTX of the kernels of M named in Kernels (those M does not define are
 // skipped), for CPU. Libdevice is the path of libdevice.10.bc, linked in when
 // the kernels call its functions (empty: not linked). A kernel larger than
-// InstructionBudget after -O3 (0: no budget) is left out.
-llvm::Expected<KernelsPtx> kernelsPtx(const llvm::Module &M,
-                                      llvm::ArrayRef<std::string> Kernels,
-                                      llvm::StringRef CPU,
-                                      llvm::StringRef Libdevice,
-                                      unsigned InstructionBudget);
+// InstructionBudget after -O3 (0: no budget) is left out. KnownSize, where
+// given, says a kernel's size after another -O3 of the same code (the
+// memory checks' optimised view, without libdevice and internalisation): a
+// kernel it puts over twice the budget is left out with that size, before
+// this -O3 spends its time on it (the tensor-core GEMMs' unrolled loops).
+llvm::Expected<KernelsPtx> kernelsPtx(
+    const llvm::Module &M, llvm::ArrayRef<std::string> Kernels,
+    llvm::StringRef CPU, llvm::StringRef Libdevice, unsigned InstructionBudget,
+    llvm::function_ref<std::optional<unsigned>(llvm::StringRef)> KnownSize =
+        nullptr);
 
 } // namespace warplint::ir
