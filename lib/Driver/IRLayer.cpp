@@ -5,6 +5,7 @@
 #include "Core/Check.h"
 #include "Driver/ResourceUsage.h"
 #include "IR/BarrierDivergence.h"
+#include "IR/Barriers.h"
 #include "IR/OptimisedAccesses.h"
 #include "IR/Pieces.h"
 #include "IR/Ptx.h"
@@ -579,12 +580,26 @@ private:
     std::vector<std::unique_ptr<Reporter>> Reps;
     for (const IRLayerTarget &T : Targets())
       Reps.push_back(std::make_unique<Reporter>(*T.Ctx, *T.Sink, BarrierCheck));
-    ir::forEachPiece(M, [&](llvm::Module &Copy) {
-      ir::BarrierResult R = ir::analyseBarriers(Copy, Opts);
-      for (const std::unique_ptr<Reporter> &Rep : Reps)
-        for (const ir::BarrierVerdict *V : R.divergent())
-          Rep->report(*V);
-    });
+    // Every verdict is about a barrier a function of its piece calls: a
+    // piece without one (a file's kernels that never synchronise) is not
+    // copied, inlined or judged.
+    llvm::DenseSet<const llvm::Function *> Synchronising;
+    for (const llvm::Function &F : M)
+      if (!F.isDeclaration() && ir::callsBlockBarrier(F))
+        Synchronising.insert(&F);
+    ir::forEachPiece(
+        M,
+        [&](llvm::Module &Copy) {
+          ir::BarrierResult R = ir::analyseBarriers(Copy, Opts);
+          for (const std::unique_ptr<Reporter> &Rep : Reps)
+            for (const ir::BarrierVerdict *V : R.divergent())
+              Rep->report(*V);
+        },
+        [&](const ir::Piece &P) {
+          return llvm::any_of(P.Functions, [&](const llvm::Function *F) {
+            return Synchronising.contains(F);
+          });
+        });
   }
 
   // Kernels from system headers (CUB's and Thrust's, instantiated by the

@@ -2,6 +2,7 @@
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/InlineAsm.h"
+#include "llvm/IR/InstIterator.h"
 #include "llvm/IR/InstrTypes.h"
 
 using namespace llvm;
@@ -102,6 +103,13 @@ std::optional<StringRef> blockBarrierName(const CallBase &CB) {
   if (const Function *F = CB.getCalledFunction())
     return intrinsicBarrierName(F->getName(), CB);
   return std::nullopt;
+}
+
+bool callsBlockBarrier(const Function &F) {
+  return any_of(instructions(F), [](const Instruction &I) {
+    const auto *CB = dyn_cast<CallBase>(&I);
+    return CB && blockBarrierName(*CB);
+  });
 }
 
 bool isBlockReduction(const Value *V) {

@@ -13,6 +13,7 @@
 
 namespace llvm {
 class CallBase;
+class Function;
 class Value;
 } // namespace llvm
 
@@ -21,6 +22,9 @@ namespace warplint::ir {
 // The CUDA spelling of the block-wide barrier CB executes, e.g.
 // "__syncthreads()", or nothing when CB is not one.
 std::optional<llvm::StringRef> blockBarrierName(const llvm::CallBase &CB);
+
+// Whether F calls a block-wide barrier itself (not through a callee).
+bool callsBlockBarrier(const llvm::Function &F);
 
 // True for a barrier whose result is the same for every thread of the block
 // (__syncthreads_count/and/or).

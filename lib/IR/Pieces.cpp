@@ -227,8 +227,11 @@ std::unique_ptr<Module> copyInto(const Module &Src, const Piece &P,
   return std::move(*M);
 }
 
-void forEachPiece(const Module &M, function_ref<void(Module &)> Work) {
+void forEachPiece(const Module &M, function_ref<void(Module &)> Work,
+                  function_ref<bool(const Piece &)> Wanted) {
   for (const Piece &P : pieces(M)) {
+    if (Wanted && !Wanted(P))
+      continue;
     LLVMContext Ctx;
     if (std::unique_ptr<Module> Copy = copyInto(M, P, Ctx))
       Work(*Copy);

@@ -52,8 +52,10 @@ std::unique_ptr<llvm::Module> copyInto(const llvm::Module &Src, const Piece &P,
                                        llvm::LLVMContext &Ctx);
 
 // Calls Work on a copy of each piece of M in turn, each copy in a context of
-// its own that is dropped after it.
+// its own that is dropped after it; with Wanted, only of the pieces it
+// accepts (the others are not copied).
 void forEachPiece(const llvm::Module &M,
-                  llvm::function_ref<void(llvm::Module &)> Work);
+                  llvm::function_ref<void(llvm::Module &)> Work,
+                  llvm::function_ref<bool(const Piece &)> Wanted = nullptr);
 
 } // namespace warplint::ir
