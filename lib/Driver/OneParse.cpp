@@ -91,6 +91,44 @@ bool inUserCode(const SourceManager &SM, SourceLocation Loc) {
          !SM.isWrittenInScratchSpace(Loc);
 }
 
+// The names of the macros the preprocessor expands or tests (#ifdef,
+// defined()), wherever: what a macro definition can change.
+class MacroReads : public PPCallbacks {
+public:
+  explicit MacroReads(llvm::StringSet<> &Out) : Out(Out) {}
+  void MacroExpands(const Token &Name, const MacroDefinition &, SourceRange,
+                    const MacroArgs *) override {
+    reads(Name);
+  }
+  void Defined(const Token &Name, const MacroDefinition &,
+               SourceRange) override {
+    reads(Name);
+  }
+  void Ifdef(SourceLocation, const Token &Name,
+             const MacroDefinition &) override {
+    reads(Name);
+  }
+  void Ifndef(SourceLocation, const Token &Name,
+              const MacroDefinition &) override {
+    reads(Name);
+  }
+  void Elifdef(SourceLocation, const Token &Name,
+               const MacroDefinition &) override {
+    reads(Name);
+  }
+  void Elifndef(SourceLocation, const Token &Name,
+                const MacroDefinition &) override {
+    reads(Name);
+  }
+
+private:
+  void reads(const Token &Name) {
+    if (const IdentifierInfo *II = Name.getIdentifierInfo())
+      Out.insert(II->getName());
+  }
+  llvm::StringSet<> &Out;
+};
+
 class TargetMacroWatch : public PPCallbacks {
 public:
   TargetMacroWatch(const SourceManager &SM, const LangOptions &LangOpts,
@@ -99,7 +137,6 @@ public:
 
   void MacroExpands(const Token &Name, const MacroDefinition &,
                     SourceRange Range, const MacroArgs *) override {
-    reads(Name);
     // Nested expansions count where the outermost one is written: a user's
     // NV_IF_TARGET(...) expands __CUDA_ARCH__ from a system header's macro.
     if (dependsOnTarget(Name, /*OnlyDefinedness=*/false))
@@ -107,7 +144,6 @@ public:
   }
   void Defined(const Token &Name, const MacroDefinition &,
                SourceRange Range) override {
-    reads(Name);
     if (dependsOnTarget(Name, /*OnlyDefinedness=*/true))
       sawUse(Name, SM.getExpansionLoc(Range.getBegin()));
   }
@@ -203,14 +239,8 @@ private:
                     .str();
   }
 
-  void reads(const Token &Name) {
-    if (const IdentifierInfo *II = Name.getIdentifierInfo())
-      Out.Read.insert(II->getName());
-  }
-
   // #ifdef/#ifndef Name opens a conditional.
   void testsName(SourceLocation Loc, const Token &Name) {
-    reads(Name);
     Closed.reset();
     bool Tests = dependsOnTarget(Name, /*OnlyDefinedness=*/true);
     if (Tests)
@@ -218,7 +248,6 @@ private:
     Open.push_back({Loc, Tests});
   }
   void testsNameAgain(SourceLocation Loc, const Token &Name) {
-    reads(Name);
     Closed.reset();
     if (!dependsOnTarget(Name, /*OnlyDefinedness=*/true))
       return;
@@ -342,8 +371,10 @@ std::string firstUserRedeclaration(const DeclContext *DC,
 class UserCodeDigest : public PPCallbacks {
 public:
   UserCodeDigest(const Preprocessor &PP, llvm::MD5 &Hash,
+                 const llvm::StringSet<> &Read,
                  const llvm::StringSet<> &ParseRead)
-      : PP(PP), SM(PP.getSourceManager()), Hash(Hash), ParseRead(ParseRead) {}
+      : PP(PP), SM(PP.getSourceManager()), Hash(Hash), Read(Read),
+        ParseRead(ParseRead) {}
 
   void InclusionDirective(SourceLocation HashLoc, const Token &,
                           StringRef FileName, bool IsAngled, CharSourceRange,
@@ -386,31 +417,6 @@ public:
     if (inUserCode(SM, Name.getLocation()))
       Changes.push_back({Name.getIdentifierInfo()->getName().str(), "#undef"});
   }
-  void MacroExpands(const Token &Name, const MacroDefinition &, SourceRange,
-                    const MacroArgs *) override {
-    reads(Name);
-  }
-  void Defined(const Token &Name, const MacroDefinition &,
-               SourceRange) override {
-    reads(Name);
-  }
-  void Ifdef(SourceLocation, const Token &Name,
-             const MacroDefinition &) override {
-    reads(Name);
-  }
-  void Ifndef(SourceLocation, const Token &Name,
-              const MacroDefinition &) override {
-    reads(Name);
-  }
-  void Elifdef(SourceLocation, const Token &Name,
-               const MacroDefinition &) override {
-    reads(Name);
-  }
-  void Elifndef(SourceLocation, const Token &Name,
-                const MacroDefinition &) override {
-    reads(Name);
-  }
-
   // The definitions of the macros something read, in their order.
   void finish() {
     for (const auto &[Name, Text] : Changes)
@@ -452,17 +458,12 @@ private:
     Hash.update(S);
     Hash.update(llvm::ArrayRef<uint8_t>{0});
   }
-  void reads(const Token &Name) {
-    if (const IdentifierInfo *II = Name.getIdentifierInfo())
-      Read.insert(II->getName());
-  }
-
   const Preprocessor &PP;
   const SourceManager &SM;
   llvm::MD5 &Hash;
   bool InUser = false;
   std::vector<std::pair<std::string, std::string>> Changes;
-  llvm::StringSet<> Read;
+  const llvm::StringSet<> &Read; // by this run (MacroReads)
   const llvm::StringSet<> &ParseRead;
 };
 
@@ -516,7 +517,9 @@ public:
                                   std::move(Dirs));
     PP.setDependencyDirectivesGetter(Getter);
     llvm::MD5 Hash;
-    auto Digest = std::make_unique<UserCodeDigest>(PP, Hash, ParseRead);
+    llvm::StringSet<> Read;
+    PP.addPPCallbacks(std::make_unique<MacroReads>(Read));
+    auto Digest = std::make_unique<UserCodeDigest>(PP, Hash, Read, ParseRead);
     UserCodeDigest &D = *Digest;
     PP.addPPCallbacks(std::move(Digest));
     PP.IgnorePragmas();
@@ -566,7 +569,9 @@ preprocessedUserCode(const std::vector<std::string> &Args,
 std::unique_ptr<PPCallbacks> watchTargetMacros(const SourceManager &SM,
                                                const LangOptions &LangOpts,
                                                TargetDependence &Out) {
-  return std::make_unique<TargetMacroWatch>(SM, LangOpts, Out);
+  return std::make_unique<PPChainedCallbacks>(
+      std::make_unique<TargetMacroWatch>(SM, LangOpts, Out),
+      std::make_unique<MacroReads>(Out.Read));
 }
 
 std::string userDeclaresFeatureName(ASTContext &AST) {
