@@ -467,28 +467,35 @@ private:
   const llvm::StringSet<> &ParseRead;
 };
 
-// Gives the preprocessor the directives alone of the files under the
-// parse's system include directories (-isystem, the CUDA and C++ headers):
-// what of them can change the user's tokens is their macros, conditionals
-// and includes. A system header found elsewhere is lexed whole.
+// Gives the preprocessor the directives alone of the system headers (found
+// through -isystem, the CUDA and C++ headers' directories): what of them
+// can change the user's tokens is their macros, conditionals and includes.
+// A file is a system header by clang's own verdict, the characteristic of
+// the entry the source manager has just made for it; a file that verdict
+// does not cover (the main file, a header a '#pragma GCC system_header'
+// makes system from its middle) is lexed whole.
 class SystemDirectivesGetter : public DependencyDirectivesGetter {
 public:
   SystemDirectivesGetter(SystemDirectives &Cache, FileManager &Files,
-                         std::vector<std::string> Dirs)
-      : Cache(Cache), Files(Files), Dirs(std::move(Dirs)) {}
+                         const SourceManager &SM)
+      : Cache(Cache), Files(Files), SM(SM) {}
 
   std::unique_ptr<DependencyDirectivesGetter>
   cloneFor(FileManager &Other) override {
-    return std::make_unique<SystemDirectivesGetter>(Cache, Other, Dirs);
+    return std::make_unique<SystemDirectivesGetter>(Cache, Other, SM);
   }
 
   std::optional<llvm::ArrayRef<dependency_directives_scan::Directive>>
   operator()(FileEntryRef File) override {
-    llvm::StringRef Name = File.getName();
-    if (!llvm::any_of(Dirs, [&](const std::string &D) {
-          return Name.starts_with(D) && Name.size() > D.size() &&
-                 llvm::sys::path::is_separator(Name[D.size()]);
-        }))
+    // The preprocessor enters a file right after creating its entry.
+    unsigned N = SM.local_sloc_entry_size();
+    if (N == 0)
+      return std::nullopt;
+    const SrcMgr::SLocEntry &E = SM.getLocalSLocEntry(N - 1);
+    if (!E.isFile() || !SrcMgr::isSystem(E.getFile().getFileCharacteristic()))
+      return std::nullopt;
+    OptionalFileEntryRef Entered = E.getFile().getContentCache().OrigEntry;
+    if (!Entered || &Entered->getFileEntry() != &File.getFileEntry())
       return std::nullopt;
     return Cache.directives(File, Files);
   }
@@ -496,7 +503,7 @@ public:
 private:
   SystemDirectives &Cache;
   FileManager &Files;
-  std::vector<std::string> Dirs;
+  const SourceManager &SM;
 };
 
 class UserCodeAction : public PreprocessorFrontendAction {
@@ -509,12 +516,8 @@ public:
   void ExecuteAction() override {
     CompilerInstance &CI = getCompilerInstance();
     Preprocessor &PP = CI.getPreprocessor();
-    std::vector<std::string> Dirs;
-    for (const DirectoryLookup &L : PP.getHeaderSearchInfo().search_dir_range())
-      if (L.isSystemHeaderDirectory() && L.isNormalDir())
-        Dirs.push_back(L.getDirRef()->getName().rtrim("/\\").str());
     SystemDirectivesGetter Getter(Directives, CI.getFileManager(),
-                                  std::move(Dirs));
+                                  CI.getSourceManager());
     PP.setDependencyDirectivesGetter(Getter);
     llvm::MD5 Hash;
     llvm::StringSet<> Read;
