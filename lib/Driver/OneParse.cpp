@@ -7,16 +7,13 @@
 #include "clang/Frontend/CompilerInstance.h"
 #include "clang/Frontend/FrontendAction.h"
 #include "clang/Lex/DependencyDirectivesScanner.h"
-#include "clang/Lex/HeaderSearch.h"
 #include "clang/Lex/Lexer.h"
 #include "clang/Lex/MacroInfo.h"
 #include "clang/Lex/Preprocessor.h"
 #include "clang/Lex/Token.h"
 #include "clang/Tooling/Tooling.h"
 #include "llvm/ADT/STLExtras.h"
-#include "llvm/Support/Path.h"
 #include "llvm/Support/VirtualFileSystem.h"
-#include <mutex>
 #include <optional>
 
 using namespace clang;
@@ -26,10 +23,10 @@ namespace warplint {
 class SystemDirectives {
 public:
   // File's directives, scanned on first use; none when the scanner cannot
-  // read it (the preprocessor then lexes it whole).
+  // read it (the preprocessor then lexes it whole). One file's targets are
+  // preprocessed one after the other, on the thread of its parse.
   std::optional<llvm::ArrayRef<dependency_directives_scan::Directive>>
   directives(FileEntryRef File, FileManager &Files) {
-    std::lock_guard<std::mutex> Lock(Mutex);
     auto [It, New] = Scanned.try_emplace(File.getName());
     if (New) {
       auto S = std::make_unique<Scan>();
@@ -48,7 +45,6 @@ private:
     llvm::SmallVector<dependency_directives_scan::Token, 0> Tokens;
     llvm::SmallVector<dependency_directives_scan::Directive, 0> Directives;
   };
-  std::mutex Mutex;
   llvm::StringMap<std::unique_ptr<Scan>> Scanned;
 };
 
@@ -395,35 +391,31 @@ public:
   // directive) or by the parse (a system header's code, which this run does
   // not lex).
   void MacroDefined(const Token &Name, const MacroDirective *MD) override {
-    if (!inUserCode(SM, Name.getLocation()))
-      return;
-    std::string Text = "#define";
-    Text += '\0';
-    if (const MacroInfo *MI = MD ? MD->getMacroInfo() : nullptr) {
-      Text += MI->isFunctionLike() ? "(" : "";
-      Text += '\0';
-      for (const IdentifierInfo *P : MI->params())
-        (Text += P->getName()) += '\0';
-      for (const Token &T : MI->tokens()) {
-        Text += static_cast<char>(T.getKind());
-        llvm::SmallString<32> Buffer;
-        (Text += PP.getSpelling(T, Buffer)) += '\0';
-      }
-    }
-    Changes.push_back({Name.getIdentifierInfo()->getName().str(), Text});
+    if (inUserCode(SM, Name.getLocation()))
+      Changes.push_back({Name.getIdentifierInfo()->getName(), true,
+                         MD ? MD->getMacroInfo() : nullptr});
   }
   void MacroUndefined(const Token &Name, const MacroDefinition &,
                       const MacroDirective *) override {
     if (inUserCode(SM, Name.getLocation()))
-      Changes.push_back({Name.getIdentifierInfo()->getName().str(), "#undef"});
+      Changes.push_back({Name.getIdentifierInfo()->getName(), false, nullptr});
   }
-  // The definitions of the macros something read, in their order.
+  // The definitions of the macros something read, in their order (the
+  // preprocessor keeps every MacroInfo until it goes).
   void finish() {
-    for (const auto &[Name, Text] : Changes)
-      if (Read.contains(Name) || ParseRead.contains(Name)) {
-        add(Name);
-        add(Text);
-      }
+    for (const Change &C : Changes) {
+      if (!Read.contains(C.Name) && !ParseRead.contains(C.Name))
+        continue;
+      add(C.Defines ? "#define" : "#undef");
+      add(C.Name);
+      if (!C.Info)
+        continue;
+      add(C.Info->isFunctionLike() ? "(" : "");
+      for (const IdentifierInfo *P : C.Info->params())
+        add(P->getName());
+      for (const Token &T : C.Info->tokens())
+        spelling(T);
+    }
   }
 
   // Pragmas are handled by the parser, which a preprocessor-only run has
@@ -446,14 +438,23 @@ public:
   }
 
   void token(const Token &T) {
-    if (!InUser || T.isAnnotation())
-      return;
+    if (InUser && !T.isAnnotation())
+      spelling(T);
+  }
+
+private:
+  struct Change {
+    llvm::StringRef Name; // the identifier table's
+    bool Defines;         // else an #undef
+    const MacroInfo *Info;
+  };
+
+  void spelling(const Token &T) {
     Hash.update(static_cast<uint8_t>(T.getKind()));
     llvm::SmallString<32> Buffer;
     add(PP.getSpelling(T, Buffer));
   }
 
-private:
   void add(llvm::StringRef S) {
     Hash.update(S);
     Hash.update(llvm::ArrayRef<uint8_t>{0});
@@ -462,7 +463,7 @@ private:
   const SourceManager &SM;
   llvm::MD5 &Hash;
   bool InUser = false;
-  std::vector<std::pair<std::string, std::string>> Changes;
+  std::vector<Change> Changes;
   const llvm::StringSet<> &Read; // by this run (MacroReads)
   const llvm::StringSet<> &ParseRead;
 };
