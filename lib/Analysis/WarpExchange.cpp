@@ -1,10 +1,12 @@
 #include "Analysis/WarpExchange.h"
+#include "Analysis/BodyWalk.h"
 #include "Analysis/SyncPrimitives.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/RecordLayout.h"
 #include "clang/AST/StmtCXX.h"
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SmallPtrSet.h"
 #include <map>
 
 using namespace clang;
@@ -854,9 +856,41 @@ private:
 
 } // namespace
 
+// Whether the code Kernel may run names a __shared__ variable: its body,
+// the bodies of the functions it calls directly (at any depth, the
+// toolkit's included) and the default arguments it passes. Every shared
+// address the tracer follows starts at such a name, so a kernel that names
+// none (Mandelbrot's per-pixel loops) has no exchange to find, and its
+// warps are not run.
+static bool namesSharedVariable(const FunctionDecl *Kernel) {
+  llvm::SmallPtrSet<const FunctionDecl *, 16> Seen{Kernel};
+  llvm::SmallVector<const Stmt *, 16> Work{Kernel->getBody()};
+  bool Found = false;
+  while (!Work.empty() && !Found)
+    forEachStmt(
+        Work.pop_back_val(), WalkOptions().enterLambdas(), [&](const Stmt *S) {
+          if (const auto *DRE = dyn_cast<DeclRefExpr>(S)) {
+            Found = isShared(DRE->getDecl());
+          } else if (const auto *Call = dyn_cast<CallExpr>(S)) {
+            const FunctionDecl *Callee = Call->getDirectCallee();
+            const FunctionDecl *Def =
+                Callee ? Callee->getDefinition() : nullptr;
+            if (Def && Def->getBody() && Seen.insert(Def).second)
+              Work.push_back(Def->getBody());
+          } else if (const auto *Default = dyn_cast<CXXDefaultArgExpr>(S)) {
+            Work.push_back(Default->getExpr());
+          } else if (const auto *Init = dyn_cast<CXXDefaultInitExpr>(S)) {
+            Work.push_back(Init->getExpr());
+          }
+          return Found ? WalkStep::Stop : WalkStep::Continue;
+        });
+  return Found;
+}
+
 std::vector<WarpExchange> findWarpExchanges(LaneEvaluator Lanes) {
   const FunctionDecl *Kernel = Lanes.function();
-  if (!Kernel || !Kernel->getBody() || Kernel->isDependentContext())
+  if (!Kernel || !Kernel->getBody() || Kernel->isDependentContext() ||
+      !namesSharedVariable(Kernel))
     return {};
   return Tracer(std::move(Lanes)).run();
 }

@@ -86,6 +86,33 @@ __global__ void helper_lane_tail(const float *in, float *out) {
     out[blockIdx.x] = s[0];
 }
 
+// The kernels name no __shared__ variable: the helpers they call do.
+__device__ float *scratch() {
+  __shared__ float buf[64];
+  return buf;
+}
+__global__ void pairs_through_helper(float *out) {
+  float *s = scratch();
+  unsigned t = threadIdx.x;
+  s[t] = out[t];
+  out[t] = s[t ^ 1];
+  // CHECK: :[[@LINE-1]]:12: error: lanes 0-31 of warp 0 read 's[t ^ 1]', which lanes 0-31 of the same warp write at line [[@LINE-2]], with no __syncwarp() between
+  // CHECK: :[[@LINE-3]]:3: note: written here
+  // CHECK: :[[@LINE-3]]:12: note: synchronise the lanes
+}
+__device__ float neighbour(float v) {
+  __shared__ float ring[32];
+  ring[threadIdx.x % 32] = v;
+  return ring[(threadIdx.x + 1) % 32];
+  // CHECK: :[[@LINE-1]]:10: error: lanes 0-31 of warp 0 read 'ring[(threadIdx.x + 1) % 32]', which lanes 0-31 of the same warp write at line [[@LINE-2]], with no __syncwarp() between
+  // CHECK: :[[@LINE-3]]:3: note: written here
+  // CHECK: :[[@LINE+4]]:22: note: through this call
+  // CHECK: :[[@LINE-4]]:10: note: synchronise the lanes
+}
+__global__ void rotate_through_helper(float *out) {
+  out[threadIdx.x] = neighbour(out[threadIdx.x]);
+}
+
 // ---- negatives
 
 // __syncwarp() between every write and read.
