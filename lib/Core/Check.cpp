@@ -131,7 +131,11 @@ CheckContext::CheckContext(const ArchTable &Tables, const ArchInfo *Arch,
     : Tables(Tables), Arch(Arch), Options(Options),
       WarningsAsErrors(WarningsAsErrors), Sink(Sink) {}
 
-void CheckContext::setASTContext(ASTContext *Ctx) { AST = Ctx; }
+void CheckContext::setASTContext(ASTContext *Ctx) {
+  AST = Ctx;
+  TopLevelOf = nullptr;
+  TopLevel.clear();
+}
 SourceManager &CheckContext::sourceManager() const {
   return AST->getSourceManager();
 }
@@ -298,7 +302,21 @@ std::string CheckContext::enclosingFunction(SourceLocation Loc) const {
   // declarations.
   for (const Decl *D : AST->getTraversalScope()) {
     if (const auto *TU = dyn_cast<TranslationUnitDecl>(D)) {
-      Walk(TU);
+      // The TU's own declarations, once per AST: the tens of thousands of
+      // the toolkit's headers hold no user function, and asking each of
+      // them again for every finding cost a file full of findings a
+      // quarter of its run.
+      if (TopLevelOf != AST) {
+        TopLevel.clear();
+        for (const Decl *Top : TU->decls())
+          if (Top->getLocation().isValid() &&
+              !SM.isInSystemHeader(SM.getFileLoc(Top->getLocation())))
+            TopLevel.push_back(Top);
+        TopLevelOf = AST;
+      }
+      for (const Decl *Top : TopLevel)
+        if (Enter(Top))
+          break;
       break;
     }
     if (Enter(D))

@@ -174,6 +174,10 @@ private:
   RunServices *Services = &NoServices;
   llvm::DenseMap<clang::FileID, std::unique_ptr<NoLintIndex>> NoLint;
   llvm::DenseMap<clang::FileID, std::string> ContentHashes;
+  // enclosingFunction's candidates: the declarations of TopLevelOf's TU
+  // outside the system headers.
+  mutable const clang::ASTContext *TopLevelOf = nullptr;
+  mutable std::vector<const clang::Decl *> TopLevel;
 };
 
 class Check : public clang::ast_matchers::MatchFinder::MatchCallback {
