@@ -407,8 +407,9 @@ public:
       return It->second.get();
     if (llvm::Module *M = generated(*AST))
       // A failure in the passes costs the optimised view, not the file.
-      if (!CRC.RunSafely(
-              [&] { It->second = ir::OptimisedAccesses::analyse(*M, CPU); })) {
+      if (!CRC.RunSafely([&] {
+            It->second = ir::OptimisedAccesses::analyse(copiesOf(*M), *M, CPU);
+          })) {
         fail("the -O3 pipeline stopped", takeFatalError());
         abandon();
       }
@@ -519,6 +520,7 @@ private:
   void abandon() {
     (void)M.release();
     (void)LLVM.release();
+    (void)Copies.release();
     Generation = false;
   }
 
@@ -567,6 +569,14 @@ private:
           "the PTX of the kernels could not be generated (" + Error + ")";
   }
 
+  // The pieces of the generated module M, shared by the optimised views
+  // and the barrier analysis.
+  ir::PieceCopies &copiesOf(const llvm::Module &M) {
+    if (!Copies)
+      Copies = std::make_unique<ir::PieceCopies>(M);
+    return *Copies;
+  }
+
   // The barrier analysis inlines into what it judges: it works on one piece
   // of M at a time, and M stays as generated for the optimised view.
   void analyse(const llvm::Module &M) {
@@ -587,8 +597,7 @@ private:
     for (const llvm::Function &F : M)
       if (!F.isDeclaration() && ir::callsBlockBarrier(F))
         Synchronising.insert(&F);
-    ir::forEachPiece(
-        M,
+    copiesOf(M).forEach(
         [&](llvm::Module &Copy) {
           ir::BarrierResult R = ir::analyseBarriers(Copy, Opts);
           for (const std::unique_ptr<Reporter> &Rep : Reps)
@@ -697,7 +706,8 @@ private:
   llvm::CrashRecoveryContext CRC;
   std::unique_ptr<llvm::LLVMContext> LLVM;
   std::unique_ptr<llvm::Module> M;
-  std::optional<bool> Generation; // set once generation was tried
+  std::optional<bool> Generation;          // set once generation was tried
+  std::unique_ptr<ir::PieceCopies> Copies; // of M, made on first use
   llvm::StringMap<std::unique_ptr<ir::OptimisedAccesses>> Optimised;
   llvm::StringMap<bool> SystemFiles; // by path: pieces come and go
   IRLayerPtxas Ptxas;

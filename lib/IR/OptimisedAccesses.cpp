@@ -416,11 +416,18 @@ std::optional<unsigned> OptimisedAccesses::sizeOf(StringRef Name) const {
 
 std::unique_ptr<OptimisedAccesses> OptimisedAccesses::analyse(const Module &Src,
                                                               StringRef CPU) {
+  PieceCopies Copies(Src);
+  return analyse(Copies, Src, CPU);
+}
+
+std::unique_ptr<OptimisedAccesses>
+OptimisedAccesses::analyse(PieceCopies &Copies, const Module &Src,
+                           StringRef CPU) {
   std::unique_ptr<TargetMachine> TM = nvptxMachine(Src, CPU);
   if (!TM)
     return nullptr;
   auto Out = std::unique_ptr<OptimisedAccesses>(new OptimisedAccesses);
-  forEachPiece(Src, [&](Module &M) { Out->optimise(M, *TM, CPU); });
+  Copies.forEach([&](Module &M) { Out->optimise(M, *TM, CPU); });
   return Out;
 }
 

@@ -54,6 +54,8 @@ using FunctionAnalysisManager = AnalysisManager<Function>;
 
 namespace warplint::ir {
 
+class PieceCopies;
+
 struct AccessFate {
   enum Kind { Unknown, Kept, Removed, Merged } K = Unknown;
   unsigned Bytes = 0;  // Merged: bytes per lane of the merged access
@@ -124,6 +126,10 @@ public:
   // the NVPTX target is not available or M has no triple.
   static std::unique_ptr<OptimisedAccesses> analyse(const llvm::Module &M,
                                                     llvm::StringRef CPU);
+  // The same, for the module of Copies, whose pieces' bitcode it shares
+  // with the other analyses of that module.
+  static std::unique_ptr<OptimisedAccesses>
+  analyse(PieceCopies &Copies, const llvm::Module &M, llvm::StringRef CPU);
 
   // The access of the given kind written at Pos.
   AccessFate fate(const SourcePos &Pos, bool IsStore) const;

@@ -197,27 +197,31 @@ Piece reachedFrom(const Module &M, ArrayRef<const Function *> Roots) {
   return Out;
 }
 
-// Through bitcode: a context of its own is dropped with all that the
-// analyses made in it (the debug locations of inlined code, constants),
-// which the module's would keep until the file is done.
-std::unique_ptr<Module> copyInto(const Module &Src, const Piece &P,
-                                 LLVMContext &Ctx) {
+namespace {
+
+// A piece is copied through bitcode: a context of its own is dropped with
+// all that the analyses made in it (the debug locations of inlined code,
+// constants), which the module's would keep until the file is done.
+SmallVector<char, 0> bitcodeOf(const Module &Src, const Piece &P) {
   SmallVector<char, 0> Bitcode;
-  {
-    ValueToValueMapTy Map;
-    std::unique_ptr<Module> Copy =
-        CloneModule(Src, Map, [&](const GlobalValue *GV) {
-          const auto *F = dyn_cast<Function>(GV);
-          return !F || P.contains(F);
-        });
-    // What nothing of the piece refers to (the declarations of the other
-    // pieces' functions) only costs the copies' time.
-    for (Function &F : llvm::make_early_inc_range(*Copy))
-      if (F.isDeclaration() && F.use_empty())
-        F.eraseFromParent();
-    raw_svector_ostream OS(Bitcode);
-    WriteBitcodeToFile(*Copy, OS);
-  }
+  ValueToValueMapTy Map;
+  std::unique_ptr<Module> Copy =
+      CloneModule(Src, Map, [&](const GlobalValue *GV) {
+        const auto *F = dyn_cast<Function>(GV);
+        return !F || P.contains(F);
+      });
+  // What nothing of the piece refers to (the declarations of the other
+  // pieces' functions) only costs the copies' time.
+  for (Function &F : llvm::make_early_inc_range(*Copy))
+    if (F.isDeclaration() && F.use_empty())
+      F.eraseFromParent();
+  raw_svector_ostream OS(Bitcode);
+  WriteBitcodeToFile(*Copy, OS);
+  return Bitcode;
+}
+
+std::unique_ptr<Module> parsed(const SmallVector<char, 0> &Bitcode,
+                               LLVMContext &Ctx) {
   Expected<std::unique_ptr<Module>> M = parseBitcodeFile(
       MemoryBufferRef(StringRef(Bitcode.data(), Bitcode.size()), "piece"), Ctx);
   if (!M) {
@@ -227,15 +231,32 @@ std::unique_ptr<Module> copyInto(const Module &Src, const Piece &P,
   return std::move(*M);
 }
 
-void forEachPiece(const Module &M, function_ref<void(Module &)> Work,
-                  function_ref<bool(const Piece &)> Wanted) {
-  for (const Piece &P : pieces(M)) {
-    if (Wanted && !Wanted(P))
+} // namespace
+
+std::unique_ptr<Module> copyInto(const Module &Src, const Piece &P,
+                                 LLVMContext &Ctx) {
+  return parsed(bitcodeOf(Src, P), Ctx);
+}
+
+PieceCopies::PieceCopies(const Module &M)
+    : M(M), All(pieces(M)), Bitcode(All.size()) {}
+
+void PieceCopies::forEach(function_ref<void(Module &)> Work,
+                          function_ref<bool(const Piece &)> Wanted) {
+  for (size_t I = 0; I < All.size(); ++I) {
+    if (Wanted && !Wanted(All[I]))
       continue;
+    if (Bitcode[I].empty())
+      Bitcode[I] = bitcodeOf(M, All[I]);
     LLVMContext Ctx;
-    if (std::unique_ptr<Module> Copy = copyInto(M, P, Ctx))
+    if (std::unique_ptr<Module> Copy = parsed(Bitcode[I], Ctx))
       Work(*Copy);
   }
+}
+
+void forEachPiece(const Module &M, function_ref<void(Module &)> Work,
+                  function_ref<bool(const Piece &)> Wanted) {
+  PieceCopies(M).forEach(Work, Wanted);
 }
 
 } // namespace warplint::ir

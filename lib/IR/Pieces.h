@@ -18,6 +18,7 @@
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
+#include "llvm/ADT/SmallVector.h"
 #include <cstddef>
 #include <memory>
 #include <vector>
@@ -50,6 +51,25 @@ Piece reachedFrom(const llvm::Module &M,
 // A copy of P's part of Src in Ctx; null if it could not be made.
 std::unique_ptr<llvm::Module> copyInto(const llvm::Module &Src, const Piece &P,
                                        llvm::LLVMContext &Ctx);
+
+// M's pieces, copied as often as the IR layer's analyses ask (the optimised
+// view of each target, the barrier analysis): a piece's bitcode, written
+// the first time it is copied, serves every later copy, so that each piece
+// is cloned out of M once. M must not change while this lives.
+class PieceCopies {
+public:
+  explicit PieceCopies(const llvm::Module &M);
+  // Calls Work on a copy of each piece in turn, each copy in a context of
+  // its own that is dropped after it; with Wanted, only of the pieces it
+  // accepts (the others are not copied).
+  void forEach(llvm::function_ref<void(llvm::Module &)> Work,
+               llvm::function_ref<bool(const Piece &)> Wanted = nullptr);
+
+private:
+  const llvm::Module &M;
+  std::vector<Piece> All;
+  std::vector<llvm::SmallVector<char, 0>> Bitcode; // empty: not yet written
+};
 
 // Calls Work on a copy of each piece of M in turn, each copy in a context of
 // its own that is dropped after it; with Wanted, only of the pieces it
