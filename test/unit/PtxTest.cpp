@@ -2,12 +2,16 @@
 // what they call are compiled, each a visible entry; their helpers are
 // internalised and inlined away as in a whole-program compile; a kernel
 // over the instruction budget is left out and named with its size; a kernel
-// the module does not define is skipped.
+// the module does not define is skipped; the libdevice functions the kernels
+// call are linked in and inlined, and no others.
 #include "IR/Ptx.h"
 #include "llvm/AsmParser/Parser.h"
+#include "llvm/Bitcode/BitcodeWriter.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/raw_ostream.h"
 #include <gtest/gtest.h>
 
 using namespace warplint::ir;
@@ -97,6 +101,66 @@ TEST(Ptx, LeavesOutKernelsOverTheBudget) {
   ASSERT_TRUE(bool(All)) << llvm::toString(All.takeError());
   EXPECT_TRUE(All->TooLarge.empty());
   EXPECT_TRUE(llvm::StringRef(All->Text).contains(".entry large("));
+}
+
+// A stand-in for libdevice: the real one is read lazily, and only what the
+// kernels call is linked.
+constexpr const char *Library = R"(
+target datalayout = "e-p6:32:32-i64:64-i128:128-i256:256-v16:16-v32:32-n16:32:64"
+target triple = "nvptx64-nvidia-gpulibs"
+
+define float @__nv_expf(float %x) {
+  %y = fmul float %x, 3.0
+  ret float %y
+}
+define float @__nv_logf(float %x) {
+  %y = fadd float %x, 5.0
+  ret float %y
+}
+)";
+
+constexpr const char *Caller = R"(
+target datalayout = "e-p6:32:32-i64:64-i128:128-i256:256-v16:16-v32:32-n16:32:64"
+target triple = "nvptx64-nvidia-cuda"
+
+declare float @__nv_expf(float)
+define ptx_kernel void @exp_kernel(ptr %p) {
+  %v = load float, ptr %p
+  %w = call float @__nv_expf(float %v)
+  store float %w, ptr %p
+  ret void
+}
+)";
+
+TEST(Ptx, LinksTheLibdeviceFunctionsTheKernelsCall) {
+  llvm::LLVMContext Ctx;
+  llvm::SMDiagnostic Err;
+  auto Lib = llvm::parseAssemblyString(Library, Err, Ctx);
+  ASSERT_TRUE(Lib) << Err.getMessage().str();
+  llvm::SmallString<128> Path;
+  int FD;
+  ASSERT_FALSE(llvm::sys::fs::createTemporaryFile("libdevice", "bc", FD, Path));
+  {
+    llvm::raw_fd_ostream OS(FD, /*shouldClose=*/true);
+    llvm::WriteBitcodeToFile(*Lib, OS);
+  }
+  auto M = llvm::parseAssemblyString(Caller, Err, Ctx);
+  ASSERT_TRUE(M) << Err.getMessage().str();
+  auto P = kernelsPtx(*M, {"exp_kernel"}, "sm_80", Path, 0);
+  llvm::sys::fs::remove(Path);
+  ASSERT_TRUE(bool(P)) << llvm::toString(P.takeError());
+  llvm::StringRef Text = P->Text;
+  // Linked, internalised and inlined: no call is left for ptxas to
+  // resolve, and the function the kernel does not call is not there.
+  EXPECT_FALSE(Text.contains("__nv_expf")) << Text.str();
+  EXPECT_FALSE(Text.contains("__nv_logf")) << Text.str();
+  EXPECT_TRUE(Text.contains("mul.rn.f32")) << Text.str();
+  EXPECT_TRUE(Text.contains("3.0") || Text.contains("0f40400000"))
+      << Text.str();
+  // A library that cannot be read is an error, not a silent miss.
+  auto Missing = kernelsPtx(*M, {"exp_kernel"}, "sm_80", Path, 0);
+  EXPECT_FALSE(bool(Missing));
+  llvm::consumeError(Missing.takeError());
 }
 
 } // namespace
