@@ -302,10 +302,10 @@ std::string CheckContext::enclosingFunction(SourceLocation Loc) const {
   // declarations.
   for (const Decl *D : AST->getTraversalScope()) {
     if (const auto *TU = dyn_cast<TranslationUnitDecl>(D)) {
-      // The TU's own declarations, once per AST: the tens of thousands of
-      // the toolkit's headers hold no user function, and asking each of
-      // them again for every finding cost a file full of findings a
-      // quarter of its run.
+      // The TU's own declarations, listed once per AST: the tens of
+      // thousands of the toolkit's headers hold no user function, and
+      // asking each of them again for every finding cost a file of many
+      // findings a few percent of its run.
       if (TopLevelOf != AST) {
         TopLevel.clear();
         for (const Decl *Top : TU->decls())
