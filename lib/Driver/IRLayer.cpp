@@ -450,6 +450,15 @@ public:
               "(--registers-from=nvcc counts them)";
         return std::nullopt;
       }
+    for (const auto &[Kernel, Legacy] : B.Ptx.Unsupported)
+      if (Kernel == Mangled) {
+        Why = "the kernel calls the legacy " + Legacy + " (no .sync), which " +
+              CI.getTargetOpts().CPU +
+              " and every target from sm_70 on lack: no code can be "
+              "generated for it (the _sync form, or warp-legacy-intrinsic's "
+              "fix, makes it compile)";
+        return std::nullopt;
+      }
     auto [It, New] = B.Allocated.try_emplace(Target);
     if (New)
       It->second.Kernels = ptxasResources(Ptxas.Ptxas, Target, B.Ptx.Text,

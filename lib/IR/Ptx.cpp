@@ -1,7 +1,11 @@
 #include "IR/Ptx.h"
 #include "IR/Pieces.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Bitcode/BitcodeReader.h"
 #include "llvm/IR/DebugInfo.h"
+#include "llvm/IR/InstIterator.h"
+#include "llvm/IR/IntrinsicInst.h"
+#include "llvm/IR/IntrinsicsNVPTX.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/LegacyPassManager.h"
 #include "llvm/IR/Module.h"
@@ -18,7 +22,8 @@ using namespace llvm;
 
 namespace warplint::ir {
 
-std::unique_ptr<TargetMachine> nvptxMachine(const Module &M, StringRef CPU) {
+std::unique_ptr<TargetMachine> nvptxMachine(const Module &M, StringRef CPU,
+                                            StringRef Features) {
   static std::once_flag Once;
   std::call_once(Once, [] {
     LLVMInitializeNVPTXTargetInfo();
@@ -32,7 +37,7 @@ std::unique_ptr<TargetMachine> nvptxMachine(const Module &M, StringRef CPU) {
   if (!T)
     return nullptr;
   return std::unique_ptr<TargetMachine>(
-      T->createTargetMachine(TT, CPU, "", TargetOptions(), std::nullopt,
+      T->createTargetMachine(TT, CPU, Features, TargetOptions(), std::nullopt,
                              std::nullopt, CodeGenOptLevel::Aggressive));
 }
 
@@ -94,6 +99,59 @@ Error linkLibdevice(Module &M, StringRef Path) {
   return Error::success();
 }
 
+// The CUDA name of a legacy warp intrinsic (a shuffle or a vote without
+// .sync); empty for any other.
+StringRef legacyWarpName(Intrinsic::ID ID) {
+  switch (ID) {
+  case Intrinsic::nvvm_shfl_down_i32:
+  case Intrinsic::nvvm_shfl_down_f32:
+  case Intrinsic::nvvm_shfl_down_i32p:
+  case Intrinsic::nvvm_shfl_down_f32p:
+    return "__shfl_down";
+  case Intrinsic::nvvm_shfl_up_i32:
+  case Intrinsic::nvvm_shfl_up_f32:
+  case Intrinsic::nvvm_shfl_up_i32p:
+  case Intrinsic::nvvm_shfl_up_f32p:
+    return "__shfl_up";
+  case Intrinsic::nvvm_shfl_bfly_i32:
+  case Intrinsic::nvvm_shfl_bfly_f32:
+  case Intrinsic::nvvm_shfl_bfly_i32p:
+  case Intrinsic::nvvm_shfl_bfly_f32p:
+    return "__shfl_xor";
+  case Intrinsic::nvvm_shfl_idx_i32:
+  case Intrinsic::nvvm_shfl_idx_f32:
+  case Intrinsic::nvvm_shfl_idx_i32p:
+  case Intrinsic::nvvm_shfl_idx_f32p:
+    return "__shfl";
+  case Intrinsic::nvvm_vote_all:
+    return "__all";
+  case Intrinsic::nvvm_vote_any:
+    return "__any";
+  case Intrinsic::nvvm_vote_uni:
+    return "__uni";
+  case Intrinsic::nvvm_vote_ballot:
+    return "__ballot";
+  default:
+    return "";
+  }
+}
+
+// The first legacy warp intrinsic K's code (K and what it reaches in M)
+// calls, by its CUDA name; empty: none. sm_70 and later have none of them:
+// the code generator cannot select the shuffles and ptxas refuses the
+// votes, and either stops the compile of every kernel beside K.
+std::string legacyWarpIntrinsic(const Module &M, const Function &K) {
+  Piece Reached = reachedFrom(M, {&K});
+  for (const Function &F : M)
+    if (Reached.contains(&F))
+      for (const Instruction &I : instructions(F))
+        if (const auto *II = dyn_cast<IntrinsicInst>(&I))
+          if (StringRef Name = legacyWarpName(II->getIntrinsicID());
+              !Name.empty())
+            return Name.str();
+  return "";
+}
+
 } // namespace
 
 Expected<KernelsPtx>
@@ -115,7 +173,16 @@ kernelsPtx(const Module &M, ArrayRef<std::string> Kernels, StringRef CPU,
     }
   if (Roots.empty())
     return Out;
-  std::unique_ptr<TargetMachine> TM = nvptxMachine(M, CPU);
+  // The PTX version the code generator chose instructions for is the one
+  // clang gave the functions (+ptx88): the module's `.version` line must
+  // say it too, or ptxas refuses the newer instructions (bmsk).
+  std::string Features;
+  for (const Function *F : Roots)
+    if (F->hasFnAttribute("target-features")) {
+      Features = F->getFnAttribute("target-features").getValueAsString().str();
+      break;
+    }
+  std::unique_ptr<TargetMachine> TM = nvptxMachine(M, CPU, Features);
   if (!TM)
     return createStringError("LLVM has no NVPTX target");
   LLVMContext Ctx;
@@ -140,24 +207,40 @@ kernelsPtx(const Module &M, ArrayRef<std::string> Kernels, StringRef CPU,
   });
   O3Pipeline O3(*TM);
   O3.run(*Copy);
-  if (InstructionBudget) {
-    for (const std::string &K : Out.Kernels) {
-      Function *F = Copy->getFunction(K);
-      if (F && F->getInstructionCount() > InstructionBudget) {
-        Out.TooLarge.push_back({K, F->getInstructionCount()});
-        F->deleteBody();
-        F->setLinkage(GlobalValue::ExternalLinkage);
-      }
+  std::vector<std::string> Dropped;
+  auto Drop = [&](Function &F) {
+    Dropped.push_back(F.getName().str());
+    F.deleteBody();
+    F.setLinkage(GlobalValue::ExternalLinkage);
+  };
+  // sm_70 and later (sm_90a too) have no legacy warp intrinsics.
+  unsigned SM = 0;
+  StringRef Number = CPU;
+  bool NoLegacyWarp = Number.consume_front("sm_") &&
+                      !Number.take_while(isDigit).getAsInteger(10, SM) &&
+                      SM >= 70;
+  for (const std::string &K : Out.Kernels) {
+    Function *F = Copy->getFunction(K);
+    if (!F || F->isDeclaration())
+      continue;
+    if (InstructionBudget && F->getInstructionCount() > InstructionBudget) {
+      Out.TooLarge.push_back({K, F->getInstructionCount()});
+      Drop(*F);
+    } else if (std::string Legacy =
+                   NoLegacyWarp ? legacyWarpIntrinsic(*Copy, *F) : "";
+               !Legacy.empty()) {
+      Out.Unsupported.push_back({K, Legacy});
+      Drop(*F);
     }
-    if (!Out.TooLarge.empty()) {
-      // What only the dropped kernels used goes with them.
-      ModulePassManager MPM;
-      MPM.addPass(GlobalDCEPass());
-      MPM.run(*Copy, O3.MAM);
-      for (const auto &[K, Size] : Out.TooLarge)
-        if (Function *F = Copy->getFunction(K); F && F->use_empty())
-          F->eraseFromParent();
-    }
+  }
+  if (!Dropped.empty()) {
+    // What only the dropped kernels used goes with them.
+    ModulePassManager MPM;
+    MPM.addPass(GlobalDCEPass());
+    MPM.run(*Copy, O3.MAM);
+    for (const std::string &K : Dropped)
+      if (Function *F = Copy->getFunction(K); F && F->use_empty())
+        F->eraseFromParent();
   }
   {
     raw_string_ostream OS(Out.Text);

@@ -26,8 +26,11 @@ namespace warplint::ir {
 
 // The NVPTX target machine for CPU (an sm_XX name) and M's triple, at -O3;
 // null when LLVM lacks the target.
-std::unique_ptr<llvm::TargetMachine> nvptxMachine(const llvm::Module &M,
-                                                  llvm::StringRef CPU);
+// Features: its default subtarget's (+ptx88), which the module-level
+// directives of the PTX it emits follow.
+std::unique_ptr<llvm::TargetMachine>
+nvptxMachine(const llvm::Module &M, llvm::StringRef CPU,
+             llvm::StringRef Features = "");
 
 // Clang's -O3 pipeline for NVPTX (the target's callbacks included), and
 // its analysis managers, which the caller may go on using after run().
@@ -55,6 +58,10 @@ struct KernelsPtx {
   // Those left out for their size (over InstructionBudget LLVM
   // instructions after -O3), by name, with their size.
   std::vector<std::pair<std::string, unsigned>> TooLarge;
+  // Those left out because they call a legacy warp intrinsic (a shuffle or
+  // vote without .sync) that sm_70 and later lack, with its CUDA name
+  // (__shfl_down): compiled, one would stop the compile of all the others.
+  std::vector<std::pair<std::string, std::string>> Unsupported;
 };
 
 // The PTX of the kernels of M named in Kernels (those M does not define are

@@ -3,7 +3,9 @@
 // internalised and inlined away as in a whole-program compile; a kernel
 // over the instruction budget is left out and named with its size; a kernel
 // the module does not define is skipped; the libdevice functions the kernels
-// call are linked in and inlined, and no others.
+// call are linked in and inlined, and no others; a kernel that calls a
+// legacy warp intrinsic is left out for sm_70 and later, and the others
+// still compile.
 #include "IR/Ptx.h"
 #include "llvm/AsmParser/Parser.h"
 #include "llvm/Bitcode/BitcodeWriter.h"
@@ -161,6 +163,59 @@ TEST(Ptx, LinksTheLibdeviceFunctionsTheKernelsCall) {
   auto Missing = kernelsPtx(*M, {"exp_kernel"}, "sm_80", Path, 0);
   EXPECT_FALSE(bool(Missing));
   llvm::consumeError(Missing.takeError());
+}
+
+constexpr const char *Legacy = R"(
+target datalayout = "e-p6:32:32-i64:64-i128:128-i256:256-v16:16-v32:32-n16:32:64"
+target triple = "nvptx64-nvidia-cuda"
+
+declare float @llvm.nvvm.shfl.down.f32(float, i32, i32)
+declare i1 @llvm.nvvm.vote.any(i1)
+define float @reduce(float %v) {
+  %s = call float @llvm.nvvm.shfl.down.f32(float %v, i32 16, i32 31)
+  %r = fadd float %v, %s
+  ret float %r
+}
+define ptx_kernel void @shuffles(ptr %p) {
+  %v = load float, ptr %p
+  %r = call float @reduce(float %v)
+  store float %r, ptr %p
+  ret void
+}
+define ptx_kernel void @votes(ptr %p, float %v) {
+  %b = fcmp ogt float %v, 0.0
+  %a = call i1 @llvm.nvvm.vote.any(i1 %b)
+  %z = zext i1 %a to i32
+  store i32 %z, ptr %p
+  ret void
+}
+define ptx_kernel void @plain(ptr %p) {
+  store float 1.0, ptr %p
+  ret void
+}
+)";
+
+TEST(Ptx, LeavesOutKernelsWithLegacyWarpIntrinsics) {
+  llvm::LLVMContext Ctx;
+  llvm::SMDiagnostic Err;
+  auto M = llvm::parseAssemblyString(Legacy, Err, Ctx);
+  ASSERT_TRUE(M) << Err.getMessage().str();
+  auto P = kernelsPtx(*M, {"shuffles", "votes", "plain"}, "sm_80", "", 0);
+  // One kernel that cannot compile no longer fails the others.
+  ASSERT_TRUE(bool(P)) << llvm::toString(P.takeError());
+  using Pair = std::pair<std::string, std::string>;
+  EXPECT_EQ(P->Unsupported, (std::vector<Pair>{{"shuffles", "__shfl_down"},
+                                               {"votes", "__any"}}));
+  llvm::StringRef Text = P->Text;
+  EXPECT_TRUE(Text.contains(".entry plain(")) << Text.str();
+  EXPECT_FALSE(Text.contains("shuffles"));
+  EXPECT_FALSE(Text.contains("votes"));
+  EXPECT_FALSE(Text.contains("shfl"));
+  // Before sm_70 they are compiled as they are.
+  auto Old = kernelsPtx(*M, {"shuffles", "plain"}, "sm_60", "", 0);
+  ASSERT_TRUE(bool(Old)) << llvm::toString(Old.takeError());
+  EXPECT_TRUE(Old->Unsupported.empty());
+  EXPECT_TRUE(llvm::StringRef(Old->Text).contains(".entry shuffles("));
 }
 
 } // namespace
