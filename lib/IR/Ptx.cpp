@@ -136,19 +136,36 @@ StringRef legacyWarpName(Intrinsic::ID ID) {
   }
 }
 
-// The first legacy warp intrinsic K's code (K and what it reaches in M)
-// calls, by its CUDA name; empty: none. sm_70 and later have none of them:
-// the code generator cannot select the shuffles and ptxas refuses the
-// votes, and either stops the compile of every kernel beside K.
-std::string legacyWarpIntrinsic(const Module &M, const Function &K) {
+// The legacy warp intrinsic each function of M calls itself (the first,
+// by its CUDA name); most modules have none. sm_70 and later have none of
+// them: the code generator cannot select the shuffles and ptxas refuses
+// the votes, and either stops the compile of every kernel beside the one
+// that reaches it.
+DenseMap<const Function *, StringRef> legacyWarpCalls(const Module &M) {
+  DenseMap<const Function *, StringRef> Out;
+  for (const Function &F : M)
+    for (const Instruction &I : instructions(F))
+      if (const auto *II = dyn_cast<IntrinsicInst>(&I))
+        if (StringRef Name = legacyWarpName(II->getIntrinsicID());
+            !Name.empty()) {
+          Out.try_emplace(&F, Name);
+          break;
+        }
+  return Out;
+}
+
+// The legacy warp intrinsic K's code (K and what it reaches in M) calls,
+// given Calls (legacyWarpCalls of M); empty: none. The first function of M
+// in module order that calls one answers.
+StringRef
+legacyWarpIntrinsic(const Module &M, const Function &K,
+                    const DenseMap<const Function *, StringRef> &Calls) {
+  if (Calls.empty())
+    return "";
   Piece Reached = reachedFrom(M, {&K});
   for (const Function &F : M)
-    if (Reached.contains(&F))
-      for (const Instruction &I : instructions(F))
-        if (const auto *II = dyn_cast<IntrinsicInst>(&I))
-          if (StringRef Name = legacyWarpName(II->getIntrinsicID());
-              !Name.empty())
-            return Name.str();
+    if (auto It = Calls.find(&F); It != Calls.end() && Reached.contains(&F))
+      return It->second;
   return "";
 }
 
@@ -216,9 +233,10 @@ kernelsPtx(const Module &M, ArrayRef<std::string> Kernels, StringRef CPU,
   // sm_70 and later (sm_90a too) have no legacy warp intrinsics.
   unsigned SM = 0;
   StringRef Number = CPU;
-  bool NoLegacyWarp = Number.consume_front("sm_") &&
-                      !Number.take_while(isDigit).getAsInteger(10, SM) &&
-                      SM >= 70;
+  DenseMap<const Function *, StringRef> LegacyCalls;
+  if (Number.consume_front("sm_") &&
+      !Number.take_while(isDigit).getAsInteger(10, SM) && SM >= 70)
+    LegacyCalls = legacyWarpCalls(*Copy);
   for (const std::string &K : Out.Kernels) {
     Function *F = Copy->getFunction(K);
     if (!F || F->isDeclaration())
@@ -226,10 +244,9 @@ kernelsPtx(const Module &M, ArrayRef<std::string> Kernels, StringRef CPU,
     if (InstructionBudget && F->getInstructionCount() > InstructionBudget) {
       Out.TooLarge.push_back({K, F->getInstructionCount()});
       Drop(*F);
-    } else if (std::string Legacy =
-                   NoLegacyWarp ? legacyWarpIntrinsic(*Copy, *F) : "";
+    } else if (StringRef Legacy = legacyWarpIntrinsic(*Copy, *F, LegacyCalls);
                !Legacy.empty()) {
-      Out.Unsupported.push_back({K, Legacy});
+      Out.Unsupported.push_back({K, Legacy.str()});
       Drop(*F);
     }
   }
