@@ -32,7 +32,7 @@ struct Judged {
 struct SharedParse {
   std::vector<Judged> Others; // judged on the parse of another target
   TargetDependence Watched;   // the preprocessor's answer
-  // Which of Others preprocess the user's code to the same tokens as this
+  // Which of Others preprocess the user's code to the same code as this
   // parse's target (preprocessedUserCode), asked only when Watched found a
   // use of a target macro and nothing else rules the one parse out.
   std::function<std::vector<bool>(const TargetDependence &)> UserCodeAlike;

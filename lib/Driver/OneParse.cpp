@@ -403,6 +403,7 @@ public:
   // The definitions of the macros something read, in their order (the
   // preprocessor keeps every MacroInfo until it goes).
   void finish() {
+    flush();
     for (const Change &C : Changes) {
       if (!Read.contains(C.Name) && !ParseRead.contains(C.Name))
         continue;
@@ -434,12 +435,16 @@ public:
   // (#pragma clang system_header makes the rest of a file the system's.)
   void FileChanged(SourceLocation Loc, FileChangeReason,
                    SrcMgr::CharacteristicKind Kind, FileID) override {
+    flush();
     InUser = Kind == SrcMgr::C_User && inUserCode(SM, Loc);
   }
 
   void token(const Token &T) {
-    if (InUser && !T.isAnnotation())
-      spelling(T);
+    if (!InUser || T.isAnnotation())
+      return;
+    llvm::SmallString<32> Buffer;
+    Run.push_back({T.getKind(), PP.getSpelling(T, Buffer).str(),
+                   T.is(tok::numeric_constant) && fromTargetValue(T)});
   }
 
 private:
@@ -448,22 +453,152 @@ private:
     bool Defines;         // else an #undef
     const MacroInfo *Info;
   };
+  // A token of the user's code, kept until the run of tokens it belongs to
+  // ends (a directive, a file change) and is added to the digest.
+  struct Lexed {
+    tok::TokenKind Kind;
+    std::string Spelling;
+    bool TargetValue; // the number a by-value target macro expanded to
+  };
 
-  void spelling(const Token &T) {
-    Hash.update(static_cast<uint8_t>(T.getKind()));
-    llvm::SmallString<32> Buffer;
-    add(PP.getSpelling(T, Buffer));
+  // Whether T is the number __CUDA_ARCH__ (or __CUDA_ARCH_LIST__) expanded
+  // to, in the user's code or in a macro the user's code expanded.
+  bool fromTargetValue(const Token &T) const {
+    if (!T.getLocation().isMacroID())
+      return false;
+    bool ByValue = false;
+    return isTargetMacro(Lexer::getImmediateMacroName(T.getLocation(), SM,
+                                                      PP.getLangOpts()),
+                         ByValue) &&
+           ByValue;
   }
 
+  // The user's tokens since the last directive, into the digest. A
+  // comparison of a target's number with a constant that the code tests as
+  // a whole, `(__CUDA_ARCH__ >= 200) ? 32 : 16`, goes in as its answer:
+  // two targets that answer it alike read the same code there (Rodinia's
+  // dwt2d sizes its shared buffers so). Anything else of the number goes in
+  // as it is, and the targets differ.
+  void flush() {
+    for (size_t I = 0; I < Run.size(); ++I) {
+      if (std::optional<bool> Answer = comparison(I)) {
+        Hash.update(static_cast<uint8_t>(tok::kw_true));
+        put(*Answer ? "true" : "false");
+        I += 2;
+        continue;
+      }
+      Hash.update(static_cast<uint8_t>(Run[I].Kind));
+      put(Run[I].Spelling);
+    }
+    Run.clear();
+  }
+
+  // The answer of Run[I..I+2] when it is a comparison of a target's number
+  // with an integer literal, standing whole between the tokens around it:
+  // an operator of the comparison's own or a tighter precedence on either
+  // side would take one of its operands, and a '>' that may close a
+  // template argument list is a comparison only inside parentheses or
+  // brackets, or where no template argument list can be open.
+  std::optional<bool> comparison(size_t I) const {
+    if (I == 0 || I + 3 >= Run.size())
+      return std::nullopt;
+    const Lexed &L = Run[I], &Op = Run[I + 1], &R = Run[I + 2];
+    if (L.Kind != tok::numeric_constant || R.Kind != tok::numeric_constant ||
+        L.TargetValue == R.TargetValue)
+      return std::nullopt;
+    bool Greater = Op.Kind == tok::greater || Op.Kind == tok::greaterequal;
+    if (!Greater && Op.Kind != tok::less && Op.Kind != tok::lessequal &&
+        Op.Kind != tok::equalequal && Op.Kind != tok::exclaimequal)
+      return std::nullopt;
+    switch (Run[I - 1].Kind) {
+    case tok::l_paren:
+    case tok::l_square:
+    case tok::equal:
+    case tok::kw_return:
+    case tok::semi:
+    case tok::l_brace:
+      break;
+    case tok::comma:
+    case tok::question:
+    case tok::colon:
+    case tok::ampamp:
+    case tok::pipepipe:
+      if (Greater)
+        return std::nullopt;
+      break;
+    default:
+      return std::nullopt;
+    }
+    switch (Run[I + 3].Kind) {
+    case tok::r_paren:
+    case tok::r_square:
+    case tok::r_brace:
+    case tok::comma:
+    case tok::semi:
+    case tok::question:
+    case tok::colon:
+    case tok::ampamp:
+    case tok::pipepipe:
+      break;
+    default:
+      return std::nullopt;
+    }
+    std::optional<uint64_t> A = integer(L.Spelling), B = integer(R.Spelling);
+    if (!A || !B)
+      return std::nullopt;
+    switch (Op.Kind) {
+    case tok::greater:
+      return *A > *B;
+    case tok::greaterequal:
+      return *A >= *B;
+    case tok::less:
+      return *A < *B;
+    case tok::lessequal:
+      return *A <= *B;
+    case tok::equalequal:
+      return *A == *B;
+    default:
+      return *A != *B;
+    }
+  }
+
+  // A decimal or hexadecimal integer literal's value, its suffix aside;
+  // none for anything else (a float, an octal, a digit separator).
+  static std::optional<uint64_t> integer(llvm::StringRef S) {
+    S = S.rtrim("uUlLzZ");
+    unsigned Radix = 10;
+    if (S.consume_front_insensitive("0x"))
+      Radix = 16;
+    else if (S.size() > 1 && S.front() == '0')
+      return std::nullopt;
+    uint64_t V;
+    if (S.getAsInteger(Radix, V))
+      return std::nullopt;
+    return V;
+  }
+
+  // What a callback adds comes after the tokens before it.
   void add(llvm::StringRef S) {
+    flush();
+    put(S);
+  }
+  void put(llvm::StringRef S) {
     Hash.update(S);
     Hash.update(llvm::ArrayRef<uint8_t>{0});
+  }
+
+  void spelling(const Token &T) {
+    flush();
+    Hash.update(static_cast<uint8_t>(T.getKind()));
+    llvm::SmallString<32> Buffer;
+    put(PP.getSpelling(T, Buffer));
   }
   const Preprocessor &PP;
   const SourceManager &SM;
   llvm::MD5 &Hash;
   bool InUser = false;
   std::vector<Change> Changes;
+  std::vector<Lexed> Run;
   const llvm::StringSet<> &Read; // by this run (MacroReads)
   const llvm::StringSet<> &ParseRead;
 };

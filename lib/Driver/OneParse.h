@@ -82,8 +82,10 @@ std::shared_ptr<SystemDirectives> makeSystemDirectives();
 // arguments Args (one target's parse): a digest of the tokens they give
 // after macro expansion (annotations aside), of the files they include, of
 // the macros they define or undefine and something reads (the user's code,
-// a directive, or the parse's Read) and of their #pragma lines. Two targets
-// whose digests agree give the user's code the same tokens. Of the system
+// a directive, or the parse's Read) and of their #pragma lines; a
+// comparison of __CUDA_ARCH__'s number with a constant that stands whole
+// (`(__CUDA_ARCH__ >= 200) ? 32 : 16`) goes in as its answer. Two targets
+// whose digests agree give the user's code the same meaning. Of the system
 // headers the preprocessor reads only the directives (clang's dependency
 // scanner's, cached in Directives): their code is not the user's, and
 // lexing it was most of the time. None when the preprocessor fails (an

@@ -243,7 +243,7 @@ bool FileParses::parseShared(llvm::ArrayRef<size_t> Group, const ArchInfo *For,
   if (!Rest.empty())
     Why = Shared.OwnParsesBecause;
   else if (!Shared.Watched.Where.empty())
-    Why = "the code tests the target, but preprocesses to the same tokens "
+    Why = "the code tests the target, but preprocesses to the same code "
           "for every target";
   return true;
 }
