@@ -15,9 +15,8 @@ void dumpAnalysis(ASTContext &AST, AffineAnalysis &AA,
                   ThreadDependenceAnalysis &TDA, llvm::raw_ostream &OS) {
   using namespace clang::ast_matchers;
   const SourceManager &SM = AST.getSourceManager();
-  // match() on the ASTContext visits every node of the TU once.
-  for (const auto &M : match(launchMatcher(), AST))
-    AA.recordLaunch(M.getNodeAs<CallExpr>("launch"));
+  for (const CallExpr *L : userLaunches(AST))
+    AA.recordLaunch(L);
   auto Fns = match(
       functionDecl(isDefinition(), hasBody(stmt()),
                    unless(isExpansionInSystemHeader()),

@@ -1,5 +1,6 @@
 #include "Analysis/Launches.h"
 #include "clang/AST/ExprCXX.h"
+#include "clang/ASTMatchers/ASTMatchFinder.h"
 #include "clang/Lex/Lexer.h"
 #include <algorithm>
 #include <functional>
@@ -17,6 +18,21 @@ AST_MATCHER(CallExpr, isKernelLaunch) { return isLaunch(&Node); }
 StatementMatcher launchMatcher() {
   return callExpr(unless(isExpansionInSystemHeader()), isKernelLaunch())
       .bind("launch");
+}
+
+std::vector<const CallExpr *> userLaunches(ASTContext &AST) {
+  struct Collect : MatchFinder::MatchCallback {
+    std::vector<const CallExpr *> Out;
+    void run(const MatchFinder::MatchResult &R) override {
+      Out.push_back(R.Nodes.getNodeAs<CallExpr>("launch"));
+    }
+  } Callback;
+  MatchFinder::MatchFinderOptions O;
+  O.IgnoreSystemHeaders = true;
+  MatchFinder Finder(O);
+  Finder.addMatcher(launchMatcher(), &Callback);
+  Finder.matchAST(AST);
+  return std::move(Callback.Out);
 }
 
 const FunctionDecl *kernelNamedBy(const Expr *E) {

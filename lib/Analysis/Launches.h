@@ -21,6 +21,11 @@ struct LaunchSite {
 // Matches every launch outside system headers, bound to "launch".
 clang::ast_matchers::StatementMatcher launchMatcher();
 
+// The launches launchMatcher() matches in the TU, in one traversal that
+// skips the declarations of system headers (as the checks' own does): no
+// launch there is the user's, and a CUDA TU's are most of its nodes.
+std::vector<const clang::CallExpr *> userLaunches(clang::ASTContext &AST);
+
 // The kernel a function argument names: k, &k, (void *)k; null otherwise.
 const clang::FunctionDecl *kernelNamedBy(const clang::Expr *E);
 

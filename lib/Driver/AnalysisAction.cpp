@@ -114,9 +114,8 @@ private:
     const CallGraphView &Calls = Ctx.callGraph();
     llvm::SmallVector<const FunctionDecl *, 16> Work;
     llvm::DenseSet<const FunctionDecl *> Seen;
-    for (const auto &M : ast_matchers::match(launchMatcher(), AST))
-      if (const FunctionDecl *K =
-              launchSite(M.getNodeAs<CallExpr>("launch")).Kernel)
+    for (const CallExpr *L : userLaunches(AST))
+      if (const FunctionDecl *K = launchSite(L).Kernel)
         if (Seen.insert(K).second)
           Work.push_back(K);
     // A budget, as every walk of the call graph has one: a TU with more

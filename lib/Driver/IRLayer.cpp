@@ -641,18 +641,8 @@ private:
         return 0;
       // The launches, recorded here too: with the IR layer alone no check
       // has seen them (recording one twice is a no-op).
-      {
-        struct Record : ast_matchers::MatchFinder::MatchCallback {
-          AffineAnalysis &AA;
-          explicit Record(AffineAnalysis &AA) : AA(AA) {}
-          void run(const ast_matchers::MatchFinder::MatchResult &R) override {
-            AA.recordLaunch(R.Nodes.getNodeAs<CallExpr>("launch"));
-          }
-        } Callback(Ts.front().Ctx->affine());
-        ast_matchers::MatchFinder Finder;
-        Finder.addMatcher(launchMatcher(), &Callback);
-        Finder.matchAST(*AST);
-      }
+      for (const CallExpr *L : userLaunches(*AST))
+        Ts.front().Ctx->affine().recordLaunch(L);
       // The kernels the launches pinned a shape for, by the launches the
       // analysis recorded: a walk of the TU's declarations would read every
       // one of a preamble's (the language server's CUB file: a fifth of
