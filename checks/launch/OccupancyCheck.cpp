@@ -1,5 +1,6 @@
 #include "checks/launch/OccupancyCheck.h"
 #include "Analysis/AffineIndex.h"
+#include "Analysis/CallGraph.h"
 #include "Analysis/Launches.h"
 #include "checks/launch/KernelResources.h"
 #include "checks/launch/VerdictGroups.h"
@@ -30,7 +31,15 @@ OccupancyCheck::launchOf(const CallExpr *Call) {
 
 void OccupancyCheck::launchMatched(const CallExpr *Call) {
   // Before any check's end of the TU asks for registers (launch-block-size's
-  // may come first): every kernel this check will ask for is expected.
+  // may come first): every kernel this check will ask for is expected. It
+  // judges the launches of the code as written (checkFunction), which the
+  // call graph walks too: a launch in a template's instantiation, or in a
+  // generic lambda's, which the graph does not walk (llm.c's
+  // attention_backward.cu dispatches 18 kernels over block sizes so), is
+  // judged nowhere, and expecting it compiled its kernel for nothing.
+  const FunctionDecl *Caller = context().callGraph().callerOf(Call);
+  if (!Caller || Caller->isTemplateInstantiation())
+    return;
   if (std::optional<Launch> L = launchOf(Call))
     judge(*L, /*Expect=*/true);
 }

@@ -47,6 +47,7 @@ private:
 CallGraphView::CallGraphView(ASTContext &Ctx) {
   Builder(Ctx.getSourceManager(), [&](const CallSite &Site) {
     ByCaller[Site.Caller->getCanonicalDecl()].push_back(Site);
+    ByCall.try_emplace(Site.Call, Site.Caller);
     if (Site.Callee)
       ByCallee[Site.Callee->getCanonicalDecl()].push_back(Site);
   }).TraverseAST(Ctx);
@@ -60,6 +61,10 @@ llvm::ArrayRef<CallSite> CallGraphView::callers(const FunctionDecl *F) const {
 llvm::ArrayRef<CallSite> CallGraphView::callees(const FunctionDecl *F) const {
   auto It = ByCaller.find(F->getCanonicalDecl());
   return It == ByCaller.end() ? llvm::ArrayRef<CallSite>() : It->second;
+}
+
+const FunctionDecl *CallGraphView::callerOf(const CallExpr *Call) const {
+  return ByCall.lookup(Call);
 }
 
 } // namespace warplint

@@ -47,10 +47,14 @@ public:
   // The calls F's code makes (see above for what belongs to F), in the
   // order the traversal met them.
   llvm::ArrayRef<CallSite> callees(const clang::FunctionDecl *F) const;
+  // The function Call belongs to (see above); null when the traversal did
+  // not meet it (a system header's code, a body it does not walk).
+  const clang::FunctionDecl *callerOf(const clang::CallExpr *Call) const;
 
 private:
   using Sites = llvm::SmallVector<CallSite, 2>;
   llvm::DenseMap<const clang::FunctionDecl *, Sites> ByCallee, ByCaller;
+  llvm::DenseMap<const clang::CallExpr *, const clang::FunctionDecl *> ByCall;
 };
 
 } // namespace warplint
