@@ -38,15 +38,7 @@ bool BlockSizeCheck::smallArmOfSizeBranch(const CallExpr *Launch,
   // The statements around the launch, from the body of the function that
   // holds it (the call graph knows which): the TU's parent map would walk
   // every header's declarations.
-  const FunctionDecl *Caller = nullptr;
-  for (const FunctionDecl *Callee : std::initializer_list<const FunctionDecl *>{
-           Kernel, Launch->getDirectCallee()})
-    if (Callee && !Caller)
-      for (const CallSite &Site : context().callGraph().callers(Callee))
-        if (Site.Call == Launch) {
-          Caller = Site.Caller;
-          break;
-        }
+  const FunctionDecl *Caller = context().callGraph().callerOf(Launch);
   if (!Caller || !Caller->getBody())
     return false;
   std::unique_ptr<ParentMap> &Parents = ParentsOf[Caller];
