@@ -8,6 +8,7 @@
 #include "clang/Frontend/FrontendAction.h"
 #include "clang/Lex/DependencyDirectivesScanner.h"
 #include "clang/Lex/Lexer.h"
+#include "clang/Lex/LiteralSupport.h"
 #include "clang/Lex/MacroInfo.h"
 #include "clang/Lex/Preprocessor.h"
 #include "clang/Lex/Token.h"
@@ -442,9 +443,7 @@ public:
   void token(const Token &T) {
     if (!InUser || T.isAnnotation())
       return;
-    llvm::SmallString<32> Buffer;
-    Run.push_back({T.getKind(), PP.getSpelling(T, Buffer).str(),
-                   T.is(tok::numeric_constant) && fromTargetValue(T)});
+    Run.push_back({T, T.is(tok::numeric_constant) && fromTargetValue(T)});
   }
 
 private:
@@ -456,8 +455,7 @@ private:
   // A token of the user's code, kept until the run of tokens it belongs to
   // ends (a directive, a file change) and is added to the digest.
   struct Lexed {
-    tok::TokenKind Kind;
-    std::string Spelling;
+    Token Tok;
     bool TargetValue; // the number a by-value target macro expanded to
   };
 
@@ -487,8 +485,7 @@ private:
         I += 2;
         continue;
       }
-      Hash.update(static_cast<uint8_t>(Run[I].Kind));
-      put(Run[I].Spelling);
+      tokenSpelling(Run[I].Tok);
     }
     Run.clear();
   }
@@ -502,15 +499,16 @@ private:
   std::optional<bool> comparison(size_t I) const {
     if (I == 0 || I + 3 >= Run.size())
       return std::nullopt;
-    const Lexed &L = Run[I], &Op = Run[I + 1], &R = Run[I + 2];
-    if (L.Kind != tok::numeric_constant || R.Kind != tok::numeric_constant ||
-        L.TargetValue == R.TargetValue)
+    const Token &L = Run[I].Tok, &R = Run[I + 2].Tok;
+    tok::TokenKind Op = Run[I + 1].Tok.getKind();
+    if (L.isNot(tok::numeric_constant) || R.isNot(tok::numeric_constant) ||
+        Run[I].TargetValue == Run[I + 2].TargetValue)
       return std::nullopt;
-    bool Greater = Op.Kind == tok::greater || Op.Kind == tok::greaterequal;
-    if (!Greater && Op.Kind != tok::less && Op.Kind != tok::lessequal &&
-        Op.Kind != tok::equalequal && Op.Kind != tok::exclaimequal)
+    bool Greater = Op == tok::greater || Op == tok::greaterequal;
+    if (!Greater && Op != tok::less && Op != tok::lessequal &&
+        Op != tok::equalequal && Op != tok::exclaimequal)
       return std::nullopt;
-    switch (Run[I - 1].Kind) {
+    switch (Run[I - 1].Tok.getKind()) {
     case tok::l_paren:
     case tok::l_square:
     case tok::equal:
@@ -529,7 +527,7 @@ private:
     default:
       return std::nullopt;
     }
-    switch (Run[I + 3].Kind) {
+    switch (Run[I + 3].Tok.getKind()) {
     case tok::r_paren:
     case tok::r_square:
     case tok::r_brace:
@@ -543,10 +541,10 @@ private:
     default:
       return std::nullopt;
     }
-    std::optional<uint64_t> A = integer(L.Spelling), B = integer(R.Spelling);
+    std::optional<uint64_t> A = integer(L), B = integer(R);
     if (!A || !B)
       return std::nullopt;
-    switch (Op.Kind) {
+    switch (Op) {
     case tok::greater:
       return *A > *B;
     case tok::greaterequal:
@@ -562,19 +560,18 @@ private:
     }
   }
 
-  // A decimal or hexadecimal integer literal's value, its suffix aside;
-  // none for anything else (a float, an octal, a digit separator).
-  static std::optional<uint64_t> integer(llvm::StringRef S) {
-    S = S.rtrim("uUlLzZ");
-    unsigned Radix = 10;
-    if (S.consume_front_insensitive("0x"))
-      Radix = 16;
-    else if (S.size() > 1 && S.front() == '0')
+  // An integer literal's value, as clang's parser reads it; none for a
+  // floating one, or one too wide for 64 bits.
+  std::optional<uint64_t> integer(const Token &T) const {
+    llvm::SmallString<32> Buffer;
+    NumericLiteralParser Literal(PP.getSpelling(T, Buffer), T.getLocation(), SM,
+                                 PP.getLangOpts(), PP.getTargetInfo(),
+                                 PP.getDiagnostics());
+    llvm::APInt Value(64, 0);
+    if (Literal.hadError || !Literal.isIntegerLiteral() ||
+        Literal.GetIntegerValue(Value))
       return std::nullopt;
-    uint64_t V;
-    if (S.getAsInteger(Radix, V))
-      return std::nullopt;
-    return V;
+    return Value.getZExtValue();
   }
 
   // What a callback adds comes after the tokens before it.
@@ -589,6 +586,9 @@ private:
 
   void spelling(const Token &T) {
     flush();
+    tokenSpelling(T);
+  }
+  void tokenSpelling(const Token &T) {
     Hash.update(static_cast<uint8_t>(T.getKind()));
     llvm::SmallString<32> Buffer;
     put(PP.getSpelling(T, Buffer));
