@@ -11,6 +11,7 @@
 #include "llvm/IR/Module.h"
 #include "llvm/Linker/Linker.h"
 #include "llvm/MC/TargetRegistry.h"
+#include "llvm/Support/CommandLine.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Target/TargetMachine.h"
@@ -23,19 +24,33 @@ using namespace llvm;
 namespace warplint::ir {
 
 std::unique_ptr<TargetMachine> nvptxMachine(const Module &M, StringRef CPU,
-                                            StringRef Features) {
+                                            StringRef Features,
+                                            bool ShortPointers) {
   static std::once_flag Once;
+  static cl::opt<bool> *ShortPtr = nullptr;
   std::call_once(Once, [] {
     LLVMInitializeNVPTXTargetInfo();
     LLVMInitializeNVPTXTarget();
     LLVMInitializeNVPTXTargetMC();
     LLVMInitializeNVPTXAsmPrinter();
+    // The NVPTX target machine takes its data layout from this option
+    // alone (clang's -fcuda-short-ptr sets it through -mllvm).
+    ShortPtr = static_cast<cl::opt<bool> *>(
+        cl::getRegisteredOptions().lookup("nvptx-short-ptr"));
   });
   std::string Error;
   const Triple &TT = M.getTargetTriple();
   const Target *T = TargetRegistry::lookupTarget(TT, Error);
   if (!T)
     return nullptr;
+  if (ShortPointers && !ShortPtr)
+    return nullptr;
+  // The option is read when a machine is made; the lock keeps the other
+  // threads' machines at their own setting meanwhile.
+  static std::mutex Making;
+  std::lock_guard<std::mutex> Lock(Making);
+  if (ShortPtr)
+    ShortPtr->setValue(ShortPointers);
   return std::unique_ptr<TargetMachine>(
       T->createTargetMachine(TT, CPU, Features, TargetOptions(), std::nullopt,
                              std::nullopt, CodeGenOptLevel::Aggressive));
@@ -199,13 +214,23 @@ kernelsPtx(const Module &M, ArrayRef<std::string> Kernels, StringRef CPU,
       Features = F->getFnAttribute("target-features").getValueAsString().str();
       break;
     }
-  std::unique_ptr<TargetMachine> TM = nvptxMachine(M, CPU, Features);
+  // nvcc's NVVM addresses shared, constant and local memory with 32-bit
+  // pointers, and clang by default with 64-bit ones: a kernel that indexes
+  // shared memory in a loop keeps every address in a register pair, and
+  // ptxas gives bitonicSort's bitonicSortShared1 40 registers where nvcc's
+  // code needs 28 (with 32-bit pointers, 25).
+  std::unique_ptr<TargetMachine> TM =
+      nvptxMachine(M, CPU, Features, /*ShortPointers=*/true);
   if (!TM)
     return createStringError("LLVM has no NVPTX target");
   LLVMContext Ctx;
   std::unique_ptr<Module> Copy = copyInto(M, reachedFrom(M, Roots), Ctx);
   if (!Copy)
     return createStringError("cannot copy the kernels' code");
+  // The copy's pointers take the machine's widths: a GEP's 64-bit index
+  // into shared memory is then truncated to the pointer's 32, as the
+  // language reference has it, and InstCombine narrows the arithmetic.
+  Copy->setDataLayout(TM->createDataLayout());
   // The line tables the IR layer asked for change nothing ptxas allocates.
   StripDebugInfo(*Copy);
   for (Function &F : *Copy)

@@ -28,9 +28,13 @@ namespace warplint::ir {
 // null when LLVM lacks the target.
 // Features: its default subtarget's (+ptx88), which the module-level
 // directives of the PTX it emits follow.
-std::unique_ptr<llvm::TargetMachine>
-nvptxMachine(const llvm::Module &M, llvm::StringRef CPU,
-             llvm::StringRef Features = "");
+// ShortPointers: 32-bit pointers to shared, constant and local memory (the
+// machine's data layout then has p3:32, as clang's -fcuda-short-ptr gives),
+// which is how nvcc's NVVM addresses them.
+std::unique_ptr<llvm::TargetMachine> nvptxMachine(const llvm::Module &M,
+                                                  llvm::StringRef CPU,
+                                                  llvm::StringRef Features = "",
+                                                  bool ShortPointers = false);
 
 // Clang's -O3 pipeline for NVPTX (the target's callbacks included), and
 // its analysis managers, which the caller may go on using after run().
