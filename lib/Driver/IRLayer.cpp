@@ -405,10 +405,22 @@ public:
     auto [It, New] = Optimised.try_emplace(CPU);
     if (!New)
       return It->second.get();
+    // A failure in the passes costs the optimised view, not the file. The
+    // view optimises the module's pieces as the checks' questions need
+    // them, each under a recovery context of its own (the question may
+    // come from inside another: the register compile's size question).
+    auto Guard = [this](llvm::function_ref<void()> Work) {
+      llvm::CrashRecoveryContext Piece;
+      if (Piece.RunSafely(Work))
+        return true;
+      fail("the -O3 pipeline stopped", takeFatalError());
+      abandon();
+      return false;
+    };
     if (llvm::Module *M = generated(*AST))
-      // A failure in the passes costs the optimised view, not the file.
       if (!CRC.RunSafely([&] {
-            It->second = ir::OptimisedAccesses::analyse(copiesOf(*M), *M, CPU);
+            It->second =
+                ir::OptimisedAccesses::analyse(copiesOf(*M), *M, CPU, Guard);
           })) {
         fail("the -O3 pipeline stopped", takeFatalError());
         abandon();

@@ -407,28 +407,137 @@ std::string OptimisedAccesses::key(const SourcePos &Pos, bool IsStore) {
          std::to_string(Pos.Column) + (IsStore ? ":st" : ":ld");
 }
 
-std::optional<unsigned> OptimisedAccesses::sizeOf(StringRef Name) const {
-  auto It = Sizes.find(Name);
-  if (It == Sizes.end())
-    return std::nullopt;
-  return It->second;
+struct OptimisedAccesses::Lazy {
+  std::unique_ptr<PieceCopies> Owned; // when made for one module alone
+  PieceCopies *Copies = nullptr;
+  std::unique_ptr<TargetMachine> TM;
+  std::string CPU;
+  GuardFn Guard;
+  std::vector<bool> Done;
+  bool Broken = false;
+  // The pieces holding a function with code at file:line (its own code, as
+  // generated: after -O3 that code is only in the functions of the same
+  // pieces), defined at file:line (its subprogram's), and named so.
+  StringMap<std::vector<unsigned>> ByLine, ByDefinition, ByName;
+};
+
+OptimisedAccesses::OptimisedAccesses() = default;
+OptimisedAccesses::~OptimisedAccesses() = default;
+
+size_t OptimisedAccesses::piecesOptimised() const {
+  return count(L->Done, true);
 }
 
 std::unique_ptr<OptimisedAccesses> OptimisedAccesses::analyse(const Module &Src,
                                                               StringRef CPU) {
-  PieceCopies Copies(Src);
-  return analyse(Copies, Src, CPU);
+  auto Copies = std::make_unique<PieceCopies>(Src);
+  std::unique_ptr<OptimisedAccesses> Out = analyse(*Copies, Src, CPU);
+  if (Out)
+    Out->L->Owned = std::move(Copies);
+  return Out;
 }
 
 std::unique_ptr<OptimisedAccesses>
 OptimisedAccesses::analyse(PieceCopies &Copies, const Module &Src,
-                           StringRef CPU) {
+                           StringRef CPU, GuardFn Guard) {
   std::unique_ptr<TargetMachine> TM = nvptxMachine(Src, CPU);
   if (!TM)
     return nullptr;
   auto Out = std::unique_ptr<OptimisedAccesses>(new OptimisedAccesses);
-  Copies.forEach([&](Module &M) { Out->optimise(M, *TM, CPU); });
+  Out->L = std::make_unique<Lazy>();
+  Out->L->Copies = &Copies;
+  Out->L->TM = std::move(TM);
+  Out->L->CPU = CPU.str();
+  Out->L->Guard = std::move(Guard);
+  Out->L->Done.assign(Copies.size(), false);
+  Out->index(Src);
   return Out;
+}
+
+void OptimisedAccesses::index(const Module &M) {
+  // Each function's lines once, however many pieces hold it.
+  DenseMap<const Function *, SmallVector<std::string, 16>> Lines;
+  for (const Function &F : M) {
+    if (F.isDeclaration())
+      continue;
+    std::set<std::pair<const DIFile *, unsigned>> Seen;
+    for (const Instruction &I : instructions(F))
+      if (const DILocation *Loc = I.getDebugLoc().get(); Loc && Loc->getLine())
+        Seen.insert({Loc->getFile(), Loc->getLine()});
+    SmallVector<std::string, 16> &Keys = Lines[&F];
+    for (auto [File, Line] : Seen)
+      Keys.push_back(pathOf(File) + ":" + std::to_string(Line));
+  }
+  auto Add = [](std::vector<unsigned> &Pieces, unsigned I) {
+    if (Pieces.empty() || Pieces.back() != I)
+      Pieces.push_back(I);
+  };
+  for (unsigned I = 0; I < L->Copies->size(); ++I)
+    for (const Function *F : L->Copies->piece(I).Functions) {
+      for (const std::string &Key : Lines.lookup(F))
+        Add(L->ByLine[Key], I);
+      if (const DISubprogram *SP = F->getSubprogram())
+        Add(L->ByDefinition[pathOf(SP->getFile()) + ":" +
+                            std::to_string(SP->getLine())],
+            I);
+      Add(L->ByName[F->getName()], I);
+    }
+}
+
+void OptimisedAccesses::need(ArrayRef<unsigned> Pieces) const {
+  // Logically const: what is optimised here is what every answer assumes.
+  auto *Self = const_cast<OptimisedAccesses *>(this);
+  Lazy &Z = *Self->L;
+  for (unsigned I : Pieces) {
+    if (Z.Broken)
+      return;
+    if (Z.Done[I])
+      continue;
+    Z.Done[I] = true;
+    auto Work = [&] {
+      Z.Copies->copy(I, [&](Module &M) {
+        Self->CurrentPiece = I;
+        Self->optimise(M, *Z.TM, Z.CPU);
+      });
+    };
+    if (Z.Guard) {
+      if (!Z.Guard(Work))
+        Z.Broken = true;
+    } else {
+      Work();
+    }
+  }
+}
+
+void OptimisedAccesses::needLines(StringRef File, unsigned From,
+                                  unsigned To) const {
+  for (unsigned Line = From; Line <= To; ++Line) {
+    auto It = L->ByLine.find((File + ":" + Twine(Line)).str());
+    if (It != L->ByLine.end())
+      need(It->second);
+  }
+}
+
+void OptimisedAccesses::needDefinition(StringRef File, unsigned Line) const {
+  auto It = L->ByDefinition.find((File + ":" + Twine(Line)).str());
+  if (It != L->ByDefinition.end())
+    need(It->second);
+}
+
+void OptimisedAccesses::needFunction(StringRef Name) const {
+  auto It = L->ByName.find(Name);
+  if (It != L->ByName.end())
+    need(It->second);
+}
+
+std::optional<unsigned> OptimisedAccesses::sizeOf(StringRef Name) const {
+  needFunction(Name);
+  if (L->Broken)
+    return std::nullopt;
+  auto It = Sizes.find(Name);
+  if (It == Sizes.end())
+    return std::nullopt;
+  return It->second;
 }
 
 void OptimisedAccesses::optimise(Module &M, TargetMachine &TM, StringRef CPU) {
@@ -556,8 +665,12 @@ void OptimisedAccesses::optimise(Module &M, TargetMachine &TM, StringRef CPU) {
       }
     }
     FAM.invalidate(F, PA);
-    if (isKernel(F))
+    if (isKernel(F)) {
+      size_t Before = Inlined.size();
       laneLinearAccesses(F, FAM, UFAM, Inlined);
+      for (size_t I = Before; I < Inlined.size(); ++I)
+        Inlined[I].Piece = CurrentPiece;
+    }
     recordBranches(F, FAM, UFAM);
 
     for (Instruction &I : instructions(F))
@@ -598,9 +711,12 @@ void OptimisedAccesses::optimise(Module &M, TargetMachine &TM, StringRef CPU) {
         continue;
       ++Fp64[Pos->File][{Pos->Line, Pos->Column}].Survivors;
     }
-    if (const DISubprogram *SP = F.getSubprogram())
-      Shares[pathOf(SP->getFile()) + ":" + std::to_string(SP->getLine())] =
-          Share;
+    if (const DISubprogram *SP = F.getSubprogram()) {
+      auto &Slot =
+          Shares[pathOf(SP->getFile()) + ":" + std::to_string(SP->getLine())];
+      if (Slot.first <= CurrentPiece)
+        Slot = {CurrentPiece, Share};
+    }
     Sizes[F.getName()] = Share.Instructions;
 
     // Nothing of F's analyses is needed past here: kept, they would hold
@@ -629,6 +745,7 @@ void OptimisedAccesses::recordBranches(Function &F,
     if (!Pos)
       continue;
     BranchCopy C;
+    C.Piece = CurrentPiece;
     C.Divergent = UI.hasDivergentTerminator(BB);
     if (C.Divergent) {
       const DomTreeNode *N = PDT.getNode(&BB);
@@ -645,7 +762,11 @@ void OptimisedAccesses::recordBranches(Function &F,
 BranchFate OptimisedAccesses::branchesIn(const SourcePos &Begin,
                                          const SourcePos &End) const {
   BranchFate Out;
+  needLines(Begin.File, Begin.Line, End.Line);
+  if (L->Broken)
+    return Out;
   bool Generated = false, Survived = false;
+  unsigned OutPiece = 0;
   for (auto It = Branches.lower_bound(branchKey(Begin)),
             E = Branches.upper_bound(branchKey(End));
        It != E; ++It) {
@@ -654,11 +775,16 @@ BranchFate OptimisedAccesses::branchesIn(const SourcePos &Begin,
       Survived = true;
       if (!C.Divergent)
         continue;
-      if (Out.K != BranchFate::Divergent ||
-          C.Sides[0] + C.Sides[1] > Out.Sides[0] + Out.Sides[1]) {
+      // The largest; of equal ones, the first piece's (the pieces are
+      // optimised in the order they are asked about).
+      unsigned Size = C.Sides[0] + C.Sides[1],
+               OutSize = Out.Sides[0] + Out.Sides[1];
+      if (Out.K != BranchFate::Divergent || Size > OutSize ||
+          (Size == OutSize && C.Piece < OutPiece)) {
         Out.Sides[0] = C.Sides[0];
         Out.Sides[1] = C.Sides[1];
         Out.FunctionSize = C.FunctionSize;
+        OutPiece = C.Piece;
       }
       Out.K = BranchFate::Divergent;
     }
@@ -679,15 +805,26 @@ unsigned OptimisedAccesses::functionId(StringRef Name) {
 std::vector<const LaneLinearAccess *>
 OptimisedAccesses::laneLinear(StringRef File, unsigned Line) const {
   std::vector<const LaneLinearAccess *> Out;
+  needDefinition(File, Line);
+  if (L->Broken)
+    return Out;
   std::string Key = File.str() + ":" + std::to_string(Line);
   for (const LaneLinearAccess &A : Inlined)
     if (A.Kernel == Key)
       Out.push_back(&A);
+  // In the pieces' order, whichever order they were optimised in.
+  llvm::stable_sort(Out,
+                    [](const LaneLinearAccess *A, const LaneLinearAccess *B) {
+                      return A->Piece < B->Piece;
+                    });
   return Out;
 }
 
 Fp64Fate OptimisedAccesses::fp64(const SourcePos &Begin,
                                  const SourcePos &End) const {
+  needLines(Begin.File, Begin.Line, End.Line);
+  if (L->Broken)
+    return Fp64Fate::Unknown;
   auto File = Fp64.find(Begin.File);
   if (File == Fp64.end())
     return Fp64Fate::Unknown;
@@ -715,13 +852,19 @@ Fp64Fate OptimisedAccesses::fp64(const SourcePos &Begin,
 
 std::optional<Fp64Share> OptimisedAccesses::fp64Share(StringRef File,
                                                       unsigned Line) const {
+  needDefinition(File, Line);
+  if (L->Broken)
+    return std::nullopt;
   auto It = Shares.find((File + ":" + Twine(Line)).str());
   if (It == Shares.end())
     return std::nullopt;
-  return It->second;
+  return It->second.second;
 }
 
 AccessFate OptimisedAccesses::fate(const SourcePos &Pos, bool IsStore) const {
+  needLines(Pos.File, Pos.Line, Pos.Line);
+  if (L->Broken)
+    return {};
   auto It = Records.find(key(Pos, IsStore));
   if (It == Records.end() || !It->second.Generated)
     return {};

@@ -34,8 +34,11 @@
 // and, per function, how many of its instructions are FP64.
 #pragma once
 #include "IR/Report.h"
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringRef.h"
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
@@ -96,6 +99,8 @@ struct LaneLinearAccess {
   int64_t Coef[4] = {0, 0, 0, 0};
   // The kernel, by its definition's position.
   std::string Kernel; // file:line
+  // The piece of the module it was found in (IR/Pieces.h).
+  unsigned Piece = 0;
 };
 
 // What -O3 left of the conditional branches (br, switch) clang generated at
@@ -124,12 +129,30 @@ public:
   // Optimises a copy of M (M is left as it was) as for the GPU CPU (sm_90),
   // and records what became of each load and store. Nothing (an error) when
   // the NVPTX target is not available or M has no triple.
+  //
+  // The pieces of M (IR/Pieces.h) are optimised when a question first
+  // needs them: those holding a function with code on the lines asked
+  // about, the kernel or the function asked about. Each answer is what the
+  // whole module's would be (every piece that holds code of those lines is
+  // optimised before it is given), and a file of many kernels whose checks
+  // ask about a few optimises only theirs. M must not change while this
+  // lives.
   static std::unique_ptr<OptimisedAccesses> analyse(const llvm::Module &M,
                                                     llvm::StringRef CPU);
   // The same, for the module of Copies, whose pieces' bitcode it shares
-  // with the other analyses of that module.
-  static std::unique_ptr<OptimisedAccesses>
-  analyse(PieceCopies &Copies, const llvm::Module &M, llvm::StringRef CPU);
+  // with the other analyses of that module; Copies outlives this. Guard,
+  // if given, runs each piece's optimisation and says whether it finished:
+  // after one that did not, the view knows nothing (every answer is
+  // Unknown, as without a view).
+  using GuardFn = std::function<bool(llvm::function_ref<void()>)>;
+  static std::unique_ptr<OptimisedAccesses> analyse(PieceCopies &Copies,
+                                                    const llvm::Module &M,
+                                                    llvm::StringRef CPU,
+                                                    GuardFn Guard = nullptr);
+  ~OptimisedAccesses();
+
+  // How many of the module's pieces the questions so far have optimised.
+  size_t piecesOptimised() const;
 
   // The access of the given kind written at Pos.
   AccessFate fate(const SourcePos &Pos, bool IsStore) const;
@@ -155,6 +178,21 @@ public:
   BranchFate branchesIn(const SourcePos &Begin, const SourcePos &End) const;
 
 private:
+  OptimisedAccesses();
+  // The pieces that hold code of File's lines From..To, of the function
+  // defined at File:Line, of the function Name, optimised if not yet.
+  void needLines(llvm::StringRef File, unsigned From, unsigned To) const;
+  void needDefinition(llvm::StringRef File, unsigned Line) const;
+  void needFunction(llvm::StringRef Name) const;
+  void need(llvm::ArrayRef<unsigned> Pieces) const;
+  void index(const llvm::Module &M);
+
+  // What optimises the pieces on demand (a cache: the answers are the
+  // whole module's whenever they are read).
+  struct Lazy;
+  std::unique_ptr<Lazy> L;
+  unsigned CurrentPiece = 0;
+
   // Optimises M, one piece of the module, in place and records it.
   void optimise(llvm::Module &M, llvm::TargetMachine &TM, llvm::StringRef CPU);
   void recordBranches(llvm::Function &F, llvm::FunctionAnalysisManager &FAM,
@@ -196,10 +234,13 @@ private:
   // Functions with FP64 instructions left without a position (hoisted):
   // nothing generated in them counts as removed.
   std::set<unsigned> Fp64Unplaced;
-  llvm::StringMap<Fp64Share> Shares; // by the definition's file:line
-  llvm::StringMap<unsigned> Sizes;   // by the function's name
+  // By the definition's file:line: the last piece's (a template's
+  // instantiations share the line), as a pass over every piece leaves it.
+  llvm::StringMap<std::pair<unsigned, Fp64Share>> Shares;
+  llvm::StringMap<unsigned> Sizes; // by the function's name
   // Conditional branches by position (file, line, column).
   struct BranchCopy {
+    unsigned Piece = 0; // the eager order: the first piece's copy wins ties
     bool Divergent = false;
     unsigned Sides[2] = {0, 0};
     unsigned FunctionSize = 0;

@@ -238,20 +238,22 @@ std::unique_ptr<Module> copyInto(const Module &Src, const Piece &P,
   return parsed(bitcodeOf(Src, P), Ctx);
 }
 
-PieceCopies::PieceCopies(const Module &M)
-    : M(M), All(pieces(M)), Bitcode(All.size()) {}
+PieceCopies::PieceCopies(const Module &M, size_t Instructions)
+    : M(M), All(pieces(M, Instructions)), Bitcode(All.size()) {}
 
 void PieceCopies::forEach(function_ref<void(Module &)> Work,
                           function_ref<bool(const Piece &)> Wanted) {
-  for (size_t I = 0; I < All.size(); ++I) {
-    if (Wanted && !Wanted(All[I]))
-      continue;
-    if (Bitcode[I].empty())
-      Bitcode[I] = bitcodeOf(M, All[I]);
-    LLVMContext Ctx;
-    if (std::unique_ptr<Module> Copy = parsed(Bitcode[I], Ctx))
-      Work(*Copy);
-  }
+  for (size_t I = 0; I < All.size(); ++I)
+    if (!Wanted || Wanted(All[I]))
+      copy(I, Work);
+}
+
+void PieceCopies::copy(size_t I, function_ref<void(Module &)> Work) {
+  if (Bitcode[I].empty())
+    Bitcode[I] = bitcodeOf(M, All[I]);
+  LLVMContext Ctx;
+  if (std::unique_ptr<Module> Copy = parsed(Bitcode[I], Ctx))
+    Work(*Copy);
 }
 
 void forEachPiece(const Module &M, function_ref<void(Module &)> Work,

@@ -58,12 +58,17 @@ std::unique_ptr<llvm::Module> copyInto(const llvm::Module &Src, const Piece &P,
 // is cloned out of M once. M must not change while this lives.
 class PieceCopies {
 public:
-  explicit PieceCopies(const llvm::Module &M);
+  // Instructions: as for pieces().
+  explicit PieceCopies(const llvm::Module &M, size_t Instructions = 2000);
   // Calls Work on a copy of each piece in turn, each copy in a context of
   // its own that is dropped after it; with Wanted, only of the pieces it
   // accepts (the others are not copied).
   void forEach(llvm::function_ref<void(llvm::Module &)> Work,
                llvm::function_ref<bool(const Piece &)> Wanted = nullptr);
+  // The pieces, and Work on a copy of the I-th.
+  size_t size() const { return All.size(); }
+  const Piece &piece(size_t I) const { return All[I]; }
+  void copy(size_t I, llvm::function_ref<void(llvm::Module &)> Work);
 
 private:
   const llvm::Module &M;

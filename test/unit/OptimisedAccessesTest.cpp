@@ -2,6 +2,7 @@
 // merged by the load/store vectoriser, removed by CSE and dead-store
 // elimination, kept, and positions it knows nothing of.
 #include "IR/OptimisedAccesses.h"
+#include "IR/Pieces.h"
 #include "llvm/AsmParser/Parser.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/LLVMContext.h"
@@ -9,6 +10,8 @@
 #include "llvm/Support/SourceMgr.h"
 #include <gtest/gtest.h>
 #include <map>
+#include <tuple>
+#include <vector>
 
 using namespace warplint::ir;
 
@@ -262,3 +265,45 @@ TEST(OptimisedFp64Test, WhatMinusO3LeavesOfDoubleWork) {
 }
 
 } // namespace
+
+// The view optimises a piece of the module when a question first needs it,
+// and its answers are those of a view that optimised every piece.
+TEST(OptimisedAccessesLazyTest, OptimisesThePiecesAQuestionNeeds) {
+  llvm::LLVMContext Ctx;
+  llvm::SMDiagnostic Err;
+  std::unique_ptr<llvm::Module> M = llvm::parseAssemblyString(Kernel, Err, Ctx);
+  ASSERT_TRUE(M) << Err.getMessage().str();
+  PieceCopies Copies(*M, /*Instructions=*/1); // k and g apart
+  ASSERT_EQ(Copies.size(), 2u);
+  std::unique_ptr<OptimisedAccesses> O =
+      OptimisedAccesses::analyse(Copies, *M, "sm_90");
+  ASSERT_TRUE(O);
+  EXPECT_EQ(O->piecesOptimised(), 0u);
+  // g's lane-linear store (line 5): g's piece alone.
+  ASSERT_EQ(O->laneLinear("/src/k.cu", 3).size(), 1u);
+  EXPECT_EQ(O->piecesOptimised(), 1u);
+  // A line of neither kernel needs nothing.
+  EXPECT_EQ(O->fate({"/src/k.cu", 40, 1}, false).K, AccessFate::Unknown);
+  EXPECT_EQ(O->piecesOptimised(), 1u);
+  // k's accesses, as the whole module's view has them.
+  std::unique_ptr<OptimisedAccesses> Whole =
+      OptimisedAccesses::analyse(*M, "sm_90");
+  ASSERT_TRUE(Whole);
+  for (auto [Line, Col, Store] :
+       std::vector<std::tuple<unsigned, unsigned, bool>>{{10, 12, false},
+                                                         {10, 23, false},
+                                                         {11, 7, false},
+                                                         {11, 15, false},
+                                                         {12, 10, true},
+                                                         {12, 20, true},
+                                                         {13, 5, false},
+                                                         {13, 9, false}}) {
+    AccessFate A = O->fate({"/src/k.cu", Line, Col}, Store);
+    AccessFate B = Whole->fate({"/src/k.cu", Line, Col}, Store);
+    EXPECT_EQ(A.K, B.K) << Line << ":" << Col;
+    EXPECT_EQ(A.Bytes, B.Bytes) << Line << ":" << Col;
+    EXPECT_EQ(A.Offset, B.Offset) << Line << ":" << Col;
+  }
+  EXPECT_NE(O->fate({"/src/k.cu", 12, 10}, true).K, AccessFate::Unknown);
+  EXPECT_EQ(O->piecesOptimised(), 2u);
+}
