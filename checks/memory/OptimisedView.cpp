@@ -3,6 +3,7 @@
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Basic/SourceManager.h"
 #include "clang/Lex/Lexer.h"
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/Support/Path.h"
 
 using namespace clang;
@@ -111,11 +112,106 @@ SourceLocation locate(CheckContext &Ctx, const std::string &File, unsigned Line,
   return SM.translateFileLineCol(*Ref, Line, std::max(Column, 1u));
 }
 
-// Whether Kernel calls a function of the user's (directly, or a lambda or
-// functor): only then may the optimiser inline an access into it.
-bool callsUserCode(const FunctionDecl *Kernel, const SourceManager &SM) {
+// Whether E names a variable of the function's own (a local or a
+// parameter that is not a reference) or a constant (warpSize, a const int
+// with its value): -O3 keeps the one in registers and folds the other, and
+// reading or writing it is no access of memory.
+bool isOwnVariable(const Expr *E) {
+  const auto *DRE = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts());
+  if (DRE && isa<EnumConstantDecl>(DRE->getDecl()))
+    return true;
+  const auto *V = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
+  if (!V)
+    return false;
+  if (V->hasLocalStorage() && !V->getType()->isReferenceType())
+    return true;
+  return V->getType().isConstQualified() && V->getType()->isScalarType() &&
+         V->isUsableInConstantExpressions(V->getASTContext());
+}
+
+// Whether the code of the user's function Def (and of the user's functions
+// it calls) may load or store memory at a position of the user's: a read
+// or write of anything but its own variables and constants (default
+// arguments included), a call whose callee is not known or has no body, a
+// builtin. What the system headers' code
+// it calls does is not counted: an access inlined from there has a
+// position in the system header, which no finding names.
+bool mayAccessMemory(const FunctionDecl *Def, const SourceManager &SM,
+                     llvm::DenseMap<const FunctionDecl *, bool> &Memo);
+
+bool userCallMayAccess(const FunctionDecl *Callee, const SourceManager &SM,
+                       llvm::DenseMap<const FunctionDecl *, bool> &Memo) {
+  const FunctionDecl *Def = Callee ? Callee->getDefinition() : nullptr;
+  if (Def && SM.isInSystemHeader(SM.getExpansionLoc(Def->getLocation())))
+    return false;
+  if (!Def || !Def->hasBody())
+    return !(Callee &&
+             SM.isInSystemHeader(SM.getExpansionLoc(Callee->getLocation())) &&
+             !Callee->getBuiltinID());
+  return mayAccessMemory(Def, SM, Memo);
+}
+
+bool mayAccessMemory(const FunctionDecl *Def, const SourceManager &SM,
+                     llvm::DenseMap<const FunctionDecl *, bool> &Memo) {
+  auto [It, New] = Memo.try_emplace(Def, true); // recursion: assume it does
+  if (!New)
+    return It->second;
   struct Finder : RecursiveASTVisitor<Finder> {
     const SourceManager &SM;
+    llvm::DenseMap<const FunctionDecl *, bool> &Memo;
+    bool Found = false;
+    Finder(const SourceManager &SM,
+           llvm::DenseMap<const FunctionDecl *, bool> &Memo)
+        : SM(SM), Memo(Memo) {}
+    bool found() {
+      Found = true;
+      return false;
+    }
+    bool VisitImplicitCastExpr(ImplicitCastExpr *C) {
+      if (C->getCastKind() == CK_LValueToRValue &&
+          !isOwnVariable(C->getSubExpr()))
+        return found();
+      return true;
+    }
+    bool VisitBinaryOperator(BinaryOperator *B) {
+      if (B->isAssignmentOp() && !isOwnVariable(B->getLHS()))
+        return found();
+      return true;
+    }
+    bool VisitUnaryOperator(UnaryOperator *U) {
+      if (U->isIncrementDecrementOp() && !isOwnVariable(U->getSubExpr()))
+        return found();
+      return true;
+    }
+    bool VisitCallExpr(CallExpr *C) {
+      if (userCallMayAccess(C->getDirectCallee(), SM, Memo))
+        return found();
+      return true;
+    }
+    bool VisitCXXConstructExpr(CXXConstructExpr *C) {
+      for (const Expr *A : C->arguments())
+        if (A->isGLValue() && !isOwnVariable(A))
+          return found(); // a copy of an object in memory
+      if (userCallMayAccess(C->getConstructor(), SM, Memo))
+        return found();
+      return true;
+    }
+    // Default arguments and member initializers are read where they are
+    // used.
+    bool shouldVisitImplicitCode() const { return true; }
+  } F(SM, Memo);
+  F.TraverseDecl(const_cast<FunctionDecl *>(Def));
+  Memo[Def] = F.Found;
+  return F.Found;
+}
+
+} // namespace
+
+bool mayInlineUserAccesses(const FunctionDecl *Kernel,
+                           const SourceManager &SM) {
+  struct Finder : RecursiveASTVisitor<Finder> {
+    const SourceManager &SM;
+    llvm::DenseMap<const FunctionDecl *, bool> Memo;
     bool Found = false;
     explicit Finder(const SourceManager &SM) : SM(SM) {}
     bool VisitCallExpr(CallExpr *C) {
@@ -126,7 +222,8 @@ bool callsUserCode(const FunctionDecl *Kernel, const SourceManager &SM) {
       }
       if (const FunctionDecl *Def = Callee->getDefinition();
           Def && Def->hasBody() &&
-          !SM.isInSystemHeader(SM.getExpansionLoc(Def->getLocation()))) {
+          !SM.isInSystemHeader(SM.getExpansionLoc(Def->getLocation())) &&
+          mayAccessMemory(Def, SM, Memo)) {
         Found = true;
         return false;
       }
@@ -136,8 +233,6 @@ bool callsUserCode(const FunctionDecl *Kernel, const SourceManager &SM) {
   F.TraverseStmt(Kernel->getBody());
   return F.Found;
 }
-
-} // namespace
 
 OptimisedView optimisedView(CheckContext &Ctx, const MemoryAccess &A) {
   const ir::OptimisedAccesses *O = Ctx.optimisedAccesses();
@@ -183,7 +278,7 @@ inlinedAccesses(CheckContext &Ctx, AffineAnalysis &AA,
                 std::unique_ptr<AccessIndex> &Index) {
   std::vector<InlinedAccess> Out;
   SourceManager &SM = Ctx.sourceManager();
-  if (!Kernel->hasBody() || !callsUserCode(Kernel, SM))
+  if (!Kernel->hasBody() || !mayInlineUserAccesses(Kernel, SM))
     return Out;
   const ir::OptimisedAccesses *O = Ctx.optimisedAccesses();
   auto KernelPos = positionOf(Ctx, Kernel->getLocation());

@@ -27,6 +27,15 @@ struct OptimisedView {
 
 OptimisedView optimisedView(CheckContext &Ctx, const MemoryAccess &A);
 
+// Whether the optimiser may inline into Kernel an access of the user's code
+// that the check did not follow: Kernel calls a function of the user's
+// (directly, or a lambda or functor) whose code, or that of the user's
+// functions it calls, may read or write memory other than its own
+// variables and constants. Only then is the kernel's optimised code asked
+// for such accesses.
+bool mayInlineUserAccesses(const clang::FunctionDecl *Kernel,
+                           const clang::SourceManager &SM);
+
 // "; the compiler merges it with the accesses beside it into one N-byte
 // load per lane" for a Merged view, else "".
 std::string mergedWords(const OptimisedView &V, const MemoryAccess &A);
