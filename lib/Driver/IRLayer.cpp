@@ -418,13 +418,10 @@ public:
       return false;
     };
     if (llvm::Module *M = generated(*AST))
-      if (!CRC.RunSafely([&] {
-            It->second =
-                ir::OptimisedAccesses::analyse(copiesOf(*M), *M, CPU, Guard);
-          })) {
-        fail("the -O3 pipeline stopped", takeFatalError());
-        abandon();
-      }
+      Guard([&] {
+        It->second =
+            ir::OptimisedAccesses::analyse(copiesOf(*M), *M, CPU, Guard);
+      });
     return It->second.get();
   }
 

@@ -38,6 +38,14 @@ bool isMemoryAccess(const Instruction &I) {
   return Ptr && !isa<AllocaInst>(getUnderlyingObject(Ptr));
 }
 
+// "file:line": how lines and definitions are known.
+std::string lineKey(StringRef File, unsigned Line) {
+  return (File + ":" + Twine(Line)).str();
+}
+std::string definitionKey(const DISubprogram &SP) {
+  return lineKey(pathOf(SP.getFile()), SP.getLine());
+}
+
 std::optional<SourcePos> positionOf(const Instruction &I) {
   const DILocation *L = I.getDebugLoc().get();
   if (!L || !L->getLine())
@@ -311,8 +319,7 @@ void laneLinearAccesses(Function &Kernel, FunctionAnalysisManager &FAM,
   const DISubprogram *SP = Kernel.getSubprogram();
   if (!SP)
     return;
-  std::string KernelKey =
-      pathOf(SP->getFile()) + ":" + std::to_string(SP->getLine());
+  std::string KernelKey = definitionKey(*SP);
   // The blocks under a thread-dependent branch that is not a tail guard.
   SmallPtrSet<const BasicBlock *, 16> Branches;
   for (BasicBlock &BB : Kernel)
@@ -425,7 +432,7 @@ OptimisedAccesses::OptimisedAccesses() = default;
 OptimisedAccesses::~OptimisedAccesses() = default;
 
 size_t OptimisedAccesses::piecesOptimised() const {
-  return count(L->Done, true);
+  return count(Demand->Done, true);
 }
 
 std::unique_ptr<OptimisedAccesses> OptimisedAccesses::analyse(const Module &Src,
@@ -433,7 +440,7 @@ std::unique_ptr<OptimisedAccesses> OptimisedAccesses::analyse(const Module &Src,
   auto Copies = std::make_unique<PieceCopies>(Src);
   std::unique_ptr<OptimisedAccesses> Out = analyse(*Copies, Src, CPU);
   if (Out)
-    Out->L->Owned = std::move(Copies);
+    Out->Demand->Owned = std::move(Copies);
   return Out;
 }
 
@@ -444,12 +451,12 @@ OptimisedAccesses::analyse(PieceCopies &Copies, const Module &Src,
   if (!TM)
     return nullptr;
   auto Out = std::unique_ptr<OptimisedAccesses>(new OptimisedAccesses);
-  Out->L = std::make_unique<Lazy>();
-  Out->L->Copies = &Copies;
-  Out->L->TM = std::move(TM);
-  Out->L->CPU = CPU.str();
-  Out->L->Guard = std::move(Guard);
-  Out->L->Done.assign(Copies.size(), false);
+  Out->Demand = std::make_unique<Lazy>();
+  Out->Demand->Copies = &Copies;
+  Out->Demand->TM = std::move(TM);
+  Out->Demand->CPU = CPU.str();
+  Out->Demand->Guard = std::move(Guard);
+  Out->Demand->Done.assign(Copies.size(), false);
   Out->index(Src);
   return Out;
 }
@@ -466,28 +473,26 @@ void OptimisedAccesses::index(const Module &M) {
         Seen.insert({Loc->getFile(), Loc->getLine()});
     SmallVector<std::string, 16> &Keys = Lines[&F];
     for (auto [File, Line] : Seen)
-      Keys.push_back(pathOf(File) + ":" + std::to_string(Line));
+      Keys.push_back(lineKey(pathOf(File), Line));
   }
   auto Add = [](std::vector<unsigned> &Pieces, unsigned I) {
     if (Pieces.empty() || Pieces.back() != I)
       Pieces.push_back(I);
   };
-  for (unsigned I = 0; I < L->Copies->size(); ++I)
-    for (const Function *F : L->Copies->piece(I).Functions) {
+  for (unsigned I = 0; I < Demand->Copies->size(); ++I)
+    for (const Function *F : Demand->Copies->piece(I).Functions) {
       for (const std::string &Key : Lines.lookup(F))
-        Add(L->ByLine[Key], I);
+        Add(Demand->ByLine[Key], I);
       if (const DISubprogram *SP = F->getSubprogram())
-        Add(L->ByDefinition[pathOf(SP->getFile()) + ":" +
-                            std::to_string(SP->getLine())],
-            I);
-      Add(L->ByName[F->getName()], I);
+        Add(Demand->ByDefinition[definitionKey(*SP)], I);
+      Add(Demand->ByName[F->getName()], I);
     }
 }
 
 void OptimisedAccesses::need(ArrayRef<unsigned> Pieces) const {
   // Logically const: what is optimised here is what every answer assumes.
   auto *Self = const_cast<OptimisedAccesses *>(this);
-  Lazy &Z = *Self->L;
+  Lazy &Z = *Self->Demand;
   for (unsigned I : Pieces) {
     if (Z.Broken)
       return;
@@ -512,27 +517,27 @@ void OptimisedAccesses::need(ArrayRef<unsigned> Pieces) const {
 void OptimisedAccesses::needLines(StringRef File, unsigned From,
                                   unsigned To) const {
   for (unsigned Line = From; Line <= To; ++Line) {
-    auto It = L->ByLine.find((File + ":" + Twine(Line)).str());
-    if (It != L->ByLine.end())
+    auto It = Demand->ByLine.find(lineKey(File, Line));
+    if (It != Demand->ByLine.end())
       need(It->second);
   }
 }
 
 void OptimisedAccesses::needDefinition(StringRef File, unsigned Line) const {
-  auto It = L->ByDefinition.find((File + ":" + Twine(Line)).str());
-  if (It != L->ByDefinition.end())
+  auto It = Demand->ByDefinition.find(lineKey(File, Line));
+  if (It != Demand->ByDefinition.end())
     need(It->second);
 }
 
 void OptimisedAccesses::needFunction(StringRef Name) const {
-  auto It = L->ByName.find(Name);
-  if (It != L->ByName.end())
+  auto It = Demand->ByName.find(Name);
+  if (It != Demand->ByName.end())
     need(It->second);
 }
 
 std::optional<unsigned> OptimisedAccesses::sizeOf(StringRef Name) const {
   needFunction(Name);
-  if (L->Broken)
+  if (Demand->Broken)
     return std::nullopt;
   auto It = Sizes.find(Name);
   if (It == Sizes.end())
@@ -677,8 +682,8 @@ void OptimisedAccesses::optimise(Module &M, TargetMachine &TM, StringRef CPU) {
       if (isMemoryAccess(I)) {
         const DILocation *L = I.getDebugLoc().get();
         if (L && L->getLine() && !L->getColumn())
-          LinesWithoutColumn[pathOf(L->getFile()) + ":" +
-                             std::to_string(L->getLine())] = true;
+          LinesWithoutColumn[lineKey(pathOf(L->getFile()), L->getLine())] =
+              true;
         // Hoisted out of a loop (LICM drops the position): it may be any
         // access of its kind and width.
         if (!L || !L->getLine())
@@ -712,8 +717,7 @@ void OptimisedAccesses::optimise(Module &M, TargetMachine &TM, StringRef CPU) {
       ++Fp64[Pos->File][{Pos->Line, Pos->Column}].Survivors;
     }
     if (const DISubprogram *SP = F.getSubprogram()) {
-      auto &Slot =
-          Shares[pathOf(SP->getFile()) + ":" + std::to_string(SP->getLine())];
+      auto &Slot = Shares[definitionKey(*SP)];
       if (Slot.first <= CurrentPiece)
         Slot = {CurrentPiece, Share};
     }
@@ -763,7 +767,7 @@ BranchFate OptimisedAccesses::branchesIn(const SourcePos &Begin,
                                          const SourcePos &End) const {
   BranchFate Out;
   needLines(Begin.File, Begin.Line, End.Line);
-  if (L->Broken)
+  if (Demand->Broken)
     return Out;
   bool Generated = false, Survived = false;
   unsigned OutPiece = 0;
@@ -806,9 +810,9 @@ std::vector<const LaneLinearAccess *>
 OptimisedAccesses::laneLinear(StringRef File, unsigned Line) const {
   std::vector<const LaneLinearAccess *> Out;
   needDefinition(File, Line);
-  if (L->Broken)
+  if (Demand->Broken)
     return Out;
-  std::string Key = File.str() + ":" + std::to_string(Line);
+  std::string Key = lineKey(File, Line);
   for (const LaneLinearAccess &A : Inlined)
     if (A.Kernel == Key)
       Out.push_back(&A);
@@ -823,7 +827,7 @@ OptimisedAccesses::laneLinear(StringRef File, unsigned Line) const {
 Fp64Fate OptimisedAccesses::fp64(const SourcePos &Begin,
                                  const SourcePos &End) const {
   needLines(Begin.File, Begin.Line, End.Line);
-  if (L->Broken)
+  if (Demand->Broken)
     return Fp64Fate::Unknown;
   auto File = Fp64.find(Begin.File);
   if (File == Fp64.end())
@@ -853,9 +857,9 @@ Fp64Fate OptimisedAccesses::fp64(const SourcePos &Begin,
 std::optional<Fp64Share> OptimisedAccesses::fp64Share(StringRef File,
                                                       unsigned Line) const {
   needDefinition(File, Line);
-  if (L->Broken)
+  if (Demand->Broken)
     return std::nullopt;
-  auto It = Shares.find((File + ":" + Twine(Line)).str());
+  auto It = Shares.find(lineKey(File, Line));
   if (It == Shares.end())
     return std::nullopt;
   return It->second.second;
@@ -863,14 +867,14 @@ std::optional<Fp64Share> OptimisedAccesses::fp64Share(StringRef File,
 
 AccessFate OptimisedAccesses::fate(const SourcePos &Pos, bool IsStore) const {
   needLines(Pos.File, Pos.Line, Pos.Line);
-  if (L->Broken)
+  if (Demand->Broken)
     return {};
   auto It = Records.find(key(Pos, IsStore));
   if (It == Records.end() || !It->second.Generated)
     return {};
   const std::vector<Instance> &S = It->second.Survivors;
   if (S.empty()) {
-    if (LinesWithoutColumn.count(Pos.File + ":" + std::to_string(Pos.Line)))
+    if (LinesWithoutColumn.count(lineKey(Pos.File, Pos.Line)))
       return {};
     for (unsigned Fn : It->second.Functions)
       if (Unplaced.count({Fn, IsStore, It->second.Bytes}))

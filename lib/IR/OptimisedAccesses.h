@@ -190,7 +190,7 @@ private:
   // What optimises the pieces on demand (a cache: the answers are the
   // whole module's whenever they are read).
   struct Lazy;
-  std::unique_ptr<Lazy> L;
+  std::unique_ptr<Lazy> Demand;
   unsigned CurrentPiece = 0;
 
   // Optimises M, one piece of the module, in place and records it.

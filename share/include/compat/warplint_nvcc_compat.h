@@ -130,35 +130,35 @@ __WARPLINT_MINMAX(double, double, float)
   }
 // One function for every type, with its cache operator: F is the load or
 // the store macro, K the constraint's prefix ("=" for a load's output).
-#define __WARPLINT_ALL(LD, NAME, CO, K)                                    \
-  LD(NAME, CO ".s8", char, unsigned int, K "r")                                \
-  LD(NAME, CO ".s8", signed char, unsigned int, K "r")                         \
-  LD(NAME, CO ".s16", short, unsigned short, K "h")                            \
-  LD(NAME, CO ".s32", int, unsigned int, K "r")                                \
-  LD(NAME, CO ".s64", long long, unsigned long long, K "l")                    \
-  LD(NAME, CO ".u8", unsigned char, unsigned int, K "r")                       \
-  LD(NAME, CO ".u16", unsigned short, unsigned short, K "h")                   \
-  LD(NAME, CO ".u32", unsigned int, unsigned int, K "r")                       \
-  LD(NAME, CO ".u64", unsigned long long, unsigned long long, K "l")           \
-  LD(NAME, CO ".f32", float, float, K "f")                                     \
-  LD(NAME, CO ".f64", double, double, K "d")                                   \
-  LD##2(NAME, CO ".v2.s8", char2, int2, K "r")                                 \
-  LD##4(NAME, CO ".v4.s8", char4, int4, K "r")                                 \
-  LD##2(NAME, CO ".v2.s16", short2, short2, K "h")                             \
-  LD##4(NAME, CO ".v4.s16", short4, short4, K "h")                             \
-  LD##2(NAME, CO ".v2.s32", int2, int2, K "r")                                 \
-  LD##4(NAME, CO ".v4.s32", int4, int4, K "r")                                 \
-  LD##2(NAME, CO ".v2.s64", longlong2, longlong2, K "l")                       \
-  LD##2(NAME, CO ".v2.u8", uchar2, uint2, K "r")                               \
-  LD##4(NAME, CO ".v4.u8", uchar4, uint4, K "r")                               \
-  LD##2(NAME, CO ".v2.u16", ushort2, ushort2, K "h")                           \
-  LD##4(NAME, CO ".v4.u16", ushort4, ushort4, K "h")                           \
-  LD##2(NAME, CO ".v2.u32", uint2, uint2, K "r")                               \
-  LD##4(NAME, CO ".v4.u32", uint4, uint4, K "r")                               \
-  LD##2(NAME, CO ".v2.u64", ulonglong2, ulonglong2, K "l")                     \
-  LD##2(NAME, CO ".v2.f32", float2, float2, K "f")                             \
-  LD##4(NAME, CO ".v4.f32", float4, float4, K "f")                             \
-  LD##2(NAME, CO ".v2.f64", double2, double2, K "d")
+#define __WARPLINT_ALL(F, NAME, CO, K)                                    \
+  F(NAME, CO ".s8", char, unsigned int, K "r")                                \
+  F(NAME, CO ".s8", signed char, unsigned int, K "r")                         \
+  F(NAME, CO ".s16", short, unsigned short, K "h")                            \
+  F(NAME, CO ".s32", int, unsigned int, K "r")                                \
+  F(NAME, CO ".s64", long long, unsigned long long, K "l")                    \
+  F(NAME, CO ".u8", unsigned char, unsigned int, K "r")                       \
+  F(NAME, CO ".u16", unsigned short, unsigned short, K "h")                   \
+  F(NAME, CO ".u32", unsigned int, unsigned int, K "r")                       \
+  F(NAME, CO ".u64", unsigned long long, unsigned long long, K "l")           \
+  F(NAME, CO ".f32", float, float, K "f")                                     \
+  F(NAME, CO ".f64", double, double, K "d")                                   \
+  F##2(NAME, CO ".v2.s8", char2, int2, K "r")                                 \
+  F##4(NAME, CO ".v4.s8", char4, int4, K "r")                                 \
+  F##2(NAME, CO ".v2.s16", short2, short2, K "h")                             \
+  F##4(NAME, CO ".v4.s16", short4, short4, K "h")                             \
+  F##2(NAME, CO ".v2.s32", int2, int2, K "r")                                 \
+  F##4(NAME, CO ".v4.s32", int4, int4, K "r")                                 \
+  F##2(NAME, CO ".v2.s64", longlong2, longlong2, K "l")                       \
+  F##2(NAME, CO ".v2.u8", uchar2, uint2, K "r")                               \
+  F##4(NAME, CO ".v4.u8", uchar4, uint4, K "r")                               \
+  F##2(NAME, CO ".v2.u16", ushort2, ushort2, K "h")                           \
+  F##4(NAME, CO ".v4.u16", ushort4, ushort4, K "h")                           \
+  F##2(NAME, CO ".v2.u32", uint2, uint2, K "r")                               \
+  F##4(NAME, CO ".v4.u32", uint4, uint4, K "r")                               \
+  F##2(NAME, CO ".v2.u64", ulonglong2, ulonglong2, K "l")                     \
+  F##2(NAME, CO ".v2.f32", float2, float2, K "f")                             \
+  F##4(NAME, CO ".v4.f32", float4, float4, K "f")                             \
+  F##2(NAME, CO ".v2.f64", double2, double2, K "d")
 __WARPLINT_ALL(__WARPLINT_LD, __ldca, "ld.global.ca", "=")
 __WARPLINT_ALL(__WARPLINT_LD, __ldlu, "ld.global.lu", "=")
 __WARPLINT_ALL(__WARPLINT_ST, __stwb, "st.global.wb", "")
