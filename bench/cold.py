@@ -15,9 +15,10 @@ of --runs runs:
 
 and, with --variants, cold runs of `--ptxas=false` and of `--ptxas=false
 --ir-layer=false`; with --targets, a cold run for several targets at once,
-against the cold run of one. Prints each file's ratios to dev, then the
-median, p90, worst and total (the sum of a column over the sum of dev) of
-each ratio, and the slowest files.
+against the cold run of one, with the parses it took (--print-parses) and
+what the parses beyond the first cost alone. Prints each file's ratios to
+dev, then the median, p90, worst and total (the sum of a column over the
+sum of dev) of each ratio, and the slowest files.
 
     python3 bench/cold.py [--ext DIR] [--runs 1] [--variants]
         [--targets sm_75,sm_80,sm_90] [--extra ARGS] [--cold-only]
@@ -25,6 +26,7 @@ each ratio, and the slowest files.
 """
 import argparse
 import os
+import re
 import shlex
 import shutil
 import statistics
@@ -36,20 +38,31 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from speed_table import ROOT, clang_flags, corpus, run_once  # noqa: E402
 
 
-def cpu_best(cmd, runs, env_of, ok=(0, 1)):
+def cpu_best(cmd, runs, env_of, ok=(0, 1), stderr=None):
     """Fastest CPU seconds of runs, each with the environment env_of()
-    gives it (a fresh cache directory for a cold run)."""
+    gives it (a fresh cache directory for a cold run). With stderr (a
+    list), the last run's standard error is appended to it."""
     out = None
     for _ in range(runs):
         env, done = env_of()
         try:
-            t, _, rc = run_once(cmd, True, env)
+            t, _, rc = run_once(cmd, True, env, stderr)
         finally:
             done()
         if rc not in ok:
             raise RuntimeError(f"exit {rc}: {' '.join(map(str, cmd))}")
         out = t if out is None else min(out, t)
     return out
+
+
+def parses(printed, targets):
+    """How many device parses --print-parses says a file took."""
+    m = re.search(r": (\d+) parses \(", printed)
+    if m:
+        return int(m.group(1))
+    if "a parse per target" in printed:
+        return len(targets.split(","))
+    return 1
 
 
 def fresh_cache():
@@ -124,8 +137,11 @@ def main():
             if args.targets:
                 multi = [a if not a.startswith("--arch=") else
                          "--arch=" + args.targets for a in lint]
-                row["targets"] = cpu_best(multi + tail, args.runs,
-                                          fresh_cache)
+                printed = []
+                row["targets"] = cpu_best(multi + ["--print-parses"] + tail,
+                                          args.runs, fresh_cache,
+                                          stderr=printed)
+                row["parses"] = parses(printed[-1], args.targets)
             for name, extra in variants.items():
                 row[name] = cpu_best(lint + extra + tail, args.runs,
                                      fresh_cache)
@@ -136,7 +152,7 @@ def main():
         print(f"{row['file'][-60:]:60} dev {dev:6.2f}s  " +
               "  ".join(f"{c} {row[c] / dev:5.2f}x" for c in columns) +
               (f"  targets/cold {row['targets'] / row['cold']:5.2f}x"
-               if args.targets else ""),
+               f"  parses {row['parses']}" if args.targets else ""),
               flush=True)
     if not rows:
         return 1
@@ -158,6 +174,17 @@ def main():
                      f"cold: median {statistics.median(r):.2f}x, worst "
                      f"{max(r):.2f}x, total %.2fx" % (
                          sum(row["targets"] for row in rows) /
+                         sum(row["cold"] for row in rows)))
+        # A file whose code differs between the targets needs a parse per
+        # distinct code: what those parses cost alone, at one device
+        # parse each, is a floor no other saving goes under.
+        several = [row for row in rows if row["parses"] > 1]
+        lines.append(f"{len(several)} files need more than one parse: "
+                     "the runs of one target plus a device parse for each "
+                     "parse beyond the first, the floor of the ratio above, "
+                     "%.2fx" % (
+                         1 + sum((row["parses"] - 1) * row["dev"]
+                                 for row in several) /
                          sum(row["cold"] for row in rows)))
     if "hit" in columns:
         lines.append("")

@@ -49,12 +49,18 @@ from sweep import include_guesses  # noqa: E402
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def run_once(cmd, cpu, env=None):
-    """(seconds, peak RSS in MiB) of one run of cmd and its children."""
+def run_once(cmd, cpu, env=None, stderr=None):
+    """(seconds, peak RSS in MiB) of one run of cmd and its children. With
+    stderr (a list), what the run wrote on standard error is appended."""
     start_wall = time.perf_counter()
-    p = subprocess.Popen(cmd, stdout=subprocess.DEVNULL,
-                         stderr=subprocess.DEVNULL, env=env)
-    _, status, ru = os.wait4(p.pid, 0)
+    with tempfile.TemporaryFile("w+") as err:
+        p = subprocess.Popen(cmd, stdout=subprocess.DEVNULL,
+                             stderr=subprocess.DEVNULL if stderr is None
+                             else err, env=env)
+        _, status, ru = os.wait4(p.pid, 0)
+        if stderr is not None:
+            err.seek(0)
+            stderr.append(err.read())
     wall = time.perf_counter() - start_wall
     p.returncode = os.waitstatus_to_exitcode(status)
     secs = ru.ru_utime + ru.ru_stime if cpu else wall
