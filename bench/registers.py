@@ -39,6 +39,9 @@ CheckOptions:
   launch-occupancy.MinOccupancy: 101
   launch-occupancy.MinGain: 0
 """
+# A key of lint()'s registers where nvcc could not compile the file: the
+# file's launches have no reference to compare with.
+NO_NVCC = ("", "")
 ASKED = re.compile(r"^warplint: .*?: (sm_\w+) (\S+): (?:(\d+) registers.*|not known: (.*))$")
 
 
@@ -61,6 +64,9 @@ def lint(args, f, flags, route, config):
         if m:
             key = (m.group(1), m.group(2))
             regs[key] = int(m.group(3)) if m.group(3) else None
+            if m.group(4) and m.group(4).startswith(
+                    "nvcc could not compile the file"):
+                regs.setdefault(NO_NVCC, True)
     verdicts = {}
     try:
         doc = json.loads(out)
@@ -99,6 +105,9 @@ def main():
     config.close()
     same = near = unknown = kernels = 0
     v_same = v_total = v_differ = 0
+    # Of the files nvcc compiles: kernels asked about, verdicts that differ.
+    ref_kernels = ref_differ = 0
+    no_nvcc = []
     differ = []
     for f, flags in files:
         flags = ["-isystem", os.path.join(args.cuda_path, "include/cccl")] + \
@@ -106,6 +115,10 @@ def main():
         nv_regs, nv_v = lint(args, f, flags, "nvcc", config.name)
         ir_regs, ir_v = lint(args, f, flags, "ir", config.name)
         name = Path(f).name
+        referenced = nv_regs.pop(NO_NVCC, None) is None
+        if not referenced:
+            no_nvcc.append(name)
+        kernels_before, v_differ_before = kernels, v_differ
         for key in sorted(set(nv_regs) | set(ir_regs)):
             a, b = nv_regs.get(key), ir_regs.get(key)
             if a is None and b is None:
@@ -131,6 +144,9 @@ def main():
                 v_differ += 1
                 differ.append(f"{name}:{loc[0]}:{loc[1]} verdict: nvcc "
                               f"{nv_v.get(loc)}, ir {ir_v.get(loc)}")
+        if referenced:
+            ref_kernels += kernels - kernels_before
+            ref_differ += v_differ - v_differ_before
         print(f"{name:40} kernels nvcc {len(nv_regs)} ir {len(ir_regs)}; "
               f"findings nvcc {len(nv_v)} ir {len(ir_v)}", flush=True)
     os.unlink(config.name)
@@ -145,6 +161,11 @@ def main():
              f"- the verdict differs for {v_differ} of the {kernels} kernels "
              f"judged ({100.0 * (kernels - v_differ) / max(kernels, 1):.1f}%"
              f" the same)",
+             f"- of the {len(files) - len(no_nvcc)} files nvcc compiles: "
+             f"the verdict differs for {ref_differ} of {ref_kernels} "
+             f"({100.0 * (ref_kernels - ref_differ) / max(ref_kernels, 1):.1f}"
+             f"% the same); nvcc could not compile "
+             f"{', '.join(no_nvcc) or 'none of them'}",
              "", "differences:"] + [f"- {d}" for d in differ]
     print("\n".join(lines))
     if args.markdown:
