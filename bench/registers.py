@@ -39,9 +39,6 @@ CheckOptions:
   launch-occupancy.MinOccupancy: 101
   launch-occupancy.MinGain: 0
 """
-# A key of lint()'s registers where nvcc could not compile the file: the
-# file's launches have no reference to compare with.
-NO_NVCC = ("", "")
 ASKED = re.compile(r"^warplint: .*?: (sm_\w+) (\S+): (?:(\d+) registers.*|not known: (.*))$")
 
 
@@ -59,19 +56,21 @@ def lint(args, f, flags, route, config):
     finally:
         shutil.rmtree(d, ignore_errors=True)
     regs = {}
+    refused = False
     for line in err.splitlines():
         m = ASKED.match(line)
         if m:
             key = (m.group(1), m.group(2))
             regs[key] = int(m.group(3)) if m.group(3) else None
-            if m.group(4) and m.group(4).startswith(
-                    "nvcc could not compile the file"):
-                regs.setdefault(NO_NVCC, True)
+            # Where nvcc could not compile the file, its launches have no
+            # reference to compare with.
+            refused = refused or bool(m.group(4) and m.group(4).startswith(
+                "nvcc could not compile the file"))
     verdicts = {}
     try:
         doc = json.loads(out)
     except json.JSONDecodeError:
-        return regs, verdicts
+        return regs, verdicts, refused
     for fd in doc.get("findings", []):
         if fd.get("check") != "launch-occupancy":
             continue
@@ -82,7 +81,7 @@ def lint(args, f, flags, route, config):
         verdicts[(loc.get("line"), loc.get("column"))] = (
             blocks.group(1) if blocks else "?",
             limited.group(1) if limited else "?")
-    return regs, verdicts
+    return regs, verdicts, refused
 
 
 def main():
@@ -112,11 +111,10 @@ def main():
     for f, flags in files:
         flags = ["-isystem", os.path.join(args.cuda_path, "include/cccl")] + \
             flags
-        nv_regs, nv_v = lint(args, f, flags, "nvcc", config.name)
-        ir_regs, ir_v = lint(args, f, flags, "ir", config.name)
+        nv_regs, nv_v, refused = lint(args, f, flags, "nvcc", config.name)
+        ir_regs, ir_v, _ = lint(args, f, flags, "ir", config.name)
         name = Path(f).name
-        referenced = nv_regs.pop(NO_NVCC, None) is None
-        if not referenced:
+        if refused:
             no_nvcc.append(name)
         kernels_before, v_differ_before = kernels, v_differ
         for key in sorted(set(nv_regs) | set(ir_regs)):
@@ -144,7 +142,7 @@ def main():
                 v_differ += 1
                 differ.append(f"{name}:{loc[0]}:{loc[1]} verdict: nvcc "
                               f"{nv_v.get(loc)}, ir {ir_v.get(loc)}")
-        if referenced:
+        if not refused:
             ref_kernels += kernels - kernels_before
             ref_differ += v_differ - v_differ_before
         print(f"{name:40} kernels nvcc {len(nv_regs)} ir {len(ir_regs)}; "

@@ -52,16 +52,16 @@ ROOT = Path(__file__).resolve().parent.parent
 def run_once(cmd, cpu, env=None, stderr=None):
     """(seconds, peak RSS in MiB) of one run of cmd and its children. With
     stderr (a list), what the run wrote on standard error is appended."""
+    err = None if stderr is None else tempfile.TemporaryFile("w+")
     start_wall = time.perf_counter()
-    with tempfile.TemporaryFile("w+") as err:
-        p = subprocess.Popen(cmd, stdout=subprocess.DEVNULL,
-                             stderr=subprocess.DEVNULL if stderr is None
-                             else err, env=env)
-        _, status, ru = os.wait4(p.pid, 0)
-        if stderr is not None:
+    p = subprocess.Popen(cmd, stdout=subprocess.DEVNULL,
+                         stderr=err or subprocess.DEVNULL, env=env)
+    _, status, ru = os.wait4(p.pid, 0)
+    wall = time.perf_counter() - start_wall
+    if err:
+        with err:
             err.seek(0)
             stderr.append(err.read())
-    wall = time.perf_counter() - start_wall
     p.returncode = os.waitstatus_to_exitcode(status)
     secs = ru.ru_utime + ru.ru_stime if cpu else wall
     return secs, ru.ru_maxrss / 1024.0, p.returncode
