@@ -55,6 +55,7 @@ config.substitutions.append(("%strip-checks", "%s %s" % (sys.executable, os.path
 config.substitutions.append(("%cudapath", config.cuda_path))
 config.substitutions.append(("%builddir", config.build_dir))
 config.substitutions.append(("%cmake", config.cmake))
+config.substitutions.append(("%cpack", config.cpack))
 
 if os.path.exists(os.path.join(config.cuda_path, "include", "cuda_runtime.h")):
     config.available_features.add("cuda-toolkit")
@@ -93,3 +94,16 @@ try:
         config.available_features.add("omp-header")
 except OSError:
     pass
+# The Debian package's tests (test/integration/deb-*.test) unpack it with
+# dpkg-deb; the one that hides the build's clang headers and the CUDA
+# toolkit from the unpacked tree needs a mount namespace (root, and a kernel
+# or container that allows one).
+if shutil.which("dpkg-deb"):
+    config.available_features.add("dpkg-deb")
+if shutil.which("unshare") and os.geteuid() == 0:
+    try:
+        if subprocess.run(["unshare", "-m", "true"], capture_output=True,
+                          timeout=10).returncode == 0:
+            config.available_features.add("mount-namespace")
+    except (OSError, subprocess.TimeoutExpired):
+        pass

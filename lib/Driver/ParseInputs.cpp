@@ -59,6 +59,12 @@ std::vector<std::string> buildParseArgs(const FileTask &T,
     } else {
       Args.insert(Args.end(), {"-nocudainc", "-isystem", Env.FallbackDir,
                                "-include", "warplint_cuda_fallback.h"});
+      // With no toolkit, clang's driver targets PTX ISA 4.2, which has no
+      // _sync warp intrinsics: code generation (the IR layer) would fail
+      // on __shfl_sync. The ISA of the CUDA the fallback header declares,
+      // 12.0 (PTX 8.0), or for the targets newer than it, LLVM 22's newest.
+      Args.insert(Args.end(), {"-Xclang", "-target-feature", "-Xclang",
+                               Arch->SM > 90 ? "+ptx90" : "+ptx80"});
     }
     // The features the target lacks, by the rule table: the header declares
     // what the CUDA headers leave out for them, so that a call to one is
