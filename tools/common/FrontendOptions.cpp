@@ -1,4 +1,6 @@
 #include "FrontendOptions.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
 #include "llvm/Support/Process.h"
 
 using namespace llvm;
@@ -55,6 +57,19 @@ Expected<ArchTable> loadArchTables(StringRef Dir) {
   return Tables;
 }
 
+std::string clangResourceDirectory(StringRef Share) {
+  // The package carries clang's resource headers beside the rule tables, so
+  // that its users need no clang -dev package; a source build has none there
+  // and reads those of the clang it was built against.
+  SmallString<256> Bundled(Share);
+  sys::path::append(Bundled, "clang");
+  SmallString<256> Wrapper(Bundled);
+  sys::path::append(Wrapper, "include", "__clang_cuda_runtime_wrapper.h");
+  if (sys::fs::exists(Wrapper))
+    return std::string(Bundled);
+  return WARPLINT_CLANG_RESOURCE_DIR;
+}
+
 RunEnvironment runEnvironment(const ArchTable &Tables, StringRef Share) {
   RunEnvironment Env;
   Env.Tables = &Tables;
@@ -63,7 +78,7 @@ RunEnvironment runEnvironment(const ArchTable &Tables, StringRef Share) {
   Env.FeatureHeader =
       Share.str() + "/include/features/warplint_missing_features.h";
   Env.CompatHeader = Share.str() + "/include/compat/warplint_nvcc_compat.h";
-  Env.ResourceDir = WARPLINT_CLANG_RESOURCE_DIR;
+  Env.ResourceDir = clangResourceDirectory(Share);
   return Env;
 }
 

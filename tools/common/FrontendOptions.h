@@ -24,6 +24,10 @@ std::string archDataDirectory(llvm::StringRef Share);
 // The rule tables of Dir; an error names an --arch they do not have.
 llvm::Expected<ArchTable> loadArchTables(llvm::StringRef Dir);
 
+// clang's resource directory: <share>/clang where the package put a copy of
+// clang's headers there, else the one of the clang warplint was built with.
+std::string clangResourceDirectory(llvm::StringRef Share);
+
 // Where the parses find the toolkit (--cuda-path, else searched), the
 // fallback and feature headers under <share>/include, and clang's resource
 // directory.
