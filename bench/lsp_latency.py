@@ -27,16 +27,21 @@ def add_server_options(ap):
     ap.add_argument("file")
     ap.add_argument("--server", default=os.path.join(ROOT, "build/bin/warplint-lsp"))
     ap.add_argument("--server-arg", action="append", default=[])
+    ap.add_argument("--server-log", metavar="FILE",
+                    help="keep the server's log (--log=info: each analysis, "
+                         "its time, its preamble use, focused or full) in FILE")
 
 
 class Server:
     """warplint-lsp with --debounce-ms=0, initialized."""
 
-    def __init__(self, server, server_args):
+    def __init__(self, server, server_args, log=None):
+        self.log = open(log, "w") if log else None
         self.p = subprocess.Popen(
-            [server, "--debounce-ms=0", "--log=error"] + server_args,
+            [server, "--debounce-ms=0",
+             "--log=info" if log else "--log=error"] + server_args,
             stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-            stderr=subprocess.DEVNULL)
+            stderr=self.log or subprocess.DEVNULL)
         self.send({"jsonrpc": "2.0", "id": 1, "method": "initialize",
                    "params": {"capabilities": {}}})
         self.recv()
@@ -88,7 +93,7 @@ def main():
     path = os.path.abspath(args.file)
     uri = "file://" + path
     text = open(path, encoding="utf-8").read()
-    s = Server(args.server, args.server_arg)
+    s = Server(args.server, args.server_arg, args.server_log)
     start = time.perf_counter()
     s.open(uri, text)
     diags = s.diagnostics_of(1)

@@ -7,9 +7,12 @@ cd "$(dirname "$0")/.."
 
 # libomp-22-dev: omp.h in clang's resource directory, where warplint's parse
 # finds it (nvcc finds GCC's; a CUDA file with OpenMP host code includes it).
+# dpkg-dev: dpkg-shlibdeps, which the Debian package's dependencies come from
+# (cmake/Packaging.cmake; test/integration/deb-package.test builds it).
 packages=(cmake ninja-build g++ ccache llvm-22-dev libclang-22-dev clang-22
           llvm-22-tools libclang-cpp22-dev nlohmann-json3-dev libgtest-dev
-          python3 python3-jsonschema pre-commit libomp-22-dev clang-format-22)
+          python3 python3-jsonschema pre-commit libomp-22-dev clang-format-22
+          dpkg-dev)
 missing=()
 installed() {
   dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q "install ok installed"
