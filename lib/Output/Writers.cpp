@@ -54,7 +54,7 @@ std::string fileUri(const std::string &File) {
     if (isalnum((unsigned char)C) || llvm::StringRef("/-._~").contains(C))
       Out += C;
     else
-      Out += llvm::formatv("%{0:X2}", (unsigned)(unsigned char)C).str();
+      Out += llvm::formatv("%{0:X-2}", (unsigned)(unsigned char)C).str();
   }
   return llvm::sys::path::is_absolute(File) ? "file://" + Out : Out;
 }
