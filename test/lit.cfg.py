@@ -67,6 +67,13 @@ try:
     config.available_features.add("jsonschema")
 except ImportError:
     pass
+# The GitHub action's test reads action.yml and a workflow (Debian:
+# python3-yaml, which pre-commit depends on).
+try:
+    import yaml  # noqa: F401
+    config.available_features.add("pyyaml")
+except ImportError:
+    pass
 # The pre-commit hook's test runs the real pre-commit (Debian: pre-commit).
 if shutil.which("pre-commit") and shutil.which("git"):
     config.available_features.add("pre-commit")
