@@ -5,6 +5,7 @@
 #include "Analysis/Launches.h"
 #include "Driver/ParseInputs.h"
 #include "Driver/ParseRecovery.h"
+#include "Driver/Preamble.h"
 #include "checks/Registry.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
 #include "clang/Frontend/MultiplexConsumer.h"
@@ -44,6 +45,11 @@ public:
   }
 
   bool HandleTopLevelDecl(DeclGroupRef Group) override {
+    // With a preamble: once its reader is Sema's external source.
+    if (!DeferredRootsGated && CI.hasSema() && CI.getSema().ExternalSource) {
+      DeferredRootsGated = true;
+      readPreambleDeferredDiagRootsOnlyWhenNeeded(CI.getSema());
+    }
     if (T.MainFileOnly) {
       const SourceManager &SM = CI.getSourceManager();
       for (Decl *D : Group)
@@ -180,6 +186,7 @@ private:
   FirstParseErrors *FirstErrors;
   std::vector<std::pair<std::string, std::string>> *Launched;
   std::vector<Decl *> MainDecls;
+  bool DeferredRootsGated = false;
 };
 
 } // namespace

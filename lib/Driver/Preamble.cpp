@@ -5,6 +5,8 @@
 #include "clang/Frontend/CompilerInstance.h"
 #include "clang/Frontend/CompilerInvocation.h"
 #include "clang/Frontend/PrecompiledPreamble.h"
+#include "clang/Sema/MultiplexExternalSemaSource.h"
+#include "clang/Sema/Sema.h"
 #include "clang/Serialization/PCHContainerOperations.h"
 
 using namespace clang;
@@ -69,7 +71,34 @@ buildPreamble(std::shared_ptr<CompilerInvocation> Invocation,
   return Out;
 }
 
+// Sema's external source (the preamble's reader) as it was, but for the
+// deferred-diagnostic roots, read only when Sema::emitDeferredDiags will
+// walk them: it returns at once when this parse deferred no diagnostic and
+// is not OpenMP, after reading them all.
+class DeferredDiagRootsGate : public MultiplexExternalSemaSource {
+public:
+  DeferredDiagRootsGate(Sema &S, IntrusiveRefCntPtr<ExternalSemaSource> Reader)
+      : MultiplexExternalSemaSource(
+            std::move(Reader), llvm::makeIntrusiveRefCnt<ExternalSemaSource>()),
+        S(S) {}
+
+  void ReadDeclsToCheckForDeferredDiags(
+      llvm::SmallSetVector<Decl *, 4> &Decls) override {
+    if (!S.DeviceDeferredDiags.empty() || S.getLangOpts().OpenMP)
+      MultiplexExternalSemaSource::ReadDeclsToCheckForDeferredDiags(Decls);
+  }
+
+private:
+  Sema &S;
+};
+
 } // namespace
+
+void readPreambleDeferredDiagRootsOnlyWhenNeeded(Sema &S) {
+  assert(S.ExternalSource && "a parse that reads no preamble");
+  S.ExternalSource = llvm::makeIntrusiveRefCnt<DeferredDiagRootsGate>(
+      S, std::move(S.ExternalSource));
+}
 
 PreambleCache::PreambleCache() = default;
 PreambleCache::~PreambleCache() = default;

@@ -14,7 +14,23 @@
 #include <string>
 #include <vector>
 
+namespace clang {
+class Sema;
+}
+
 namespace warplint {
+
+// A parse that reuses a preamble would, at its end, read back every function
+// the preamble's headers declared (clang keeps them as the roots from which
+// CUDA's deferred diagnostics are looked for) only to find that this parse
+// deferred no diagnostic: a fifth of an edit's re-lint for a file that
+// includes CUB. Once the parse's Sema reads the preamble, this reads those
+// roots only when there is a deferred diagnostic to look for (or OpenMP,
+// whose check walks them regardless), as clang would have used them: the
+// diagnostics are the same. Call it once Sema has an external source (it
+// gets the preamble's reader when it is initialised, after the reader has
+// passed the preamble's declarations to the consumer).
+void readPreambleDeferredDiagRootsOnlyWhenNeeded(clang::Sema &S);
 
 class PreambleCache {
 public:
