@@ -29,9 +29,12 @@ public:
   AnalysisConsumer(CompilerInstance &CI, std::vector<TargetChecks> Targets,
                    SharedParse *Shared, std::string *Dump, const FileTask &T,
                    std::vector<BodySpan> *Bodies, FirstParseErrors *FirstErrors,
-                   std::vector<std::pair<std::string, std::string>> *Launched)
+                   std::vector<std::pair<std::string, std::string>> *Launched,
+                   std::vector<DiagSink *> Sinks,
+                   std::map<std::string, unsigned> *Withheld)
       : CI(CI), Targets(std::move(Targets)), Shared(Shared), Dump(Dump), T(T),
-        Bodies(Bodies), FirstErrors(FirstErrors), Launched(Launched) {}
+        Bodies(Bodies), FirstErrors(FirstErrors), Launched(Launched),
+        Sinks(std::move(Sinks)), Withheld(Withheld) {}
 
   bool shouldSkipFunctionBody(Decl *D) override {
     const SourceManager &SM = CI.getSourceManager();
@@ -85,15 +88,17 @@ public:
     Targets.front().Runner->run(AST);
     if (Launched)
       recordLaunches(AST);
-    if (!Shared)
-      return;
-    Shared->OwnParsesBecause = whyOwnParses(AST);
-    for (size_t I = 1; I < Targets.size(); ++I) {
-      if (cancelled())
-        return;
-      if (Shared->judges(I - 1))
-        Targets[I].Runner->run(AST);
+    if (Shared) {
+      Shared->OwnParsesBecause = whyOwnParses(AST);
+      for (size_t I = 1; I < Targets.size(); ++I) {
+        if (cancelled())
+          return;
+        if (Shared->judges(I - 1))
+          Targets[I].Runner->run(AST);
+      }
     }
+    if (Withheld && CI.getDiagnostics().hasErrorOccurred())
+      withholdBrokenParseFindings(Sinks, *Withheld);
   }
 
   // The contexts of the targets judged on this parse, for the IR layer.
@@ -187,9 +192,39 @@ private:
   std::vector<std::pair<std::string, std::string>> *Launched;
   std::vector<Decl *> MainDecls;
   bool DeferredRootsGated = false;
+  std::vector<DiagSink *> Sinks; // the targets' judged on this parse
+  std::map<std::string, unsigned> *Withheld;
 };
 
 } // namespace
+
+void withholdBrokenParseFindings(const std::vector<DiagSink *> &Sinks,
+                                 std::map<std::string, unsigned> &Withheld) {
+  static const llvm::StringRef Synchronisation[] = {
+      "divergence-barrier", "warp-mask-divergent", "warp-implicit-sync"};
+  for (DiagSink *Sink : Sinks)
+    llvm::erase_if(Sink->findings(), [&](const Finding &F) {
+      if (!llvm::is_contained(Synchronisation, F.Check))
+        return false;
+      ++Withheld[F.Check];
+      return true;
+    });
+}
+
+std::string withheldWarning(const std::map<std::string, unsigned> &Withheld) {
+  std::string Counts;
+  unsigned Total = 0;
+  for (const auto &[Check, N] : Withheld) {
+    Counts += (Counts.empty() ? "" : ", ") + std::to_string(N) + " " + Check;
+    Total += N;
+  }
+  return Counts + (Total == 1 ? " finding" : " findings") +
+         " withheld: the file does not compile, and what the errors cut "
+         "short (a header not found, a template not instantiated, a body "
+         "not parsed) may hold the synchronisation they would see; fix the "
+         "errors (an include path or a define the build passes?) and run "
+         "again";
+}
 
 std::unique_ptr<ASTConsumer>
 AnalysisAction::CreateASTConsumer(CompilerInstance &CI, llvm::StringRef) {
@@ -218,8 +253,12 @@ AnalysisAction::CreateASTConsumer(CompilerInstance &CI, llvm::StringRef) {
       Ctx->shareEngineOf(*Targets.front().Ctx);
     Targets.push_back({std::move(Ctx), std::move(Runner)});
   }
+  std::vector<DiagSink *> Sinks;
+  for (const Judged &J : All)
+    Sinks.push_back(J.Sink);
   auto AST = std::make_unique<AnalysisConsumer>(
-      CI, std::move(Targets), Shared, Dump, T, Bodies, FirstErrors, Launched);
+      CI, std::move(Targets), Shared, Dump, T, Bodies, FirstErrors, Launched,
+      std::move(Sinks), Withheld);
   if (!wantsIRLayer(CI))
     return AST;
   // The same parse feeds the code generator, after the checks (or when

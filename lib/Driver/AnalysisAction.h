@@ -13,6 +13,7 @@
 #include "clang/Frontend/FrontendAction.h"
 #include "llvm/Support/raw_ostream.h"
 #include <functional>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -126,6 +127,18 @@ private:
   IRLayerConsumer *IR = nullptr;
 };
 
+// A parse that had errors is not what the program is: a header it did not
+// find, a template it did not instantiate, a body it cut short may be the
+// very barrier, __syncwarp() or cooperative-groups sync the checks that
+// judge synchronisation would see. Their findings (divergence-barrier,
+// warp-mask-divergent, warp-implicit-sync) are taken out of Sinks and
+// counted by check into Withheld; the errors stay, and so does exit 2.
+void withholdBrokenParseFindings(const std::vector<DiagSink *> &Sinks,
+                                 std::map<std::string, unsigned> &Withheld);
+
+// One line for the user: how many findings were withheld, of which checks.
+std::string withheldWarning(const std::map<std::string, unsigned> &Withheld);
+
 class AnalysisAction : public clang::ASTFrontendAction {
 public:
   AnalysisAction(const FileTask &T, const ArchTable &Tables, Judged Own,
@@ -148,6 +161,9 @@ public:
   }
   // Why the IR layer failed (code generation or its passes), if it did.
   void collectIRFailure(std::string *Out) { IRFailure = Out; }
+  // The correctness findings withheld because the parse had errors, by
+  // check (withholdBrokenParseFindings).
+  void collectWithheld(std::map<std::string, unsigned> *Out) { Withheld = Out; }
 
 protected:
   bool BeginInvocation(clang::CompilerInstance &CI) override {
@@ -174,6 +190,7 @@ private:
   FirstParseErrors *FirstErrors = nullptr;
   std::vector<std::pair<std::string, std::string>> *Launched = nullptr;
   std::string *IRFailure = nullptr;
+  std::map<std::string, unsigned> *Withheld = nullptr;
 };
 
 } // namespace warplint

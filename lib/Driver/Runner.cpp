@@ -299,6 +299,8 @@ bool FileParses::parseOnce(size_t I, SharedParse *Shared, const FileTask &Task,
     Action->collectLaunches(&R.Launched);
   std::string IRFailure;
   Action->collectIRFailure(&IRFailure);
+  std::map<std::string, unsigned> Withheld;
+  Action->collectWithheld(&Withheld);
   std::unique_ptr<tooling::ToolInvocation> Invocation;
   if (!Preambles) {
     Invocation = std::make_unique<tooling::ToolInvocation>(
@@ -334,6 +336,9 @@ bool FileParses::parseOnce(size_t I, SharedParse *Shared, const FileTask &Task,
            "IR verdicts, the optimised view of the memory checks and "
            "divergence-subwarp-branch), the AST findings stand");
     }
+    if (!Withheld.empty())
+      warn(T.File + (Arch ? " (" + Arch->Name + ")" : std::string()) + ": " +
+           withheldWarning(Withheld));
     return true;
   }
   (void)Invocation.release();
