@@ -5,6 +5,7 @@
 #include "Analysis/DeclRefs.h"
 #include "Analysis/LaneEval.h"
 #include "Analysis/Loops.h"
+#include "checks/divergence/BarrierSites.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/Basic/SourceManager.h"
 #include <functional>
@@ -13,25 +14,11 @@ using namespace clang;
 
 namespace warplint::divergence {
 
-namespace {
-
-// A block-level divergence is one that some threads of the block do not
-// share: thread-dependent, or different between warps (a warp id, a vote).
-bool splitsBlock(Dependence D) {
-  return D == Dependence::ThreadDependent || D == Dependence::WarpUniform;
-}
-
-std::string barrierName(const Stmt *Site) {
-  SyncSite S = classifySync(Site);
-  if (S.Kind != SyncKind::None)
-    return isa<AsmStmt>(Site) ? "asm " + S.Name : S.Name + "()";
-  if (const auto *Call = dyn_cast<CallExpr>(Site))
-    if (const FunctionDecl *F = Call->getDirectCallee())
-      return F->getQualifiedNameAsString() + "()";
-  return "barrier";
-}
-
-} // namespace
+// ReportAllExits' message for a barrier after a thread-dependent exit.
+static const char ExitHazardMessage[] =
+    "'{0}' follows a thread-dependent exit: the threads that leave at '{1}' "
+    "never arrive; legal on NVIDIA GPUs (a barrier waits only for non-exited "
+    "threads), but HIP on AMD GPUs may wait for them and hang";
 
 // A statement that runs nothing: `;`, `{}`, `return;`.
 static bool isEmptyOrReturn(const Stmt *S) {
@@ -456,6 +443,8 @@ void DivergentBarrierCheck::checkEarlyExits(const FunctionDecl *Fn) {
       judgeExit(Fn, FD, {If, If->getCond(), /*SurviveIfTrue=*/true}, Rest);
     }
   }
+  if (ReportAllExits)
+    reportNestedExits(FD, Body);
   // The last statement, a loop under a tail guard: in the block's last
   // iteration the threads past the end leave it and exit.
   for (auto It = Body->body_rbegin(); It != Body->body_rend(); ++It) {
@@ -468,6 +457,28 @@ void DivergentBarrierCheck::checkEarlyExits(const FunctionDecl *Fn) {
                  /*SurviveIfTrue=*/true},
                 {LoopBody});
     break;
+  }
+}
+
+void DivergentBarrierCheck::reportNestedExits(FunctionDependence &FD,
+                                              const CompoundStmt *Body) {
+  for (auto It = Body->body_begin(); It != Body->body_end(); ++It) {
+    const auto *If = dyn_cast<IfStmt>(*It);
+    if (If && !If->getElse() && !isa<NullStmt>(If->getThen()) &&
+        isEmptyOrReturn(If->getThen()))
+      continue; // `if (c) return;`: the early-exit rule's (judgeExit)
+    std::vector<NestedExit> Exits = nestedExits(*It, FD);
+    const Stmt *Bar = Exits.empty() ? nullptr
+                                    : firstBlockBarrier(llvm::ArrayRef<Stmt *>(
+                                          std::next(It), Body->body_end()));
+    if (!Bar)
+      continue;
+    FindingBuilder B =
+        diag(Bar->getBeginLoc(), ExitHazardMessage, Severity::Warning);
+    B << barrierName(Bar) << context().sourceText(Exits.front().Cond);
+    B.metric("exit_hazard", 1);
+    B.note(Exits.front().Return->getBeginLoc(),
+           "the threads that take this exit");
   }
 }
 
@@ -593,10 +604,7 @@ void DivergentBarrierCheck::judgeExit(const FunctionDecl *Fn,
     FindingBuilder B = diag(
         Bars.front()->getBeginLoc(),
         isa<IfStmt>(Exit.At)
-            ? "'{0}' follows a thread-dependent exit: the threads that leave "
-              "at '{1}' never arrive; legal on NVIDIA GPUs (a barrier waits "
-              "only for non-exited threads), but HIP on AMD GPUs may wait for "
-              "them and hang"
+            ? ExitHazardMessage
             : "'{0}' is in a loop that ends the kernel: the threads for which "
               "'{1}' fails leave it and exit, and never arrive; legal on "
               "NVIDIA GPUs (a barrier waits only for non-exited threads), but "

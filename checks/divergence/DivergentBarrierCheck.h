@@ -53,6 +53,10 @@ private:
     bool SurviveIfTrue;
   };
   void checkEarlyExits(const clang::FunctionDecl *Fn);
+  // ReportAllExits: a barrier after a top-level statement that holds a
+  // thread-dependent return deeper than `if (c) return;`.
+  void reportNestedExits(FunctionDependence &FD,
+                         const clang::CompoundStmt *Body);
   // The kernel's last statement, a loop whose trip count differs between
   // threads only through a tail guard (`while (idx < n)` with idx growing
   // with the thread index): the threads that leave it exit.

@@ -215,6 +215,72 @@ __global__ void exit_left_neighbour_2d(float *a, int w, int h) {
   }
 }
 
+// ---- ReportAllExits: exits inside an if's arms, as upstream projects
+// fixed them as ROCm deadlocks. Legal on NVIDIA GPUs, so the default is
+// silent; with the option each is a warning at the first barrier after it.
+
+// A uniform test around the thread-dependent one that returns.
+__global__ void exit_nested(float *out, const float *in) {
+  __shared__ float s[B];
+  int tid = threadIdx.x;
+  if (blockDim.x <= 32) {
+    if (tid == 0)
+      return;
+  }
+  s[tid] = in[tid];
+  __syncthreads();
+  // ALL: :[[@LINE-1]]:3: warning: '__syncthreads()' follows a thread-dependent exit: the threads that leave at 'tid == 0' never arrive; legal on NVIDIA GPUs (a barrier waits only for non-exited threads), but HIP on AMD GPUs may wait for them and hang [divergence-barrier]
+  // ALL: :[[@LINE-5]]:7: note: the threads that take this exit
+  out[tid] = s[tid];
+}
+
+// Two levels down, in the else arm, and the barrier under a uniform test.
+__global__ void exit_nested_else(float *out, const float *in, int n) {
+  __shared__ float s[B];
+  if (n > 0) {
+    if (threadIdx.x < 32) {
+      s[threadIdx.x] = 0.0f;
+    } else {
+      if (threadIdx.x >= n)
+        return;
+    }
+  }
+  s[threadIdx.x] = in[threadIdx.x];
+  if (n > 1)
+    __syncthreads();
+  // ALL: :[[@LINE-1]]:5: warning: '__syncthreads()' follows a thread-dependent exit: the threads that leave at 'threadIdx.x >= n' never arrive
+  // ALL: :[[@LINE-7]]:9: note: the threads that take this exit
+  out[threadIdx.x] = s[threadIdx.x];
+}
+
+// Silent with the option too: the nested exit is the whole block's (a test
+// of the block index), or no barrier follows it.
+__global__ void exit_nested_block(float *out, const float *in, int n) {
+  __shared__ float s[B];
+  if (blockDim.x <= 32) {
+    if (blockIdx.x >= n) {
+      out[blockIdx.x] = 0.0f;
+      return;
+    }
+  }
+  s[threadIdx.x] = in[threadIdx.x];
+  __syncthreads();
+  out[threadIdx.x] = s[threadIdx.x];
+}
+
+__global__ void exit_nested_no_barrier(float *out, const float *in) {
+  __shared__ float s[B];
+  s[threadIdx.x] = in[threadIdx.x];
+  __syncthreads();
+  if (blockDim.x <= 32) {
+    if (threadIdx.x == 0) {
+      out[blockIdx.x] = s[0];
+      return;
+    }
+  }
+  out[threadIdx.x] = s[threadIdx.x];
+}
+
 void launch(const float *a, float *b, float *c, int n) {
   exit_warp_leaders<<<1, B>>>(a, b);
   exit_half_mirror<<<1, B>>>(a, b);

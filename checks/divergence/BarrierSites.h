@@ -1,0 +1,44 @@
+// What divergence-barrier asks of a kernel's statements beside its own
+// rules: a barrier's name for a message, the first barrier of a region, and
+// the exits a top-level statement holds inside its arms, deeper than
+// `if (c) return;` (`if (blockDim.x <= 32) { if (tid == 0) { ...; return;
+// } }`), for ReportAllExits, which reports a barrier after any
+// thread-dependent exit, as HIP on AMD GPUs may wait for the threads that
+// left.
+#pragma once
+#include "Analysis/ThreadDependence.h"
+#include "clang/AST/Stmt.h"
+#include "llvm/ADT/ArrayRef.h"
+#include <string>
+#include <vector>
+
+namespace warplint::divergence {
+
+// A block-level divergence is one that some threads of the block do not
+// share: thread-dependent, or different between warps (a warp id, a vote).
+inline bool splitsBlock(Dependence D) {
+  return D == Dependence::ThreadDependent || D == Dependence::WarpUniform;
+}
+
+// How a message names a barrier: `__syncthreads()`, `asm bar.sync`, or
+// the called function's qualified name.
+std::string barrierName(const clang::Stmt *Site);
+
+struct NestedExit {
+  const clang::ReturnStmt *Return;
+  // The innermost condition around it that splits the block.
+  const clang::Expr *Cond;
+};
+
+// The returns of Top (a statement of a kernel's body) that only some
+// threads of a block take: under an `if` whose condition is thread-dependent
+// or differs between warps, and in no loop, switch or lambda (whose
+// returns and exits are the loop rule's, or not the kernel's).
+std::vector<NestedExit> nestedExits(const clang::Stmt *Top,
+                                    FunctionDependence &FD);
+
+// The first block barrier of Stmts, in source order, at any depth (not in
+// a lambda).
+const clang::Stmt *firstBlockBarrier(llvm::ArrayRef<const clang::Stmt *> Stmts);
+
+} // namespace warplint::divergence
