@@ -1,9 +1,11 @@
 #include "checks/divergence/BarrierSites.h"
 #include "Analysis/SyncPrimitives.h"
+#include "clang/AST/ASTContext.h"
 #include "clang/AST/Decl.h"
 #include "clang/AST/Expr.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/StmtCXX.h"
+#include <optional>
 
 using namespace clang;
 
@@ -47,6 +49,31 @@ const Stmt *firstBarrierIn(const Stmt *S) {
 }
 
 } // namespace
+
+bool deadBySourceConstants(const Stmt *Site, FunctionDependence &FD) {
+  const ASTContext &Ctx = FD.function()->getASTContext();
+  for (const Stmt *S = Site, *P = FD.parent(S); P; S = P, P = FD.parent(P)) {
+    const Expr *Cond = nullptr;
+    bool Then = false;
+    if (const auto *If = dyn_cast<IfStmt>(P)) {
+      if (S != If->getThen() && S != If->getElse())
+        continue;
+      Cond = If->getCond();
+      Then = S == If->getThen();
+    } else if (const auto *C = dyn_cast<ConditionalOperator>(P)) {
+      if (S == C->getCond())
+        continue;
+      Cond = C->getCond();
+      Then = S == C->getTrueExpr();
+    }
+    if (!Cond)
+      continue;
+    if (std::optional<bool> V = sourceConstantCondition(Cond, Ctx);
+        V && *V != Then)
+      return true;
+  }
+  return false;
+}
 
 std::string barrierName(const Stmt *Site) {
   SyncSite S = classifySync(Site);

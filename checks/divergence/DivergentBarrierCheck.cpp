@@ -220,6 +220,8 @@ void DivergentBarrierCheck::visit(FunctionDependence &FD,
 
 void DivergentBarrierCheck::judge(const Stmt *Site, FunctionDependence &FD,
                                   llvm::SmallVectorImpl<Frame> &Chain) {
+  if (deadBySourceConstants(Site, FD))
+    return;
   auto Guards = FD.guardSites(Site);
   // Threads that leave by a path with nothing left to run but the kernel's
   // end have exited, and a barrier does not wait for exited threads (PTX

@@ -171,6 +171,15 @@ const FunctionDecl *userCallee(const Stmt *S) {
                                                                    : F;
 }
 
+std::optional<bool> sourceConstantCondition(const Expr *Cond,
+                                            const ASTContext &Ctx) {
+  bool Value;
+  if (Cond && !Cond->isValueDependent() &&
+      Cond->EvaluateAsBooleanCondition(Value, Ctx))
+    return Value;
+  return std::nullopt;
+}
+
 const Stmt *BarrierSummary::barrierIn(const FunctionDecl *F) {
   return barrierIn(F, 0);
 }
@@ -183,6 +192,7 @@ const Stmt *BarrierSummary::barrierIn(const FunctionDecl *F, unsigned Depth) {
   if (It != Memo.end())
     return It->second;
   Memo[Def] = nullptr; // recursion: no
+  Ctx = &Def->getASTContext();
   const Stmt *Found = search(Def->getBody(), Depth);
   Memo[Def] = Found;
   return Found;
@@ -204,9 +214,22 @@ const Stmt *BarrierSummary::search(const Stmt *S, unsigned Depth) {
     if (const FunctionDecl *Callee = Call->getDirectCallee())
       if (barrierIn(Callee, Depth + 1))
         return S;
+  // Only the arm a constant condition keeps (its condition runs anyway).
+  std::optional<bool> Kept;
+  const Stmt *Then = nullptr, *Else = nullptr;
+  if (const auto *C = dyn_cast<ConditionalOperator>(S); C && Ctx) {
+    Kept = sourceConstantCondition(C->getCond(), *Ctx);
+    Then = C->getTrueExpr();
+    Else = C->getFalseExpr();
+  } else if (const auto *If = dyn_cast<IfStmt>(S); If && Ctx) {
+    Kept = sourceConstantCondition(If->getCond(), *Ctx);
+    Then = If->getThen();
+    Else = If->getElse();
+  }
   for (const Stmt *C : S->children())
-    if (const Stmt *Found = search(C, Depth))
-      return Found;
+    if (!Kept || C != (*Kept ? Else : Then))
+      if (const Stmt *Found = search(C, Depth))
+        return Found;
   return nullptr;
 }
 

@@ -43,9 +43,18 @@ unsigned tileSizeOf(clang::QualType T);
 // the system headers (a helper the user wrote), or null.
 const clang::FunctionDecl *userCallee(const clang::Stmt *S);
 
+// The value of a condition that the source's constants decide (a macro
+// compared with a number, a constexpr value, a template argument in an
+// instantiation), or nothing. The arm it rules out is not in the code nvcc
+// generates: `(Z > WARP_SZ) ? __syncthreads() : __syncwarp()` with Z 32
+// holds no barrier.
+std::optional<bool> sourceConstantCondition(const clang::Expr *Cond,
+                                            const clang::ASTContext &Ctx);
+
 // Functions that may execute a block barrier, directly or through their
 // callees (bodies in system headers included: cub::BlockReduce::Sum
-// synchronises the block). Memoised; recursion and depth end in "no".
+// synchronises the block), but not in an arm a constant condition rules
+// out (sourceConstantCondition). Memoised; recursion and depth end in "no".
 class BarrierSummary {
 public:
   // The barrier inside F (or one of its callees) that F may execute, or null.
@@ -57,6 +66,7 @@ private:
   const clang::Stmt *search(const clang::Stmt *S, unsigned Depth);
   const clang::Stmt *barrierIn(const clang::FunctionDecl *F, unsigned Depth);
   llvm::DenseMap<const clang::FunctionDecl *, const clang::Stmt *> Memo;
+  const clang::ASTContext *Ctx = nullptr; // of the functions searched
 };
 
 } // namespace warplint
