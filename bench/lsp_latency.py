@@ -84,11 +84,46 @@ class Server:
                 return m["params"]["diagnostics"]
 
 
+SEVERITY = {1: "error", 2: "warning", 3: "note", 4: "note"}
+
+
+def apply_change(text, change):
+    """text with an LSP range change applied (ASCII text: UTF-16 = bytes)."""
+    lines = text.split("\n")
+    def offset(pos):
+        return sum(len(l) + 1 for l in lines[:pos["line"]]) + pos["character"]
+    r = change["range"]
+    return text[:offset(r["start"])] + change["text"] + text[offset(r["end"]):]
+
+
+def cli_findings(cli, path, source):
+    """The command line's findings of the file's text (line, column, check,
+    severity), linted as a file beside it, so that its includes resolve."""
+    d = os.path.dirname(path)
+    tmp = os.path.join(d, ".lsp_latency_%d_%s" % (os.getpid(), os.path.basename(path)))
+    try:
+        with open(tmp, "w", encoding="utf-8") as f:
+            f.write(source)
+        out = subprocess.run([cli, "--format=json", "--arch=sm_80", tmp, "--"],
+                             capture_output=True, text=True).stdout
+    finally:
+        os.unlink(tmp)
+    found = json.loads(out)
+    return {(f["line"], f["column"], f["check"], f["severity"])
+            for f in found["findings"] if os.path.basename(f["file"]) == os.path.basename(tmp)} | \
+           {(e["line"], e["column"], "clang-diagnostic-error", "error")
+            for e in found.get("errors", []) if e.get("line")}
+
+
 def main():
     ap = argparse.ArgumentParser()
     add_server_options(ap)
     ap.add_argument("--edits", type=int, default=10)
     ap.add_argument("--edit", choices=["top", "body"], default="body")
+    ap.add_argument("--compare-cli", action="store_true",
+                    help="check that the diagnostics after the open and after "
+                         "the last edit are the command line's on that text")
+    ap.add_argument("--cli", default=os.path.join(ROOT, "build/bin/warplint"))
     args = ap.parse_args()
     path = os.path.abspath(args.file)
     uri = "file://" + path
@@ -104,6 +139,7 @@ def main():
     first = next(i for i, l in enumerate(lines) if "__global__" in l)
     last = next(i for i in range(first, len(lines))
                 if lines[i].rstrip().endswith("{")) + 1
+    last = diags
     times = []
     # The first edit is timed too: the server builds the preamble in the
     # background from the open, and the first edit may wait for the rest of
@@ -124,9 +160,20 @@ def main():
                       "text": " "}
         t0 = time.perf_counter()
         s.change(uri, version, change)
-        s.diagnostics_of(version)
+        last = s.diagnostics_of(version)
         times.append(time.perf_counter() - t0)
+        text = apply_change(text, change)
     s.exit()
+    if args.compare_cli:
+        for when, published, source in (("open", diags, open(path, encoding="utf-8").read()),
+                                        ("last edit", last, text)):
+            cli = cli_findings(args.cli, path, source)
+            lsp = {(d["range"]["start"]["line"] + 1, d["range"]["start"]["character"] + 1,
+                    d.get("code", ""), SEVERITY[d["severity"]]) for d in published}
+            print("%s: %d findings, %s" % (
+                when, len(lsp), "the command line's" if lsp == cli else
+                "NOT the command line's: only LSP %s, only CLI %s" % (
+                    sorted(lsp - cli), sorted(cli - lsp))))
     print("%s: %d diagnostics; open %.3f s; edit (%s, %d): first %.3f s, "
           "median %.3f s, worst %.3f s, fastest %.3f s" % (
               os.path.basename(path), len(diags), cold, args.edit, len(times),
