@@ -50,22 +50,28 @@ CORPUS = os.path.join(HERE, "corpus.tsv")
 COLUMNS = ["name", "repo", "commit", "half", "files", "flags", "note"]
 
 
-def read_corpus(path=CORPUS):
-    """The rows of corpus.tsv as dicts (comments and the header skipped)."""
-    rows = []
+def tsv_rows(path, columns):
+    """(line number, cells) of each row of a tab-separated file whose first
+    row names the columns (comments, blank lines and that row skipped)."""
     with open(path, encoding="utf-8") as f:
-        for line in f:
+        for n, line in enumerate(f, 1):
             line = line.rstrip("\n")
             if not line or line.startswith("#"):
                 continue
             cells = line.split("\t")
-            if cells[0] == "name":
-                continue
-            cells += [""] * (len(COLUMNS) - len(cells))
-            row = dict(zip(COLUMNS, cells))
-            if row["half"] not in ("tune", "measure"):
-                raise SystemExit(f"{path}: {row['name']}: half must be tune or measure")
-            rows.append(row)
+            if cells[0] != columns[0]:
+                yield n, cells
+
+
+def read_corpus(path=CORPUS):
+    """The rows of corpus.tsv as dicts (comments and the header skipped)."""
+    rows = []
+    for _, cells in tsv_rows(path, COLUMNS):
+        cells += [""] * (len(COLUMNS) - len(cells))
+        row = dict(zip(COLUMNS, cells))
+        if row["half"] not in ("tune", "measure"):
+            raise SystemExit(f"{path}: {row['name']}: half must be tune or measure")
+        rows.append(row)
     return rows
 
 

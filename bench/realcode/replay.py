@@ -45,21 +45,14 @@ KINDS = ("true", "false", "not-worth-it")
 def read_verdicts(path=VERDICTS):
     """The rows of verdicts.tsv as dicts, line as int; a malformed row stops."""
     out = []
-    with open(path, encoding="utf-8") as f:
-        for n, line in enumerate(f, 1):
-            line = line.rstrip("\n")
-            if not line or line.startswith("#"):
-                continue
-            cells = line.split("\t")
-            if cells[0] == "project":
-                continue
-            if len(cells) < 5:
-                raise SystemExit(f"{path}:{n}: expected {len(VERDICT_COLUMNS)} columns")
-            v = dict(zip(VERDICT_COLUMNS, cells + [""] * (6 - len(cells))))
-            if v["verdict"] not in KINDS:
-                raise SystemExit(f"{path}:{n}: verdict must be one of {', '.join(KINDS)}")
-            v["line"] = int(v["line"])
-            out.append(v)
+    for n, cells in lint_corpus.tsv_rows(path, VERDICT_COLUMNS):
+        if len(cells) < 5:
+            raise SystemExit(f"{path}:{n}: expected {len(VERDICT_COLUMNS)} columns")
+        v = dict(zip(VERDICT_COLUMNS, cells + [""] * (6 - len(cells))))
+        if v["verdict"] not in KINDS:
+            raise SystemExit(f"{path}:{n}: verdict must be one of {', '.join(KINDS)}")
+        v["line"] = int(v["line"])
+        out.append(v)
     return out
 
 
