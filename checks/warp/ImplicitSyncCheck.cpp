@@ -177,7 +177,11 @@ void ImplicitSyncCheck::checkFunction(const FunctionDecl *Fn) {
     return SM.getPresumedLoc(SM.getFileLoc(E->getBeginLoc())).getLine();
   };
   for (const WarpExchange &X : context().engine().exchanges(Fn)) {
-    if (!Seen.insert({X.Later, X.Earlier}).second || stickyFlag(X.Root))
+    if (!Seen.insert({X.Later, X.Earlier}).second || stickyFlag(X.Root) ||
+        !SeenSites
+             .insert({SM.getFileLoc(X.Later->getBeginLoc()),
+                      SM.getFileLoc(X.Earlier->getBeginLoc())})
+             .second)
       continue;
     bool Its = arch().independent_thread_scheduling;
     bool Raw = X.ReadAfterWrite;

@@ -23,6 +23,11 @@ private:
   // (later, earlier) pairs reported: a helper called from several kernels
   // is reported once.
   llvm::DenseSet<std::pair<const clang::Expr *, const clang::Expr *>> Seen;
+  // The same pair by its places in the source: each instantiation of a
+  // kernel template has expressions of its own, and its lanes may differ
+  // (a template argument in the bounds), but it is one site to fix.
+  llvm::DenseSet<std::pair<clang::SourceLocation, clang::SourceLocation>>
+      SeenSites;
 };
 
 } // namespace warplint::warp

@@ -258,6 +258,18 @@ __device__ void retry(volatile unsigned *flags, unsigned i, unsigned v) {
   } while (flags[i] != v); // reads only: not a tagged update
 }
 
+// ---- one site, two instantiations whose lanes differ: reported once
+template <int N> __global__ void exchange_per_instance(float *out) {
+  __shared__ float s[64];
+  s[threadIdx.x] = out[threadIdx.x];
+  if (threadIdx.x < N)
+    out[threadIdx.x] = s[threadIdx.x + N];
+}
+void launch_instances(float *out) {
+  exchange_per_instance<8><<<1, 32>>>(out);
+  exchange_per_instance<16><<<1, 32>>>(out);
+}
+
 // ---- expected findings (lines above)
 // CHECK: {{.*}}warp-implicit-sync-shapes.cu:22:22: error: lanes 0-15 of warp 0 read 's[tid + 16]', which lanes 16-31 of the same warp write at line 21, with no __syncwarp() between: this assumes the warp runs in lockstep (warp-synchronous code), which independent thread scheduling on sm_80 does not guarantee (Volta tuning guide 1.4.1.2) [warp-implicit-sync]
 // CHECK: {{.*}}warp-implicit-sync-shapes.cu:21:5: note: written here
@@ -290,3 +302,6 @@ __device__ void retry(volatile unsigned *flags, unsigned i, unsigned v) {
 // CHECK: {{.*}}warp-implicit-sync-shapes.cu:250:12: error: each lane writes 's_WarpHist[data]' and reads it back to see whether its own write survived (a tagged update): this counts on the lanes that collide on one address writing together, in lockstep (warp-synchronous code), which independent thread scheduling on sm_80 does not guarantee; a lane that reads back before another overwrites keeps its count and the other's is lost (Volta tuning guide 1.4.1.2) [warp-implicit-sync]
 // CHECK: {{.*}}warp-implicit-sync-shapes.cu:249:5: note: written here
 // CHECK: {{.*}}warp-implicit-sync-shapes.cu:250:12: note: update the counter with atomicAdd on shared memory (one instruction since Maxwell) instead of the tag loop
+// CHECK: {{.*}}warp-implicit-sync-shapes.cu:266:24: error: lanes 0-7 of warp 0 read 's[threadIdx.x + N]', which lanes 8-15 of the same warp write at line 264, with no __syncwarp() between: this assumes the warp runs in lockstep (warp-synchronous code), which independent thread scheduling on sm_80 does not guarantee (Volta tuning guide 1.4.1.2) [warp-implicit-sync]
+// CHECK: {{.*}}warp-implicit-sync-shapes.cu:264:3: note: written here
+// CHECK: {{.*}}warp-implicit-sync-shapes.cu:266:24: note: synchronise the lanes between the write and the read with __syncwarp(), or exchange the values with __shfl_down_sync / cooperative_groups::reduce; 'volatile' does not order lanes
