@@ -5,7 +5,6 @@
 #include "clang/AST/Expr.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/StmtCXX.h"
-#include <optional>
 
 using namespace clang;
 
@@ -52,26 +51,9 @@ const Stmt *firstBarrierIn(const Stmt *S) {
 
 bool deadBySourceConstants(const Stmt *Site, FunctionDependence &FD) {
   const ASTContext &Ctx = FD.function()->getASTContext();
-  for (const Stmt *S = Site, *P = FD.parent(S); P; S = P, P = FD.parent(P)) {
-    const Expr *Cond = nullptr;
-    bool Then = false;
-    if (const auto *If = dyn_cast<IfStmt>(P)) {
-      if (S != If->getThen() && S != If->getElse())
-        continue;
-      Cond = If->getCond();
-      Then = S == If->getThen();
-    } else if (const auto *C = dyn_cast<ConditionalOperator>(P)) {
-      if (S == C->getCond())
-        continue;
-      Cond = C->getCond();
-      Then = S == C->getTrueExpr();
-    }
-    if (!Cond)
-      continue;
-    if (std::optional<bool> V = sourceConstantCondition(Cond, Ctx);
-        V && *V != Then)
+  for (const Stmt *S = Site, *P = FD.parent(S); P; S = P, P = FD.parent(P))
+    if (ruledOutArm(P, Ctx) == S)
       return true;
-  }
   return false;
 }
 

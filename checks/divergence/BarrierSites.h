@@ -40,7 +40,7 @@ std::vector<NestedExit> nestedExits(const clang::Stmt *Top,
 // Whether Site never runs because a condition around it is a constant of
 // the source (macros, constexpr values): the dead arm of `(N > 32) ?
 // __syncthreads() : __syncwarp()` or of an `if` whose condition folds
-// (sourceConstantCondition). What nvcc's code does not hold is no finding.
+// (ruledOutArm). What nvcc's code does not hold is no finding.
 bool deadBySourceConstants(const clang::Stmt *Site, FunctionDependence &FD);
 
 // The first block barrier of Stmts, in source order, at any depth (not in

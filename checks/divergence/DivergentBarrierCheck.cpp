@@ -28,6 +28,12 @@ static bool isEmptyOrReturn(const Stmt *S) {
   return isa<NullStmt>(S) || (R && !R->getRetValue());
 }
 
+// `if (c) return;` (or `{ return; }`), with no else: the early exit.
+static bool isReturnIf(const IfStmt *If) {
+  return !If->getElse() && !isa<NullStmt>(If->getThen()) &&
+         isEmptyOrReturn(If->getThen());
+}
+
 // Nothing runs after S in its function: S is the last statement of each
 // block around it up to the body (or is followed only by a plain return),
 // and no loop or switch encloses it. Threads leaving S leave the function.
@@ -431,9 +437,7 @@ void DivergentBarrierCheck::checkEarlyExits(const FunctionDecl *Fn) {
     Dependence D = FD.dependence(If->getCond());
     if (D != Dependence::ThreadDependent && D != Dependence::WarpUniform)
       continue;
-    bool ThenReturns = isEmptyOrReturn(If->getThen()) &&
-                       !isa<NullStmt>(If->getThen()) && (!If->getElse());
-    if (ThenReturns) {
+    if (isReturnIf(If)) {
       // The region the survivors run: the rest of the body.
       llvm::SmallVector<const Stmt *, 8> Rest(std::next(It), Body->body_end());
       judgeExit(Fn, FD, {If, If->getCond(), /*SurviveIfTrue=*/false}, Rest);
@@ -466,8 +470,7 @@ void DivergentBarrierCheck::reportNestedExits(FunctionDependence &FD,
                                               const CompoundStmt *Body) {
   for (auto It = Body->body_begin(); It != Body->body_end(); ++It) {
     const auto *If = dyn_cast<IfStmt>(*It);
-    if (If && !If->getElse() && !isa<NullStmt>(If->getThen()) &&
-        isEmptyOrReturn(If->getThen()))
+    if (If && isReturnIf(If))
       continue; // `if (c) return;`: the early-exit rule's (judgeExit)
     std::vector<NestedExit> Exits = nestedExits(*It, FD);
     const Stmt *Bar = Exits.empty() ? nullptr

@@ -171,13 +171,23 @@ const FunctionDecl *userCallee(const Stmt *S) {
                                                                    : F;
 }
 
-std::optional<bool> sourceConstantCondition(const Expr *Cond,
-                                            const ASTContext &Ctx) {
+const Stmt *ruledOutArm(const Stmt *Parent, const ASTContext &Ctx) {
+  const Expr *Cond = nullptr;
+  const Stmt *Then = nullptr, *Else = nullptr;
+  if (const auto *C = dyn_cast<ConditionalOperator>(Parent)) {
+    Cond = C->getCond();
+    Then = C->getTrueExpr();
+    Else = C->getFalseExpr();
+  } else if (const auto *If = dyn_cast<IfStmt>(Parent)) {
+    Cond = If->getCond();
+    Then = If->getThen();
+    Else = If->getElse();
+  }
   bool Value;
-  if (Cond && !Cond->isValueDependent() &&
-      Cond->EvaluateAsBooleanCondition(Value, Ctx))
-    return Value;
-  return std::nullopt;
+  if (!Cond || Cond->isValueDependent() ||
+      !Cond->EvaluateAsBooleanCondition(Value, Ctx))
+    return nullptr;
+  return Value ? Else : Then;
 }
 
 const Stmt *BarrierSummary::barrierIn(const FunctionDecl *F) {
@@ -214,20 +224,10 @@ const Stmt *BarrierSummary::search(const Stmt *S, unsigned Depth) {
     if (const FunctionDecl *Callee = Call->getDirectCallee())
       if (barrierIn(Callee, Depth + 1))
         return S;
-  // Only the arm a constant condition keeps (its condition runs anyway).
-  std::optional<bool> Kept;
-  const Stmt *Then = nullptr, *Else = nullptr;
-  if (const auto *C = dyn_cast<ConditionalOperator>(S); C && Ctx) {
-    Kept = sourceConstantCondition(C->getCond(), *Ctx);
-    Then = C->getTrueExpr();
-    Else = C->getFalseExpr();
-  } else if (const auto *If = dyn_cast<IfStmt>(S); If && Ctx) {
-    Kept = sourceConstantCondition(If->getCond(), *Ctx);
-    Then = If->getThen();
-    Else = If->getElse();
-  }
+  // Not the arm a constant condition rules out (its condition runs anyway).
+  const Stmt *Dead = Ctx ? ruledOutArm(S, *Ctx) : nullptr;
   for (const Stmt *C : S->children())
-    if (!Kept || C != (*Kept ? Else : Then))
+    if (C != Dead)
       if (const Stmt *Found = search(C, Depth))
         return Found;
   return nullptr;

@@ -7,7 +7,6 @@
 #include "clang/AST/Expr.h"
 #include "clang/AST/Stmt.h"
 #include "llvm/ADT/DenseMap.h"
-#include <optional>
 #include <string>
 
 namespace warplint {
@@ -43,18 +42,19 @@ unsigned tileSizeOf(clang::QualType T);
 // the system headers (a helper the user wrote), or null.
 const clang::FunctionDecl *userCallee(const clang::Stmt *S);
 
-// The value of a condition that the source's constants decide (a macro
-// compared with a number, a constexpr value, a template argument in an
-// instantiation), or nothing. The arm it rules out is not in the code nvcc
-// generates: `(Z > WARP_SZ) ? __syncthreads() : __syncwarp()` with Z 32
-// holds no barrier.
-std::optional<bool> sourceConstantCondition(const clang::Expr *Cond,
-                                            const clang::ASTContext &Ctx);
+// The arm of Parent (an `if` or a `?:`) that a condition the source's
+// constants decide rules out (a macro compared with a number, a constexpr
+// value, a template argument in an instantiation; clang's evaluator folds
+// the condition whole), or null. It is not in the code nvcc generates:
+// `(Z > WARP_SZ) ? __syncthreads() : __syncwarp()` with Z 32 holds no
+// barrier.
+const clang::Stmt *ruledOutArm(const clang::Stmt *Parent,
+                               const clang::ASTContext &Ctx);
 
 // Functions that may execute a block barrier, directly or through their
 // callees (bodies in system headers included: cub::BlockReduce::Sum
 // synchronises the block), but not in an arm a constant condition rules
-// out (sourceConstantCondition). Memoised; recursion and depth end in "no".
+// out (ruledOutArm). Memoised; recursion and depth end in "no".
 class BarrierSummary {
 public:
   // The barrier inside F (or one of its callees) that F may execute, or null.
