@@ -58,6 +58,11 @@ struct LaneSplit {
   unsigned WarpsTrue = 0, WarpsFalse = 0;
 };
 
+// V wrapped to the width and signedness of an integral type T (a bool: 0 or
+// 1); nothing for another type.
+std::optional<int64_t> wrapTo(int64_t V, clang::QualType T,
+                              const clang::ASTContext &Ctx);
+
 // A set of lanes for messages: "lane 0", "lanes 0-2", "lanes 0-7, 16-23",
 // "the 16 odd lanes", "12 lanes".
 std::string describeLanes(uint64_t Mask, unsigned WarpSize);
