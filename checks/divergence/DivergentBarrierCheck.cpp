@@ -501,7 +501,8 @@ const Stmt *DivergentBarrierCheck::exitingLoop(const Stmt *Loop,
   // take it: a loop in tail position inside an `if` is not judged by the
   // exit rule, so its guard is not dropped either.
   if (!Body || !Cond || !FD.function()->hasAttr<CUDAGlobalAttr>() ||
-      FD.parent(Loop) != FD.function()->getBody() || !endsFunction(Loop, FD))
+      FD.parent(Loop) != FD.function()->getBody() || !endsFunction(Loop, FD) ||
+      FD.dependence(Cond) == Dependence::Uniform) // a bound padded to the block
     return nullptr;
   // (A break or return out of it ends the thread too; a continue is judged
   // as a guard of its own.)

@@ -229,8 +229,35 @@ void LaneEngine::bindParameters(LaneEvaluator &E, const BlockShape &Shape,
 // ceil((N - t) / S) = N / S iterations, the same in every thread (one each
 // when N == S: `for (pos = tid; pos < SUM_N; pos += blockSize)` with both 256
 // and 256 threads launched). The counter must not be written in the body.
+// Whether E is a multiple of S however large its other factors: a constant
+// multiple, a product with such a factor (`TB * ((n + TB - 1) / TB)`), a
+// sum of multiples, a local initialised so and never written in Body.
+static bool multipleOf(const Expr *E, uint64_t S, const ASTContext &Ctx,
+                       const Stmt *Body, unsigned Depth = 0) {
+  if (!E || !S || Depth > 8 || E->isValueDependent())
+    return false;
+  E = E->IgnoreParenImpCasts();
+  Expr::EvalResult R;
+  if (E->EvaluateAsInt(R, Ctx))
+    return !R.Val.getInt().isNegative() &&
+           R.Val.getInt().getZExtValue() % S == 0;
+  if (const auto *BO = dyn_cast<BinaryOperator>(E)) {
+    if (BO->getOpcode() == BO_Mul)
+      return multipleOf(BO->getLHS(), S, Ctx, Body, Depth + 1) ||
+             multipleOf(BO->getRHS(), S, Ctx, Body, Depth + 1);
+    if (BO->getOpcode() == BO_Add)
+      return multipleOf(BO->getLHS(), S, Ctx, Body, Depth + 1) &&
+             multipleOf(BO->getRHS(), S, Ctx, Body, Depth + 1);
+    return false;
+  }
+  const auto *DRE = dyn_cast<DeclRefExpr>(E);
+  const auto *V = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
+  return V && V->isLocalVarDecl() && V->getInit() && !writesTo(Body, V) &&
+         multipleOf(V->getInit(), S, Ctx, Body, Depth + 1);
+}
+
 static bool blockStrideTrips(const ForStmt *For, unsigned X,
-                             const ASTContext &Ctx) {
+                             const ASTContext &Ctx, FunctionDependence &FD) {
   if (!For->getInit() || !For->getCond() || !For->getInc() || !X)
     return false;
   auto IsComponent = [](const Expr *E, llvm::StringRef Type) {
@@ -256,16 +283,16 @@ static bool blockStrideTrips(const ForStmt *For, unsigned X,
   const auto *Cond = dyn_cast<BinaryOperator>(For->getCond()->IgnoreParens());
   if (!Cond || Cond->getOpcode() != BO_LT || !IsCounter(Cond->getLHS()))
     return false;
-  std::optional<uint64_t> N = Constant(Cond->getRHS());
   const auto *Inc = dyn_cast<CompoundAssignOperator>(For->getInc());
-  if (!N || !Inc || Inc->getOpcode() != BO_AddAssign ||
-      !IsCounter(Inc->getLHS()))
+  if (!Inc || Inc->getOpcode() != BO_AddAssign || !IsCounter(Inc->getLHS()))
     return false;
   std::optional<uint64_t> S = IsComponent(Inc->getRHS()->IgnoreParenImpCasts(),
                                           "__cuda_builtin_blockDim_t")
                                   ? std::optional<uint64_t>(X)
                                   : Constant(Inc->getRHS());
-  if (!S || *S < X || *N % *S != 0)
+  // (A bound padded to the stride at run time is a multiple all the same.)
+  if (!S || *S < X || FD.dependence(Cond->getRHS()) != Dependence::Uniform ||
+      !multipleOf(Cond->getRHS(), *S, Ctx, FD.function()->getBody()))
     return false;
   return !writesTo(For->getBody(), Counter);
 }
@@ -331,7 +358,7 @@ bool LaneEngine::sameForLaunch(const Stmt *Where, const FunctionDecl *F,
         return false;
       if (Loop) {
         const auto *For = dyn_cast<ForStmt>(S);
-        if (!For || !blockStrideTrips(For, Shape.X, Ctx))
+        if (!For || !blockStrideTrips(For, Shape.X, Ctx, TDA.forFunction(Fn)))
           return false;
         continue;
       }

@@ -1,6 +1,7 @@
 #include "Analysis/ThreadDependence.h"
 #include "Analysis/Budget.h"
 #include "Analysis/DeclRefs.h"
+#include "Analysis/ThreadDependenceImpl.h"
 #include "clang/AST/Attr.h"
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/ExprCXX.h"
@@ -10,63 +11,14 @@
 #include "llvm/ADT/StringSwitch.h"
 
 using namespace clang;
+using namespace warplint::detail;
 
 namespace warplint {
-
-const char *dependenceName(Dependence D) {
-  switch (D) {
-  case Dependence::Uniform:
-    return "uniform";
-  case Dependence::WarpUniform:
-    return "warp-uniform";
-  case Dependence::Unknown:
-    return "unknown";
-  case Dependence::ThreadDependent:
-    return "thread-dependent";
-  }
-  return "unknown";
-}
-
-std::optional<std::pair<llvm::StringRef, llvm::StringRef>>
-cudaBuiltinComponent(const Expr *E) {
-  E = E->IgnoreParenImpCasts();
-  if (const auto *POE = dyn_cast<PseudoObjectExpr>(E))
-    E = POE->getSyntacticForm()->IgnoreParenImpCasts();
-  const auto *Prop = dyn_cast<MSPropertyRefExpr>(E);
-  if (!Prop)
-    return std::nullopt;
-  const Expr *Base = Prop->getBaseExpr()->IgnoreParenImpCasts();
-  if (const auto *OVE = dyn_cast<OpaqueValueExpr>(Base))
-    Base = OVE->getSourceExpr()->IgnoreParenImpCasts();
-  const auto *DRE = dyn_cast<DeclRefExpr>(Base);
-  if (!DRE)
-    return std::nullopt;
-  const auto *RD = DRE->getType()->getAsCXXRecordDecl();
-  if (!RD || !RD->getName().starts_with("__cuda_builtin_"))
-    return std::nullopt;
-  return std::make_pair(RD->getName(), Prop->getPropertyDecl()->getName());
-}
-
-std::optional<BinaryForm> binaryForm(const Expr *E) {
-  if (const auto *BO = dyn_cast<BinaryOperator>(E))
-    return BinaryForm{BO->getOpcode(), BO->getLHS(), BO->getRHS()};
-  const auto *Op = dyn_cast<CXXOperatorCallExpr>(E);
-  if (!Op || Op->getNumArgs() != 2 || !Op->isTypeDependent() ||
-      !isa<UnresolvedLookupExpr>(Op->getCallee()->IgnoreImplicit()))
-    return std::nullopt;
-  OverloadedOperatorKind K = Op->getOperator();
-  // (Only the operators with a binary built-in form: not ->*, [], (), and
-  // not a postfix ++ or --, whose second argument is a placeholder.)
-  if (K == OO_ArrowStar || K == OO_Subscript || K == OO_Call ||
-      K == OO_PlusPlus || K == OO_MinusMinus)
-    return std::nullopt;
-  return BinaryForm{BinaryOperator::getOverloadedOpcode(K), Op->getArg(0),
-                    Op->getArg(1)};
-}
+namespace detail {
 
 // An assignment, `x = v` or `x += v`: built in, or, in a template as
 // written, an operator call left unresolved (a definition all the same).
-static std::optional<BinaryForm> assignmentForm(const Stmt *S) {
+std::optional<BinaryForm> assignmentForm(const Stmt *S) {
   const auto *E = dyn_cast<Expr>(S);
   if (!E)
     return std::nullopt;
@@ -78,7 +30,7 @@ static std::optional<BinaryForm> assignmentForm(const Stmt *S) {
 
 // The operand of `++x`, `x--` (or, in a template as written, of the
 // operator call left unresolved), or null.
-static const Expr *incDecOperand(const Stmt *S) {
+const Expr *incDecOperand(const Stmt *S) {
   if (const auto *UO = dyn_cast<UnaryOperator>(S))
     return UO->isIncrementDecrementOp() ? UO->getSubExpr() : nullptr;
   const auto *Op = dyn_cast<CXXOperatorCallExpr>(S);
@@ -88,8 +40,6 @@ static const Expr *incDecOperand(const Stmt *S) {
     return nullptr;
   return Op->getArg(0);
 }
-
-namespace {
 
 // The CUDA built-in variables, recognised by their declared types (clang's
 // __clang_cuda_builtin_vars.h; warplint's fallback header uses the same).
@@ -176,28 +126,58 @@ const VarDecl *localAggregate(const Expr *E, const FunctionDecl *F,
   return V && !V->getType()->isReferenceType() ? V : nullptr;
 }
 
-bool isLoop(const Stmt *S) {
-  return isa<ForStmt, WhileStmt, DoStmt, CXXForRangeStmt>(S);
-}
+} // namespace detail
 
-// Whether Exit can leave, or skip the rest of an iteration of, Loop: a
-// break or continue only acts on its innermost loop (a break in a switch on
-// the switch); a return or goto on every loop around it.
-template <typename ParentFn>
-bool exitsLoop(const Stmt *Exit, const Stmt *Loop, ParentFn Parent) {
-  bool IsBreak = isa<BreakStmt>(Exit), IsContinue = isa<ContinueStmt>(Exit);
-  for (const Stmt *P = Parent(Exit); P; P = Parent(P)) {
-    if (P == Loop)
-      return true;
-    if ((IsBreak || IsContinue) && isLoop(P))
-      return false;
-    if (IsBreak && isa<SwitchStmt>(P))
-      return false;
+const char *dependenceName(Dependence D) {
+  switch (D) {
+  case Dependence::Uniform:
+    return "uniform";
+  case Dependence::WarpUniform:
+    return "warp-uniform";
+  case Dependence::Unknown:
+    return "unknown";
+  case Dependence::ThreadDependent:
+    return "thread-dependent";
   }
-  return false;
+  return "unknown";
 }
 
-} // namespace
+std::optional<std::pair<llvm::StringRef, llvm::StringRef>>
+cudaBuiltinComponent(const Expr *E) {
+  E = E->IgnoreParenImpCasts();
+  if (const auto *POE = dyn_cast<PseudoObjectExpr>(E))
+    E = POE->getSyntacticForm()->IgnoreParenImpCasts();
+  const auto *Prop = dyn_cast<MSPropertyRefExpr>(E);
+  if (!Prop)
+    return std::nullopt;
+  const Expr *Base = Prop->getBaseExpr()->IgnoreParenImpCasts();
+  if (const auto *OVE = dyn_cast<OpaqueValueExpr>(Base))
+    Base = OVE->getSourceExpr()->IgnoreParenImpCasts();
+  const auto *DRE = dyn_cast<DeclRefExpr>(Base);
+  if (!DRE)
+    return std::nullopt;
+  const auto *RD = DRE->getType()->getAsCXXRecordDecl();
+  if (!RD || !RD->getName().starts_with("__cuda_builtin_"))
+    return std::nullopt;
+  return std::make_pair(RD->getName(), Prop->getPropertyDecl()->getName());
+}
+
+std::optional<BinaryForm> binaryForm(const Expr *E) {
+  if (const auto *BO = dyn_cast<BinaryOperator>(E))
+    return BinaryForm{BO->getOpcode(), BO->getLHS(), BO->getRHS()};
+  const auto *Op = dyn_cast<CXXOperatorCallExpr>(E);
+  if (!Op || Op->getNumArgs() != 2 || !Op->isTypeDependent() ||
+      !isa<UnresolvedLookupExpr>(Op->getCallee()->IgnoreImplicit()))
+    return std::nullopt;
+  OverloadedOperatorKind K = Op->getOperator();
+  // (Only the operators with a binary built-in form: not ->*, [], (), and
+  // not a postfix ++ or --, whose second argument is a placeholder.)
+  if (K == OO_ArrowStar || K == OO_Subscript || K == OO_Call ||
+      K == OO_PlusPlus || K == OO_MinusMinus)
+    return std::nullopt;
+  return BinaryForm{BinaryOperator::getOverloadedOpcode(K), Op->getArg(0),
+                    Op->getArg(1)};
+}
 
 FunctionDependence::FunctionDependence(const FunctionDecl *F,
                                        ThreadDependenceAnalysis &Parent,
@@ -539,8 +519,10 @@ Dependence FunctionDependence::compute(const Expr *E) {
         Builtin && D == Dependence::ThreadDependent && isWarpIndex(Builtin))
       return Dependence::WarpUniform;
     // Uniformity by value: the thread index cancels (`idx - threadIdx.x`).
+    // (Or the block's size does: `(i / blockDim.x) * blockDim.x`.)
     if (D == Dependence::ThreadDependent &&
-        BinaryOperator::isAdditiveOp(BO->Op))
+        (BinaryOperator::isAdditiveOp(BO->Op) ||
+         BinaryOperator::isMultiplicativeOp(BO->Op)))
       if (auto P = threadPart(E, 0); P && P->Exact && P->Atoms.empty())
         return P->Rest;
     // The same on both sides of a comparison (`t < end + tid` with `t` from
@@ -551,6 +533,11 @@ Dependence FunctionDependence::compute(const Expr *E) {
       if (L && R && L->Exact && R->Exact && !L->Atoms.empty() &&
           L->Atoms == R->Atoms)
         return join(L->Rest, R->Rest);
+      // A block-stride counter against a bound padded to the block:
+      // `for (i = tid; i < blockDim.x * ((n + blockDim.x - 1) /
+      // blockDim.x); i += blockDim.x)` runs the same rounds in every thread.
+      if (auto Padded = blockPaddedCompare(*BO))
+        return *Padded;
     }
     return D;
   }
@@ -613,106 +600,6 @@ Dependence FunctionDependence::compute(const Expr *E) {
                    CXXScalarValueInitExpr, CastExpr, ArraySubscriptExpr>(E))
     return Dependence::Unknown;
   return D;
-}
-
-Dependence FunctionDependence::loopDependence(const Stmt *Loop) {
-  if (LoopsInProgress.count(Loop)) {
-    // While this loop is being judged, a query that comes back to it sees
-    // Unknown rather than recursing.
-    ++CutOffs;
-    return Dependence::Unknown;
-  }
-  auto Cached = LoopCache.find(Loop);
-  if (Cached != LoopCache.end())
-    return Cached->second;
-  unsigned Before = CutOffs;
-  LoopsInProgress.insert(Loop);
-  Dependence D = Dependence::Uniform;
-  if (const auto *For = dyn_cast<ForStmt>(Loop))
-    D = For->getCond() ? dependence(For->getCond()) : Dependence::Uniform;
-  else if (const auto *While = dyn_cast<WhileStmt>(Loop))
-    D = dependence(While->getCond());
-  else if (const auto *Do = dyn_cast<DoStmt>(Loop))
-    D = dependence(Do->getCond());
-  else
-    D = Dependence::Unknown;
-  // A break, continue or return under a thread-dependent condition inside
-  // the loop lets threads leave or skip iterations at different times.
-  for (const Stmt *Exit : loopExits(Loop))
-    D = join(D, enclosingGuard(Exit, Loop).D);
-  LoopsInProgress.erase(Loop);
-  if (CutOffs == Before)
-    LoopCache[Loop] = D;
-  return D;
-}
-
-llvm::SmallVector<const Stmt *, 4>
-FunctionDependence::enclosingBranches(const Stmt *S, const Stmt *Stop) const {
-  llvm::SmallVector<const Stmt *, 4> Out;
-  const Stmt *Child = S;
-  for (const Stmt *P = parent(S); P && P != Stop; Child = P, P = parent(P)) {
-    bool InBody = false;
-    if (const auto *If = dyn_cast<IfStmt>(P))
-      InBody = Child == If->getThen() || Child == If->getElse();
-    else if (const auto *CO = dyn_cast<AbstractConditionalOperator>(P))
-      InBody = Child != CO->getCond();
-    else if (const auto *BO = dyn_cast<BinaryOperator>(P))
-      InBody = BO->isLogicalOp() && Child == BO->getRHS();
-    else if (const auto *Sw = dyn_cast<SwitchStmt>(P))
-      InBody = Child != Sw->getCond() && Child != Sw->getInit();
-    else if (const auto *For = dyn_cast<ForStmt>(P))
-      InBody = Child != For->getInit();
-    else
-      InBody = isLoop(P);
-    if (InBody)
-      Out.push_back(P);
-  }
-  return Out;
-}
-
-FunctionDependence::Guard FunctionDependence::enclosingGuard(const Stmt *S,
-                                                             const Stmt *Stop) {
-  Guard G;
-  for (const Stmt *P : enclosingBranches(S, Stop)) {
-    Dependence D = isLoop(P) ? loopDependence(P) : dependence(conditionOf(P));
-    if (D > G.D) {
-      G.D = D;
-      G.Where = P;
-    }
-  }
-  return G;
-}
-
-FunctionDependence::Guard
-FunctionDependence::definitionGuard(const VarDecl *V, const Stmt *Site) {
-  auto It = DeclaredIn.find(V);
-  // Parameters and variables declared outside the walked body: the whole
-  // function is their scope.
-  const Stmt *Scope = It == DeclaredIn.end() ? nullptr : parent(It->second);
-  return enclosingGuard(Site, Scope);
-}
-
-FunctionDependence::Guard FunctionDependence::guardOf(const Stmt *S) {
-  auto Cached = GuardCache.find(S);
-  if (Cached != GuardCache.end())
-    return Cached->second;
-  unsigned Before = CutOffs;
-  Guard G = enclosingGuard(S, nullptr);
-  auto Consider = [&](Dependence D, const Stmt *Where) {
-    if (D > G.D) {
-      G.D = D;
-      G.Where = Where;
-    }
-  };
-  // Early exits before S: threads that left a device function, or skipped
-  // ahead with goto, do not arrive at S with the others.
-  for (const Stmt *Exit : exitsBefore(S))
-    Consider(earlyExitDependence(Exit), Exit);
-  // Variables are solved by iterating to a fixed point: a guard computed in
-  // the middle of that may still rise, so only final answers are kept.
-  if (!Solving && CutOffs == Before)
-    GuardCache[S] = G;
-  return G;
 }
 
 FunctionDependence &
@@ -831,88 +718,6 @@ Dependence ThreadDependenceAnalysis::calleeSummary(const FunctionDecl *F) {
   return D;
 }
 
-const Expr *FunctionDependence::conditionOf(const Stmt *S) {
-  if (const auto *If = dyn_cast<IfStmt>(S))
-    return If->getCond();
-  if (const auto *For = dyn_cast<ForStmt>(S))
-    return For->getCond();
-  if (const auto *While = dyn_cast<WhileStmt>(S))
-    return While->getCond();
-  if (const auto *Do = dyn_cast<DoStmt>(S))
-    return Do->getCond();
-  if (const auto *Sw = dyn_cast<SwitchStmt>(S))
-    return Sw->getCond();
-  if (const auto *CO = dyn_cast<AbstractConditionalOperator>(S))
-    return CO->getCond();
-  if (const auto *BO = dyn_cast<BinaryOperator>(S))
-    return BO->isLogicalOp() ? BO->getLHS() : nullptr;
-  return nullptr;
-}
-
-llvm::SmallVector<FunctionDependence::GuardSite, 4>
-FunctionDependence::guardSites(const Stmt *S) {
-  llvm::SmallVector<GuardSite, 4> Out;
-  auto Add = [&](GuardKind K, Dependence D, const Stmt *Where,
-                 const Stmt *Exit = nullptr) {
-    if (D != Dependence::Uniform)
-      Out.push_back({K, D, Where, Exit});
-  };
-  for (const Stmt *P : enclosingBranches(S, nullptr)) {
-    if (!isLoop(P)) {
-      Add(GuardKind::Branch, dependence(conditionOf(P)), P);
-      continue;
-    }
-    const Expr *Cond = conditionOf(P);
-    Add(GuardKind::Loop,
-        isa<CXXForRangeStmt>(P) ? Dependence::Unknown
-        : Cond                  ? dependence(Cond)
-                                : Dependence::Uniform,
-        P);
-    // An exit inside the loop under a divergent branch: some threads
-    // leave or skip an iteration that others run.
-    for (const Stmt *Exit : loopExits(P))
-      Add(GuardKind::Loop, enclosingGuard(Exit, P).D, P, Exit);
-  }
-  // Early exits before S that leave the threads alive: a return from a
-  // __device__ function goes back to its caller, which runs on.
-  for (const Stmt *Exit : exitsBefore(S))
-    Add(GuardKind::EarlyExit, earlyExitDependence(Exit), Exit, Exit);
-  return Out;
-}
-
-llvm::SmallVector<const Stmt *, 4>
-FunctionDependence::loopExits(const Stmt *Loop) const {
-  llvm::SmallVector<const Stmt *, 4> Out;
-  for (const Stmt *Exit : Exits)
-    if (!(isa<ReturnStmt>(Exit) && isKernel()) && // exited threads wait
-        exitsLoop(Exit, Loop, [&](const Stmt *S) { return parent(S); }))
-      Out.push_back(Exit);
-  return Out;
-}
-
-llvm::SmallVector<const Stmt *, 4>
-FunctionDependence::exitsBefore(const Stmt *S) const {
-  llvm::SmallVector<const Stmt *, 4> Out;
-  SourceLocation Here = S->getBeginLoc();
-  const auto &SM = F->getASTContext().getSourceManager();
-  for (const Stmt *Exit : Exits) {
-    if (isa<BreakStmt, ContinueStmt>(Exit))
-      continue; // judged with the loop around S
-    if (isa<ReturnStmt>(Exit) && isKernel())
-      continue;
-    if (Exit->getBeginLoc().isValid() && Here.isValid() &&
-        SM.isBeforeInTranslationUnit(Exit->getBeginLoc(), Here))
-      Out.push_back(Exit);
-  }
-  return Out;
-}
-
-Dependence FunctionDependence::earlyExitDependence(const Stmt *Exit) {
-  if (isa<GotoStmt, IndirectGotoStmt>(Exit))
-    return Dependence::Unknown; // where it lands is not followed
-  return enclosingGuard(Exit, nullptr).D;
-}
-
 FunctionDependence &
 ThreadDependenceAnalysis::forContext(const FunctionDecl *F,
                                      llvm::ArrayRef<Dependence> Args) {
@@ -924,628 +729,6 @@ ThreadDependenceAnalysis::forContext(const FunctionDecl *F,
   if (!Slot)
     Slot = std::make_unique<FunctionDependence>(F, *this, Args);
   return *Slot;
-}
-
-// --- Uniformity by value ---------------------------------------------------
-
-namespace {
-
-using ThreadPart = FunctionDependence::ThreadPart;
-
-// How deep threadPart follows operators, locals and helpers.
-constexpr unsigned MaxThreadPartDepth = 24;
-
-// The divisor of an atom, as a key that is equal only for equal values: a
-// constant, a template parameter, a const local or an unassigned parameter.
-std::optional<std::string> divisorKey(const Expr *D, const ASTContext &Ctx) {
-  D = D->IgnoreParenImpCasts();
-  Expr::EvalResult R;
-  if (!D->isValueDependent() && D->EvaluateAsInt(R, Ctx))
-    return "c" + std::to_string(R.Val.getInt().getExtValue());
-  if (const auto *DRE = dyn_cast<DeclRefExpr>(D)) {
-    const ValueDecl *V = DRE->getDecl();
-    if (isa<NonTypeTemplateParmDecl>(V))
-      return "p" + V->getNameAsString();
-    if (const auto *Var = dyn_cast<VarDecl>(V);
-        Var && (Var->getType().isConstQualified() || Var->isConstexpr()))
-      return "v" + std::to_string(reinterpret_cast<uintptr_t>(Var));
-  }
-  return std::nullopt;
-}
-
-// The atom a thread index reads: threadIdx.x/y/z, or the rank of the thread
-// in its block (a thread_block's or the grid's thread_rank(); the grid's is
-// the block's plus a uniform multiple of blockDim).
-std::optional<std::string> threadAtom(const Expr *E) {
-  if (auto B = cudaBuiltinComponent(E)) {
-    if (B->first == "__cuda_builtin_threadIdx_t")
-      return "tid." + B->second.str();
-    return std::nullopt;
-  }
-  // block.thread_rank(): a member call, or a static member called through
-  // the object (cooperative groups declares thread_block's so).
-  const auto *Call = dyn_cast<CallExpr>(E->IgnoreParenImpCasts());
-  const auto *M =
-      Call ? dyn_cast_or_null<CXXMethodDecl>(Call->getDirectCallee()) : nullptr;
-  if (!M || !M->getDeclName().isIdentifier() || M->getName() != "thread_rank")
-    return std::nullopt;
-  const CXXRecordDecl *RD = M->getParent();
-  if (const auto *MC = dyn_cast<CXXMemberCallExpr>(Call))
-    if (const CXXRecordDecl *Object = MC->getRecordDecl())
-      RD = Object;
-  if (!RD)
-    return std::nullopt;
-  llvm::StringRef Name = RD->getName();
-  // A block's rank is threadIdx.x in a 1-D block, the shape the lane model
-  // assumes when the launch is not known (the grid's adds a uniform
-  // multiple of blockDim).
-  if (Name == "thread_block" || Name == "grid_group")
-    return std::string("tid.x");
-  return std::nullopt;
-}
-
-void addParts(ThreadPart &Into, const ThreadPart &P, int64_t Sign) {
-  for (auto &[K, C] : P.Atoms)
-    if ((Into.Atoms[K] += Sign * C) == 0)
-      Into.Atoms.erase(K);
-  Into.Rest = join(Into.Rest, P.Rest);
-  Into.RestBlockMultiple &= P.RestBlockMultiple;
-  Into.Exact &= P.Exact;
-}
-
-bool isBlockDim(const Expr *E) {
-  auto B = cudaBuiltinComponent(E);
-  return B && B->first == "__cuda_builtin_blockDim_t";
-}
-
-} // namespace
-
-bool FunctionDependence::runsTogether(const Stmt *Site, const Stmt *Scope,
-                                      const Stmt *Judged) {
-  for (const Stmt *P : enclosingBranches(Site, Scope)) {
-    if (isLoop(P)) {
-      if (P == Judged)
-        continue;
-      if (LoopsInProgress.count(P)) {
-        ++CutOffs; // taken as run together for now
-        continue;
-      }
-      if (loopDependence(P) != Dependence::Uniform)
-        return false;
-    } else if (dependence(conditionOf(P)) != Dependence::Uniform) {
-      return false;
-    }
-  }
-  return true;
-}
-
-std::optional<ThreadPart> FunctionDependence::varThreadPart(const VarDecl *V,
-                                                            const Expr *Use,
-                                                            unsigned Depth) {
-  if (Escaped.count(V) || !Defs.count(V))
-    return std::nullopt;
-  if (!PartsInProgress.insert(V).second) {
-    ++CutOffs;
-    return std::nullopt;
-  }
-  struct Release {
-    llvm::DenseSet<const VarDecl *> &S;
-    const VarDecl *V;
-    ~Release() { S.erase(V); }
-  } R{PartsInProgress, V};
-  const ForStmt *Loop = resettingLoop(V, Use);
-  // The loop whose condition holds Use: its own steps are taken together
-  // while its condition is, which is what is being judged (induction).
-  const Stmt *Judged = nullptr;
-  for (const Stmt *C = Use, *P = parent(Use); P && !Judged;
-       C = P, P = parent(P))
-    if (isLoop(P) && C == conditionOf(P))
-      Judged = P;
-  auto DeclIt = DeclaredIn.find(V);
-  const Stmt *Scope =
-      DeclIt == DeclaredIn.end() ? nullptr : parent(DeclIt->second);
-  std::optional<ThreadPart> Base;
-  ThreadPart Steps;
-  for (auto &[Value, Site] : Defs.lookup(V)) {
-    if (Loop) { // only the loop's init and its own definitions reach Use
-      bool In = false;
-      for (const Stmt *P = Site; P && !In; P = parent(P))
-        In = P == Loop;
-      if (!In)
-        continue;
-    }
-    if (!Value || !mayReach(Site, Use))
-      continue; // a declaration without an initialiser, or one after Use
-    if (!runsTogether(Site, Scope, Judged))
-      return std::nullopt;
-    std::optional<BinaryForm> BO = binaryForm(Value);
-    if (BO && BinaryOperator::isCompoundAssignmentOp(BO->Op)) {
-      if (BO->Op != BO_AddAssign && BO->Op != BO_SubAssign)
-        return std::nullopt;
-      auto P = threadPart(BO->RHS, Depth + 1);
-      if (!P || !P->Atoms.empty())
-        return std::nullopt;
-      addParts(Steps, *P, 1);
-    } else if (incDecOperand(Site)) {
-      continue; // a step of one
-    } else {
-      if (Base)
-        return std::nullopt; // two starting values
-      Base = threadPart(Value, Depth + 1);
-      if (!Base)
-        return std::nullopt;
-    }
-  }
-  if (!Base)
-    return std::nullopt;
-  Base->Rest = join(Base->Rest, Steps.Rest);
-  Base->RestBlockMultiple &= Steps.Atoms.empty() && Steps.RestBlockMultiple;
-  return Base;
-}
-
-std::optional<ThreadPart> FunctionDependence::threadPart(const Expr *E,
-                                                         unsigned Depth) {
-  if (!E || Depth > MaxThreadPartDepth)
-    return std::nullopt;
-  E = E->IgnoreParens();
-  if (auto Atom = threadAtom(E)) {
-    ThreadPart P;
-    P.Atoms[*Atom] = 1;
-    return P;
-  }
-  if (const auto *Cast = dyn_cast<CastExpr>(E))
-    if (Cast->getType()->isIntegralOrEnumerationType() &&
-        Cast->getSubExpr()->getType()->isIntegralOrEnumerationType())
-      return threadPart(Cast->getSubExpr(), Depth + 1);
-  // index_type{threadIdx.x}: a functional cast of a one-element list.
-  if (const auto *List = dyn_cast<InitListExpr>(E))
-    if (List->getNumInits() == 1 && E->getType()->isIntegralOrEnumerationType())
-      return threadPart(List->getInit(0), Depth + 1);
-  if (const auto *Cast = dyn_cast<CXXFunctionalCastExpr>(E))
-    if (Cast->getType()->isIntegralOrEnumerationType())
-      return threadPart(Cast->getSubExpr(), Depth + 1);
-  if (auto BO = binaryForm(E)) {
-    BinaryOperatorKind Op = BO->Op;
-    if (BinaryOperator::isAdditiveOp(Op)) {
-      auto L = threadPart(BO->LHS, Depth + 1);
-      auto R = threadPart(BO->RHS, Depth + 1);
-      if (!L || !R)
-        return std::nullopt;
-      addParts(*L, *R, Op == BO_Sub ? -1 : 1);
-      return L;
-    }
-    if (Op == BO_Mul) {
-      auto L = threadPart(BO->LHS, Depth + 1);
-      auto R = threadPart(BO->RHS, Depth + 1);
-      if (!L || !R)
-        return std::nullopt;
-      bool Dim = isBlockDim(BO->LHS) || isBlockDim(BO->RHS);
-      const Expr *Other = L->Atoms.empty() ? BO->RHS : BO->LHS;
-      const ThreadPart &Var = L->Atoms.empty() ? *R : *L;
-      if (!L->Atoms.empty() && !R->Atoms.empty())
-        return std::nullopt;
-      ThreadPart Out;
-      Out.Rest = join(L->Rest, R->Rest);
-      Out.RestBlockMultiple =
-          Dim || L->RestBlockMultiple || R->RestBlockMultiple;
-      if (!Var.Atoms.empty()) { // an atom times a constant
-        Expr::EvalResult C;
-        if (Other->isValueDependent() ||
-            !Other->EvaluateAsInt(C, F->getASTContext()))
-          return std::nullopt;
-        for (auto &[K, N] : Var.Atoms)
-          Out.Atoms[K] = N * C.Val.getInt().getExtValue();
-        Out.RestBlockMultiple = Var.RestBlockMultiple;
-        Out.Exact = Var.Exact;
-      }
-      return Out;
-    }
-    if (Op == BO_Div || Op == BO_Shr) {
-      auto L = threadPart(BO->LHS, Depth + 1);
-      if (!L)
-        return std::nullopt;
-      Dependence DR = dependence(BO->RHS);
-      if (DR != Dependence::Uniform)
-        return std::nullopt;
-      if (L->Atoms.empty()) {
-        L->RestBlockMultiple = false;
-        return L;
-      }
-      // (U + t) / d == U / d + t / d when U is a multiple of d: U a multiple
-      // of blockDim, d a group size that divides the block (the assumption
-      // the warp id makes too). Otherwise (`(BS * blockIdx.x + tid) / TS`
-      // with BS and TS template parameters) the value still grows with t,
-      // but is not that sum: not Exact.
-      if (L->Atoms.size() != 1 || L->Atoms.begin()->second != 1)
-        return std::nullopt;
-      auto Key = divisorKey(BO->RHS, F->getASTContext());
-      if (!Key)
-        return std::nullopt;
-      if (Op == BO_Shr)
-        Key = "s" + *Key;
-      ThreadPart Out;
-      Out.Atoms["(" + L->Atoms.begin()->first + ")/" + *Key] = 1;
-      Out.Rest = L->Rest;
-      Out.RestBlockMultiple = false;
-      Out.Exact = L->Exact && L->RestBlockMultiple;
-      return Out;
-    }
-  }
-  if (const auto *DRE = dyn_cast<DeclRefExpr>(E))
-    if (const auto *V = dyn_cast<VarDecl>(DRE->getDecl());
-        V && localVar(DRE, F) && V->getType()->isIntegralOrEnumerationType())
-      if (auto P = varThreadPart(V, DRE, Depth + 1))
-        return P;
-  if (const auto *Call = dyn_cast<CallExpr>(E)) {
-    // A helper that returns one expression and takes no arguments (a
-    // global-thread-id helper): its value, in its own function.
-    const FunctionDecl *Callee = Call->getDirectCallee();
-    const FunctionDecl *Def = Callee ? Callee->getDefinition() : nullptr;
-    const auto *Body =
-        Def ? dyn_cast_or_null<CompoundStmt>(Def->getBody()) : nullptr;
-    if (Body && Call->getNumArgs() == 0 && Body->size() == 1 &&
-        !isa<CXXMemberCallExpr>(Call))
-      if (const auto *Ret = dyn_cast<ReturnStmt>(Body->body_front()))
-        if (Ret->getRetValue())
-          return Parent.forFunction(Def).threadPart(Ret->getRetValue(),
-                                                    Depth + 1);
-  }
-  // Anything else: a value with no thread atom, if it is warp-uniform.
-  Dependence D = dependence(E);
-  if (!isWarpUniform(D))
-    return std::nullopt;
-  ThreadPart P;
-  P.Rest = D;
-  const auto *Lit = dyn_cast<IntegerLiteral>(E);
-  P.RestBlockMultiple = (Lit && Lit->getValue() == 0) || isBlockDim(E);
-  return P;
-}
-
-// ---- Values kept in locals ------------------------------------------------
-
-FunctionDependence::Reaching
-FunctionDependence::reachingDefinition(const Stmt *Use, const VarDecl *V) {
-  if (MayJumpIntoLoops || Escaped.count(V) || !V->isLocalVarDeclOrParm() ||
-      V->hasAttr<CUDASharedAttr>() || V->isStaticLocal())
-    return {};
-  const Stmt *Child = Use;
-  for (const Stmt *P = parent(Use); P; Child = P, P = parent(P)) {
-    // A do-while's condition runs right after its body: a definition on
-    // the body's straight path reaches it (`do { ...; m = s_max; } while
-    // (m > x);`); none there, and the value may be a previous iteration's.
-    if (const auto *Do = dyn_cast<DoStmt>(P); Do && Child == Do->getCond()) {
-      const auto *Body = dyn_cast<CompoundStmt>(Do->getBody());
-      if (!Body || Body->body_empty())
-        return {};
-      Reaching R = reachingDefinition(Body->body_back(), V);
-      const Stmt *Last = Body->body_back();
-      // The body's last statement itself may define V.
-      if (const auto *BO = dyn_cast<BinaryOperator>(Last);
-          BO && BO->getOpcode() == BO_Assign)
-        if (const auto *L =
-                dyn_cast<DeclRefExpr>(BO->getLHS()->IgnoreParenImpCasts());
-            L && L->getDecl() == V)
-          return {Last, BO->getRHS(), false};
-      if (writtenIn(Last).contains(V))
-        return {Last, nullptr, false};
-      // (The walk back stops at the loop: a writer found is in the body.)
-      return R.Writer ? R : Reaching();
-    }
-    if (isLoop(P) || isa<SwitchStmt, LambdaExpr>(P))
-      return {};
-    if (const auto *DS = dyn_cast<DeclStmt>(P))
-      if (llvm::is_contained(DS->decls(), V))
-        return {}; // a use inside V's own initialiser
-    const auto *CS = dyn_cast<CompoundStmt>(P);
-    if (!CS)
-      continue;
-    auto Body = CS->body();
-    auto At = llvm::find(Body, Child);
-    while (At != Body.begin()) {
-      const Stmt *S = *--At;
-      if (isa<SwitchCase, LabelStmt>(S))
-        return {};
-      if (const auto *DS = dyn_cast<DeclStmt>(S);
-          DS && llvm::is_contained(DS->decls(), V))
-        return {S, V->getInit(), false};
-      if (!writtenIn(S).contains(V))
-        continue;
-      const auto *BO = dyn_cast<BinaryOperator>(S);
-      if (BO && BO->getOpcode() == BO_Assign)
-        if (const auto *L =
-                dyn_cast<DeclRefExpr>(BO->getLHS()->IgnoreParenImpCasts());
-            L && L->getDecl() == V)
-          return {S, BO->getRHS(), false};
-      return {S, nullptr, false}; // written otherwise (a loop, a branch)
-    }
-  }
-  return {nullptr, nullptr, true};
-}
-
-const Expr *FunctionDependence::reachingValue(const Stmt *Use,
-                                              const VarDecl *V) {
-  if (Escaped.count(V) || !V->isLocalVarDecl())
-    return nullptr;
-  // One definition, its declaration: it reaches every use.
-  if (auto It = Defs.find(V); It != Defs.end() && It->second.size() == 1 &&
-                              isa<DeclStmt>(It->second.front().second))
-    return V->getInit();
-  return reachingDefinition(Use, V).Value;
-}
-
-std::optional<Dependence>
-FunctionDependence::reachingDependence(const Stmt *Use, const VarDecl *V) {
-  Reaching R = reachingDefinition(Use, V);
-  if (R.Value)
-    return dependence(R.Value);
-  // Back at the function's entry with no definition on the way: a
-  // parameter's incoming value.
-  if (R.Entry)
-    if (const auto *P = dyn_cast<ParmVarDecl>(V))
-      return incoming(P);
-  if (!R.Writer || !warpButterfly(R.Writer, V))
-    return std::nullopt;
-  // What the lanes reduce: V before the loop, as every warp holds it.
-  Reaching Before = reachingDefinition(R.Writer, V);
-  if (Before.Value && sameInEveryWarp(Before.Value))
-    return Dependence::Uniform;
-  if (const auto *P = dyn_cast<ParmVarDecl>(V);
-      P && Before.Entry && incoming(P) == Dependence::Uniform)
-    return Dependence::Uniform;
-  return Dependence::WarpUniform;
-}
-
-std::optional<int64_t> FunctionDependence::constantValue(const Expr *E) {
-  if (!E)
-    return std::nullopt;
-  if (!E->isValueDependent()) {
-    Expr::EvalResult R;
-    if (E->EvaluateAsInt(R, F->getASTContext()))
-      return R.Val.getInt().getExtValue();
-    return std::nullopt;
-  }
-  if (!Specialization)
-    return std::nullopt;
-  E = E->IgnoreParenImpCasts();
-  if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
-    const auto *P = dyn_cast<NonTypeTemplateParmDecl>(DRE->getDecl());
-    const TemplateArgumentList *Args =
-        Specialization->getTemplateSpecializationArgs();
-    if (!P || !Args || P->getIndex() >= Args->size() ||
-        Args->get(P->getIndex()).getKind() != TemplateArgument::Integral)
-      return std::nullopt;
-    return Args->get(P->getIndex()).getAsIntegral().getExtValue();
-  }
-  const auto *BO = dyn_cast<BinaryOperator>(E);
-  if (!BO)
-    return std::nullopt;
-  std::optional<int64_t> L = constantValue(BO->getLHS()),
-                         R = constantValue(BO->getRHS());
-  if (!L || !R)
-    return std::nullopt;
-  switch (BO->getOpcode()) {
-  case BO_Add:
-    return *L + *R;
-  case BO_Sub:
-    return *L - *R;
-  case BO_Mul:
-    return *L * *R;
-  case BO_Div:
-    return *R ? std::optional<int64_t>(*L / *R) : std::nullopt;
-  case BO_Shr:
-    return *R >= 0 && *R < 63 ? std::optional<int64_t>(*L >> *R) : std::nullopt;
-  default:
-    return std::nullopt;
-  }
-}
-
-bool FunctionDependence::warpButterfly(const Stmt *Loop, const VarDecl *V) {
-  while (const auto *A = dyn_cast<AttributedStmt>(Loop)) // #pragma unroll
-    Loop = A->getSubStmt();
-  const auto *For = dyn_cast<ForStmt>(Loop);
-  if (!For || !For->getCond() || !For->getInc())
-    return false;
-  const auto *Init = dyn_cast_or_null<DeclStmt>(For->getInit());
-  const auto *O = Init && Init->isSingleDecl()
-                      ? dyn_cast<VarDecl>(Init->getSingleDecl())
-                      : nullptr;
-  auto IsVar = [](const Expr *E, const VarDecl *X) {
-    const auto *DRE = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts());
-    return DRE && DRE->getDecl() == X;
-  };
-  // o = 16; o > 0 (or >= 1); o >>= 1 (or /= 2): 16, 8, 4, 2, 1.
-  if (!O || constantValue(O->getInit()) != 16)
-    return false;
-  const auto *Cond = dyn_cast<BinaryOperator>(For->getCond()->IgnoreParens());
-  if (!Cond || !IsVar(Cond->getLHS(), O) ||
-      !((Cond->getOpcode() == BO_GT && constantValue(Cond->getRHS()) == 0) ||
-        (Cond->getOpcode() == BO_GE && constantValue(Cond->getRHS()) == 1)))
-    return false;
-  const auto *Inc = dyn_cast<CompoundAssignOperator>(For->getInc());
-  if (!Inc || !IsVar(Inc->getLHS(), O) ||
-      !((Inc->getOpcode() == BO_ShrAssign &&
-         constantValue(Inc->getRHS()) == 1) ||
-        (Inc->getOpcode() == BO_DivAssign &&
-         constantValue(Inc->getRHS()) == 2)))
-    return false;
-  // Every write of V in the body: V = f(shfl, V) or V op= shfl, where shfl
-  // is __shfl_xor_sync(full, V, o[, 32]); nothing else writes V or o.
-  auto IsShuffle = [&](const Expr *E) {
-    const auto *Call = dyn_cast<CallExpr>(E->IgnoreParenImpCasts());
-    const FunctionDecl *Callee = Call ? Call->getDirectCallee() : nullptr;
-    if (!Callee || !Callee->getDeclName().isIdentifier() ||
-        Callee->getName() != "__shfl_xor_sync" || Call->getNumArgs() < 3)
-      return false;
-    std::optional<int64_t> Mask = constantValue(Call->getArg(0));
-    if (!Mask || uint32_t(*Mask) != 0xffffffffu || !IsVar(Call->getArg(1), V) ||
-        !IsVar(Call->getArg(2), O))
-      return false;
-    if (Call->getNumArgs() > 3 && !isa<CXXDefaultArgExpr>(Call->getArg(3))) {
-      std::optional<int64_t> Width = constantValue(Call->getArg(3));
-      if (!Width || *Width < 32)
-        return false;
-    }
-    return true;
-  };
-  if (writesTo(For->getBody(), O))
-    return false;
-  bool Writes = false, Other = false;
-  std::function<void(const Stmt *)> Walk = [&](const Stmt *S) {
-    if (!S || Other)
-      return;
-    if (const auto *BO = dyn_cast<BinaryOperator>(S);
-        BO && BO->isAssignmentOp() && IsVar(BO->getLHS(), V)) {
-      Writes = true;
-      if (BO->getOpcode() == BO_Assign) {
-        // One shuffle of V, and otherwise V and constants.
-        unsigned Shuffles = 0;
-        std::function<void(const Expr *)> Check = [&](const Expr *E) {
-          E = E->IgnoreParenImpCasts();
-          if (IsShuffle(E)) {
-            ++Shuffles;
-            return;
-          }
-          if (IsVar(E, V) || isa<IntegerLiteral, FloatingLiteral>(E))
-            return;
-          if (const auto *B = dyn_cast<BinaryOperator>(E)) {
-            Check(B->getLHS());
-            Check(B->getRHS());
-            return;
-          }
-          if (const auto *C = dyn_cast<CallExpr>(E);
-              C && C->getDirectCallee() && C->getNumArgs() == 2) {
-            Check(C->getArg(0)); // fmaxf(a, b) and the like
-            Check(C->getArg(1));
-            return;
-          }
-          Other = true;
-        };
-        Check(BO->getRHS());
-        Other |= Shuffles != 1;
-      } else {
-        Other |= !IsShuffle(BO->getRHS());
-      }
-      return;
-    }
-    if (isa<CallExpr>(S) && writesTo(S, V))
-      Other = true;
-    if (const auto *UO = dyn_cast<UnaryOperator>(S);
-        UO && (UO->isIncrementDecrementOp() || UO->getOpcode() == UO_AddrOf) &&
-        IsVar(UO->getSubExpr(), V))
-      Other = true;
-    for (const Stmt *C : S->children())
-      Walk(C);
-  };
-  Walk(For->getBody());
-  return Writes && !Other;
-}
-
-const DeclSet &FunctionDependence::writtenIn(const Stmt *S) {
-  auto &Slot = WrittenIn[S];
-  if (Slot)
-    return *Slot;
-  Slot = std::make_unique<DeclSet>();
-  collectWrites(S, *Slot, {/*EnterLambdas=*/true, /*BoundReferences=*/true});
-  return *Slot;
-}
-
-const Expr *FunctionDependence::throughLocals(const Expr *E, unsigned &Hops) {
-  while (E) {
-    E = E->IgnoreParenImpCasts();
-    const auto *DRE = dyn_cast<DeclRefExpr>(E);
-    const auto *V = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
-    if (!V)
-      return E;
-    if (Hops == 0)
-      return nullptr;
-    --Hops;
-    E = reachingValue(DRE, V);
-  }
-  return nullptr;
-}
-
-bool FunctionDependence::laneOnly(const Expr *E) {
-  unsigned Hops = 4;
-  const auto *AS = dyn_cast_or_null<ArraySubscriptExpr>(throughLocals(E, Hops));
-  if (!AS)
-    return false;
-  const auto *Base =
-      dyn_cast<DeclRefExpr>(AS->getBase()->IgnoreParenImpCasts());
-  const auto *Array = Base ? dyn_cast<VarDecl>(Base->getDecl()) : nullptr;
-  if (!Array || !Array->hasAttr<CUDASharedAttr>())
-    return false;
-  // The index: t % 32 or t & 31, t threadIdx.x (through locals).
-  Hops = 4;
-  const auto *BO =
-      dyn_cast_or_null<BinaryOperator>(throughLocals(AS->getIdx(), Hops));
-  if (!BO)
-    return false;
-  std::optional<int64_t> K = constantValue(BO->getRHS());
-  if (!K || !((BO->getOpcode() == BO_Rem && *K == 32) ||
-              (BO->getOpcode() == BO_And && *K == 31)))
-    return false;
-  const Expr *T = throughLocals(BO->getLHS(), Hops);
-  auto B = T ? cudaBuiltinComponent(T) : std::nullopt;
-  return B && B->first == "__cuda_builtin_threadIdx_t" && B->second == "x";
-}
-
-bool FunctionDependence::sameInEveryWarp(llvm::ArrayRef<const Expr *> Args) {
-  if (Args.empty())
-    return false;
-  return llvm::all_of(Args, [&](const Expr *A) {
-    return laneOnly(A) || dependence(A) == Dependence::Uniform;
-  });
-}
-
-std::optional<FunctionDependence::TailCut>
-FunctionDependence::tailGuard(const Expr *Cond, bool SurviveIfTrue) {
-  TailCut Cut;
-  return cutsTail(Cond, SurviveIfTrue, Cut) ? std::optional<TailCut>(Cut)
-                                            : std::nullopt;
-}
-
-bool FunctionDependence::cutsTail(const Expr *Cond, bool SurviveIfTrue,
-                                  TailCut &Cut) {
-  auto BO = binaryForm(Cond->IgnoreParenImpCasts());
-  if (!BO)
-    return false;
-  if (BO->Op == (SurviveIfTrue ? BO_LAnd : BO_LOr))
-    return cutsTail(BO->LHS, SurviveIfTrue, Cut) &&
-           cutsTail(BO->RHS, SurviveIfTrue, Cut);
-  const Expr *Big = nullptr, *Bound = nullptr;
-  BinaryOperatorKind Op = BO->Op;
-  if (SurviveIfTrue)
-    Op = Op == BO_LT   ? BO_GE
-         : Op == BO_LE ? BO_GT
-         : Op == BO_GT ? BO_LE
-         : Op == BO_GE ? BO_LT
-                       : BO_Comma;
-  if (Op == BO_GE || Op == BO_GT)
-    Big = BO->LHS, Bound = BO->RHS;
-  else if (Op == BO_LE || Op == BO_LT)
-    Big = BO->RHS, Bound = BO->LHS;
-  else
-    return false;
-  if (dependence(Bound) != Dependence::Uniform)
-    return false;
-  auto P = threadPart(Big, 0);
-  if (!P || P->Atoms.size() != 1 || P->Atoms.begin()->second <= 0)
-    return false;
-  // An index divided by a group size, `(bs * blockIdx.x + threadIdx.x) /
-  // tile`, grows with the thread index too: whole groups leave together,
-  // and the survivors are still a prefix.
-  llvm::StringRef Atom = P->Atoms.begin()->first;
-  while (Atom.starts_with("(") && Atom.contains(")/"))
-    Atom = Atom.substr(1, Atom.rfind(")/") - 1);
-  if (Atom == "tid.x" || Atom == "rank.block")
-    Cut.X = true;
-  else if (Atom == "tid.y")
-    Cut.Y = true;
-  else if (Atom == "tid.z")
-    Cut.Z = true;
-  else
-    return false;
-  return true;
 }
 
 } // namespace warplint

@@ -130,6 +130,7 @@ public:
     std::map<std::string, int64_t> Atoms;
     Dependence Rest = Dependence::Uniform;
     bool RestBlockMultiple = true; // the rest is a multiple of blockDim
+    bool RestXMultiple = true;     // ... of blockDim.x itself
     // The value is the atoms' sum plus the rest. Not Exact: it only grows
     // with the atoms (a division whose remainder the rest may carry), which
     // a tail guard needs and a cancellation does not allow.
@@ -155,9 +156,11 @@ private:
                                           const clang::Expr *Use,
                                           unsigned Depth);
   // Whether every thread that reaches the loops around Site runs Site
-  // together, taking a loop being judged (its condition) as run together.
+  // together, taking the loops being judged (those around the use whose
+  // value is asked) as run together.
+  using JudgedLoops = llvm::SmallPtrSetImpl<const clang::Stmt *>;
   bool runsTogether(const clang::Stmt *Site, const clang::Stmt *Scope,
-                    const clang::Stmt *Judged);
+                    const JudgedLoops &Judged);
   Dependence compute(const clang::Expr *E);
   bool isWarpIndex(const clang::BinaryOperator *BO);
   Dependence varDependence(const clang::VarDecl *V);
@@ -228,6 +231,13 @@ private:
   // read at a lane index (`buf[tid % 32]`, `buf[lane]`), as every warp
   // reads the same 32 slots.
   bool laneOnly(const clang::Expr *E);
+  // blockDim.x, or a local whose one definition is its initialiser
+  // `localSize = blockDim.x`.
+  bool isBlockDimX(const clang::Expr *E, unsigned Depth);
+  // `i < P` (also `P > i`, `i >= P`, `P <= i`) with i = tid.x + k *
+  // blockDim.x and P = m * blockDim.x, both exact: it holds exactly when
+  // k < m, the same in every thread. The rests' dependence, or nothing.
+  std::optional<Dependence> blockPaddedCompare(const BinaryForm &BO);
   // E without casts, followed through the definitions of the locals it
   // names (reachingValue), at most Hops of them (decremented); null where a
   // local's value is not known or the hops run out.

@@ -42,6 +42,9 @@
 
 namespace warplint::ir {
 
+// The metadata markUniformByValue puts on the values it proves uniform.
+inline constexpr llvm::StringLiteral UniformKind = "warplint.uniform";
+
 // How uniformity treats V on its own, before propagation.
 llvm::InstructionUniformity blockUniformityOf(const llvm::Value *V);
 

@@ -676,3 +676,103 @@ void host(float *a, int n) {
   stride_constant<<<n, SUM_N>>>(a);
   stride_below_block<<<n, SUM_N>>>(a);
 }
+
+// ---- Loops padded to the block: every thread runs the same rounds.
+
+// The bound rounded up to a multiple of blockDim.x, the counter stepping by
+// it: `seq < padded` holds exactly while the round does not pass padded /
+// blockDim.x, in every thread (0 <= threadIdx.x < blockDim.x).
+__global__ void padded_to_block(const int *in, int *out, unsigned n) {
+  __shared__ int partial[1024];
+  const int padded = blockDim.x * ((n + blockDim.x - 1) / blockDim.x);
+  for (int seq = threadIdx.x; seq < padded; seq += blockDim.x) {
+    bool masked = seq >= n;
+    partial[threadIdx.x] = masked ? 0 : in[seq];
+    __syncthreads();
+    if (!masked)
+      out[seq] = partial[blockDim.x - 1 - threadIdx.x];
+    __syncthreads();
+  }
+}
+
+// The same look, padded to 128 while the block may be larger: threads 128
+// and up of a 256-thread block run one round fewer.
+__global__ void padded_to_constant(const int *in, int *out, unsigned n) {
+  __shared__ int partial[1024];
+  const int padded = 128 * ((n + 127) / 128);
+  for (int seq = threadIdx.x; seq < padded; seq += blockDim.x) {
+    partial[threadIdx.x] = in[seq];
+    __syncthreads();
+    // CHECK: :[[@LINE-1]]:5: error: '__syncthreads()' is reached by only part of the thread block: it is inside a loop whose trip count differs between threads (the condition 'seq < padded' depends on the thread)
+    // CHECK: :[[@LINE-4]]:31: note: the loop condition that varies between threads
+    out[seq] = partial[blockDim.x - 1 - threadIdx.x];
+  }
+  out[n + threadIdx.x] = 0; // the threads that leave run on
+}
+
+// Padded to a template block size that is also the launch's block: the
+// stride is the block, the bound a multiple of it.
+template <int TB>
+__global__ void padded_to_template_block(const int *in, int *out, int n,
+                                         bool *found) {
+  __shared__ bool match;
+  const int padded = TB * ((n + TB - 1) / TB);
+  for (int i = threadIdx.x; i < padded; i += TB) {
+    if (threadIdx.x == 0)
+      match = i < n && in[i] == 0;
+    __syncthreads();
+    if (match)
+      break;
+    __syncthreads();
+  }
+  if (threadIdx.x == 0)
+    *found = match;
+}
+
+// Floor division by the block's size cancels the thread index: `(pos /
+// size) * size` is the round's first index in every thread, and `depth` is
+// read at one __shared__ address after a barrier.
+__global__ void floor_division_round(const int *in, int *out, int n) {
+  __shared__ int depth;
+  __shared__ int counter;
+  const int size = blockDim.x;
+  int pos = threadIdx.x;
+  if (threadIdx.x == 0)
+    counter = 0;
+  __syncthreads();
+  while (true) {
+    if (pos < n && in[pos] > 0)
+      atomicAdd(&counter, 1);
+    pos += size;
+    __syncthreads();
+    depth = counter;
+    __syncthreads();
+    if ((depth < size) && (((pos / size) * size) < n))
+      continue;
+    if (threadIdx.x == 0)
+      out[blockIdx.x] = depth;
+    __syncthreads();
+    break;
+  }
+}
+
+// The same look without the multiplication back: `pos / 32` differs between
+// the warps of the block.
+__global__ void floor_division_warp(const int *in, int *out, int n) {
+  int pos = threadIdx.x;
+  __shared__ int s[1024];
+  while (pos / 32 < n) {
+    s[threadIdx.x] = in[pos];
+    __syncthreads();
+    // CHECK: :[[@LINE-1]]:5: error: '__syncthreads()' is reached by only part of the thread block: it is inside a loop whose trip count differs between threads (the condition 'pos / 32 < n' depends on the thread)
+    // CHECK: :[[@LINE-4]]:10: note: the loop condition that varies between threads
+    out[pos] = s[blockDim.x - 1 - threadIdx.x];
+    pos += blockDim.x;
+  }
+  out[n + threadIdx.x] = 0; // the threads that leave run on
+}
+
+void host_padded(const int *in, int *out, int n, bool *found) {
+  padded_to_template_block<128><<<n, 128>>>(in, out, n, found);
+  padded_to_template_block<256><<<n, 256>>>(in, out, n, found);
+}
