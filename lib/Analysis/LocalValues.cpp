@@ -364,4 +364,15 @@ bool FunctionDependence::cutsTail(const Expr *Cond, bool SurviveIfTrue,
   return true;
 }
 
+llvm::SmallVector<const Expr *, 2>
+FunctionDependence::definitionValues(const VarDecl *V) const {
+  llvm::SmallVector<const Expr *, 2> Out;
+  auto It = Defs.find(V);
+  if (It != Defs.end())
+    for (const auto &[Value, Site] : It->second)
+      if (Value)
+        Out.push_back(Value);
+  return Out;
+}
+
 } // namespace warplint

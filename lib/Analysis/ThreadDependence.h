@@ -111,6 +111,10 @@ public:
                                        // that is what varies
   };
   llvm::SmallVector<GuardSite, 4> guardSites(const clang::Stmt *S);
+  // The values local V is given: its initialiser and its assignments (a
+  // compound assignment's whole expression); none for a parameter.
+  llvm::SmallVector<const clang::Expr *, 2>
+  definitionValues(const clang::VarDecl *V) const;
   // The condition of a branch or loop statement, or null.
   static const clang::Expr *conditionOf(const clang::Stmt *S);
   const clang::FunctionDecl *function() const { return F; }

@@ -10,9 +10,9 @@ __global__ void divergent_if(float *a) {
   s[threadIdx.x] = a[threadIdx.x];
   if (threadIdx.x < 100)
     __syncthreads();
-  // CHECK: :[[@LINE-1]]:5: error: '__syncthreads()' is reached by only part of the thread block: it is under the condition 'threadIdx.x < 100', which depends on the thread; every non-exited thread of the block must reach the same barrier (Volta tuning guide 1.4.1.2): undefined behaviour on sm_80 (independent thread scheduling) [divergence-barrier]
+  // CHECK: :[[@LINE-1]]:5: error: '__syncthreads()' is reached by only part of the thread block: it is under the condition 'threadIdx.x < 100', which depends on the thread; every non-exited thread of the block must reach the same barrier (Volta tuning guide 1.4.1.2): undefined behaviour on sm_80 (independent thread scheduling); witness: thread 0 reaches it and thread 100 does not ('threadIdx.x < 100' is true in thread 0 and false in thread 100), in any 1-D block of 101 threads or more (the launch is not in this file) [divergence-barrier]
   // CHECK: :[[@LINE-3]]:7: note: this condition splits the threads of the block
-  // PASCAL: :[[@LINE-3]]:5: error: '__syncthreads()' {{.*}}: on sm_60 the block deadlocks or reads shared memory too early [divergence-barrier]
+  // PASCAL: :[[@LINE-3]]:5: error: '__syncthreads()' {{.*}}: on sm_60 the block deadlocks or reads shared memory too early; witness: {{.*}} [divergence-barrier]
   a[threadIdx.x] = s[255 - threadIdx.x];
 }
 
@@ -416,9 +416,9 @@ __global__ void counter_set_in_loop(float *a) {
     if (threadIdx.x == 0)
       i += 2;
     __syncthreads();
-    // CHECK: :[[@LINE-1]]:5: error: '__syncthreads()' is reached by only part of the thread block: it is inside a loop whose trip count differs between threads (the condition 'i < 8' depends on the thread), so threads arrive at it a different number of times; every non-exited thread of the block must reach the same barrier (Volta tuning guide 1.4.1.2): undefined behaviour on sm_80 (independent thread scheduling) [divergence-barrier]
+    // CHECK: :[[@LINE-1]]:5: error: '__syncthreads()' is reached by only part of the thread block: it is inside a loop whose trip count differs between threads (the condition 'i < 8' depends on the thread), so threads arrive at it a different number of times; every non-exited thread of the block must reach the same barrier (Volta tuning guide 1.4.1.2): undefined behaviour on sm_80 (independent thread scheduling); witness: {{.*}} [divergence-barrier]
     // CHECK: :[[@LINE-5]]:15: note: the loop condition that varies between threads
-    // PASCAL: :[[@LINE-3]]:5: error: '__syncthreads()' {{.*}}: on sm_60 the block deadlocks or reads shared memory too early [divergence-barrier]
+    // PASCAL: :[[@LINE-3]]:5: error: '__syncthreads()' {{.*}}: on sm_60 the block deadlocks or reads shared memory too early; witness: {{.*}} [divergence-barrier]
   }
   a[threadIdx.x] = 0.0f;
 }
@@ -429,3 +429,33 @@ __global__ void suppressed(float *a) {
     __syncthreads(); // NOLINT(divergence-barrier)
   a[threadIdx.x] = 0.0f;
 }
+
+// ---- witnesses: each error names two threads that part, or the inputs.
+
+// A data-dependent exit from a loop: two threads read different elements.
+__global__ void witness_data(const int *keys, float *a, int n) {
+  __shared__ float s[256];
+  for (int r = 0; r < n; ++r) {
+    if (keys[threadIdx.x + r] < 0)
+      break;
+    s[threadIdx.x] = a[threadIdx.x];
+    __syncthreads();
+    // CHECK: :[[@LINE-1]]:5: error: '__syncthreads()' is reached by only part of the thread block: some threads leave or skip iterations of the loop around it (a 'break' under a thread-dependent condition){{.*}}; witness: threads 0 and 1 read 'keys[threadIdx.x + r]' at different addresses (elements 0 and 1): one reaches it and the other does not for inputs where the two values make 'keys[threadIdx.x + r] < 0' differ [divergence-barrier]
+    // CHECK: :[[@LINE-4]]:7: note: threads that take this 'break' miss the barrier
+    a[threadIdx.x] = s[255 - threadIdx.x];
+  }
+  a[threadIdx.x] += 1.0f; // the threads that left run on
+}
+
+// The launch fixes the block: the witness names it.
+__global__ void witness_launched(float *a) {
+  __shared__ float s[128];
+  s[threadIdx.x] = a[threadIdx.x];
+  if (threadIdx.x >= 96)
+    __syncthreads();
+  // CHECK: :[[@LINE-1]]:5: error: '__syncthreads()' is reached by only part of the thread block: it is under the condition 'threadIdx.x >= 96'{{.*}}; witness: thread 96 reaches it and thread 0 does not ('threadIdx.x >= 96' is true in thread 96 and false in thread 0), in the block of 128 threads the file launches [divergence-barrier]
+  // CHECK: :[[@LINE-3]]:7: note: this condition splits the threads of the block
+  // PASCAL: :[[@LINE-3]]:5: error: '__syncthreads()' {{.*}}: on sm_60 the block deadlocks or reads shared memory too early; witness: {{.*}} [divergence-barrier]
+  a[threadIdx.x] = s[127 - threadIdx.x];
+}
+void launch_witness(float *a) { witness_launched<<<1, 128>>>(a); }
