@@ -294,10 +294,10 @@ private:
       return;
     Events.push_back({E, Chain, Instance, CurStmt});
     const ValueDecl *Root = Hits.front().second.Root;
-    // One exchange per variable: the first read after a write, else the
-    // first write after a read.
-    bool Wanted = Store ? !Reported.count(Root) && !War.count(Root)
-                        : !Reported.count(Root);
+    // Every read after a write, once per read in the source; a write after
+    // a read only where the variable has no read after a write.
+    bool Wanted =
+        Store ? !Reported.count(Root) && !War.count(Root) : !ReadSites.count(E);
     if (Wanted)
       for (auto &[L, P] : Hits)
         for (const Touch &T : touches(P.Root, P.Off, Sz)) {
@@ -339,6 +339,7 @@ private:
         War[Root] = Out.size();
       } else {
         Reported.insert(Root);
+        ReadSites.insert(E);
         if (auto It = War.find(Root); It != War.end())
           Out[It->second].Root = nullptr; // superseded
       }
@@ -849,6 +850,7 @@ private:
   llvm::DenseMap<const Stmt *, llvm::SmallVector<const VarDecl *, 4>>
       WrittenMemo;
   llvm::DenseSet<const ValueDecl *> Reported;
+  llvm::DenseSet<const Expr *> ReadSites;        // the reads reported
   llvm::DenseMap<const ValueDecl *, size_t> War; // the first write-after-read
   const Stmt *CurStmt = nullptr;
   std::vector<WarpExchange> Out;

@@ -275,6 +275,10 @@ void launch_instances(float *out) {
 // CHECK: {{.*}}warp-implicit-sync-shapes.cu:21:5: note: written here
 // CHECK: {{.*}}warp-implicit-sync-shapes.cu:28:3: note: through this call
 // CHECK: {{.*}}warp-implicit-sync-shapes.cu:22:22: note: synchronise the lanes between the write and the read with __syncwarp(), or exchange the values with __shfl_down_sync / cooperative_groups::reduce; 'volatile' does not order lanes
+// CHECK: {{.*}}warp-implicit-sync-shapes.cu:23:22: error: lanes 0-23 of warp 0 read 's[tid + 8]', which lanes 8-31 of the same warp write at line 22, with no __syncwarp() between: this assumes the warp runs in lockstep (warp-synchronous code), which independent thread scheduling on sm_80 does not guarantee (Volta tuning guide 1.4.1.2) [warp-implicit-sync]
+// CHECK: {{.*}}warp-implicit-sync-shapes.cu:22:5: note: written here
+// CHECK: {{.*}}warp-implicit-sync-shapes.cu:28:3: note: through this call
+// CHECK: {{.*}}warp-implicit-sync-shapes.cu:23:22: note: synchronise the lanes between the write and the read with __syncwarp(), or exchange the values with __shfl_down_sync / cooperative_groups::reduce; 'volatile' does not order lanes
 // CHECK: {{.*}}warp-implicit-sync-shapes.cu:51:11: error: lanes 0-23 of warp 0 read 's[t + 8]', which lanes 8-31 of the same warp write at line 50, with no __syncwarp() between: this assumes the warp runs in lockstep (warp-synchronous code), which independent thread scheduling on sm_80 does not guarantee (Volta tuning guide 1.4.1.2) [warp-implicit-sync]
 // CHECK: {{.*}}warp-implicit-sync-shapes.cu:50:3: note: written here
 // CHECK: {{.*}}warp-implicit-sync-shapes.cu:61:3: note: through this call
@@ -299,6 +303,9 @@ void launch_instances(float *out) {
 // CHECK: {{.*}}warp-implicit-sync-shapes.cu:208:54: error: lanes 0-15 of warp 0 read 'smem[tid + 16]', which lanes 16-31 of the same warp write at line 207, with no __syncwarp() between: this assumes the warp runs in lockstep (warp-synchronous code), which independent thread scheduling on sm_80 does not guarantee (Volta tuning guide 1.4.1.2) [warp-implicit-sync]
 // CHECK: {{.*}}warp-implicit-sync-shapes.cu:207:26: note: written here
 // CHECK: {{.*}}warp-implicit-sync-shapes.cu:208:54: note: synchronise the lanes between the write and the read with __syncwarp(), or exchange the values with __shfl_down_sync / cooperative_groups::reduce; 'volatile' does not order lanes
+// CHECK: {{.*}}warp-implicit-sync-shapes.cu:209:54: error: lanes 0-23 of warp 0 read 'smem[tid + 8]', which lanes 8-31 of the same warp write at line 208, with no __syncwarp() between: this assumes the warp runs in lockstep (warp-synchronous code), which independent thread scheduling on sm_80 does not guarantee (Volta tuning guide 1.4.1.2) [warp-implicit-sync]
+// CHECK: {{.*}}warp-implicit-sync-shapes.cu:208:26: note: written here
+// CHECK: {{.*}}warp-implicit-sync-shapes.cu:209:54: note: synchronise the lanes between the write and the read with __syncwarp(), or exchange the values with __shfl_down_sync / cooperative_groups::reduce; 'volatile' does not order lanes
 // CHECK: {{.*}}warp-implicit-sync-shapes.cu:250:12: error: each lane writes 's_WarpHist[data]' and reads it back to see whether its own write survived (a tagged update): this counts on the lanes that collide on one address writing together, in lockstep (warp-synchronous code), which independent thread scheduling on sm_80 does not guarantee; a lane that reads back before another overwrites keeps its count and the other's is lost (Volta tuning guide 1.4.1.2) [warp-implicit-sync]
 // CHECK: {{.*}}warp-implicit-sync-shapes.cu:249:5: note: written here
 // CHECK: {{.*}}warp-implicit-sync-shapes.cu:250:12: note: update the counter with atomicAdd on shared memory (one instruction since Maxwell) instead of the tag loop

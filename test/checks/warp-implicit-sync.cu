@@ -12,13 +12,29 @@ __device__ void warpReduce(volatile float *sdata, unsigned tid) {
   if (blockSize >= 32) sdata[tid] += sdata[tid + 16];
   // CHECK: :[[@LINE-1]]:38: error: lanes 0-15 of warp 0 read 'sdata[tid + 16]', which lanes 16-31 of the same warp write at line [[@LINE-2]], with no __syncwarp() between: this assumes the warp runs in lockstep (warp-synchronous code), which independent thread scheduling on sm_80 does not guarantee (Volta tuning guide 1.4.1.2) [warp-implicit-sync]
   // CHECK: :[[@LINE-3]]:24: note: written here
-  // CHECK: :[[@LINE+16]]:17: note: through this call
+  // CHECK: :[[@LINE+32]]:17: note: through this call
   // CHECK: :[[@LINE-4]]:38: note: synchronise the lanes between the write and the read with __syncwarp(), or exchange the values with __shfl_down_sync / cooperative_groups::reduce; 'volatile' does not order lanes
   // PASCAL: :[[@LINE-5]]:38: warning: lanes 0-15 of warp 0 read 'sdata[tid + 16]', {{.*}} which sm_60 happens to do, but sm_70 and later do not guarantee
   if (blockSize >= 16) sdata[tid] += sdata[tid + 8];
+  // CHECK: :[[@LINE-1]]:38: error: lanes 0-23 of warp 0 read 'sdata[tid + 8]', which lanes 8-31 of the same warp write at line {{[0-9]+}}, with no __syncwarp() between: this assumes t{{.*}}
+  // CHECK: :[[@LINE-8]]:24: note: written here
+  // CHECK: :[[@LINE+26]]:17: note: through this call
+  // CHECK: :[[@LINE-4]]:38: note: synchronise the lanes between the write and the read with __syncwarp(), or exchange the values with __shfl_down_sync / cooperative_groups::r{{.*}}
   if (blockSize >= 8) sdata[tid] += sdata[tid + 4];
+  // CHECK: :[[@LINE-1]]:37: error: lanes 0-27 of warp 0 read 'sdata[tid + 4]', which lanes 4-31 of the same warp write at line {{[0-9]+}}, with no __syncwarp() between: this assumes t{{.*}}
+  // CHECK: :[[@LINE-7]]:24: note: written here
+  // CHECK: :[[@LINE+21]]:17: note: through this call
+  // CHECK: :[[@LINE-4]]:37: note: synchronise the lanes between the write and the read with __syncwarp(), or exchange the values with __shfl_down_sync / cooperative_groups::r{{.*}}
   if (blockSize >= 4) sdata[tid] += sdata[tid + 2];
+  // CHECK: :[[@LINE-1]]:37: error: lanes 0-29 of warp 0 read 'sdata[tid + 2]', which lanes 2-31 of the same warp write at line {{[0-9]+}}, with no __syncwarp() between: this assumes t{{.*}}
+  // CHECK: :[[@LINE-7]]:23: note: written here
+  // CHECK: :[[@LINE+16]]:17: note: through this call
+  // CHECK: :[[@LINE-4]]:37: note: synchronise the lanes between the write and the read with __syncwarp(), or exchange the values with __shfl_down_sync / cooperative_groups::r{{.*}}
   if (blockSize >= 2) sdata[tid] += sdata[tid + 1];
+  // CHECK: :[[@LINE-1]]:37: error: lanes 0-30 of warp 0 read 'sdata[tid + 1]', which lanes 1-31 of the same warp write at line {{[0-9]+}}, with no __syncwarp() between: this assumes t{{.*}}
+  // CHECK: :[[@LINE-7]]:23: note: written here
+  // CHECK: :[[@LINE+11]]:17: note: through this call
+  // CHECK: :[[@LINE-4]]:37: note: synchronise the lanes between the write and the read with __syncwarp(), or exchange the values with __shfl_down_sync / cooperative_groups::r{{.*}}
 }
 
 template <unsigned blockSize>
@@ -47,6 +63,9 @@ __global__ void inline_steps(float *out) {
     // CHECK: :[[@LINE-3]]:5: note: written here
     // CHECK: :[[@LINE-3]]:16: note: synchronise the lanes
     vs[tid] += vs[tid + 8];
+    // CHECK: :[[@LINE-1]]:16: error: lanes 0-23 of warp 0 read 'vs[tid + 8]', which lanes 8-31 of the same warp write at line {{[0-9]+}}, with no __syncwarp() between: this assumes the {{.*}}
+    // CHECK: :[[@LINE-6]]:5: note: written here
+    // CHECK: :[[@LINE-3]]:16: note: synchronise the lanes between the write and the read with __syncwarp(), or exchange the values with __shfl_down_sync / cooperative_groups::r{{.*}}
   }
   if (tid == 0)
     out[0] = s[0];
