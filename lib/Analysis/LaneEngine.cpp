@@ -1,6 +1,7 @@
 #include "Analysis/LaneEngine.h"
 #include "Analysis/BodyWalk.h"
 #include "Analysis/DeclRefs.h"
+#include "Analysis/Launches.h"
 #include "Analysis/Loops.h"
 #include "Analysis/SyncPrimitives.h"
 #include "clang/AST/Attr.h"
@@ -232,8 +233,13 @@ void LaneEngine::bindParameters(LaneEvaluator &E, const BlockShape &Shape,
 // Whether E is a multiple of S however large its other factors: a constant
 // multiple, a product with such a factor (`TB * ((n + TB - 1) / TB)`), a
 // sum of multiples, a local initialised so and never written in Body.
+// The constants every launch in the file passes for a kernel's parameter.
+using ArgValuesFn =
+    llvm::function_ref<std::optional<llvm::SmallVector<int64_t, 4>>(
+        const ParmVarDecl *)>;
+
 static bool multipleOf(const Expr *E, uint64_t S, const ASTContext &Ctx,
-                       const Stmt *Body, unsigned Depth = 0) {
+                       const Stmt *Body, ArgValuesFn Args, unsigned Depth = 0) {
   if (!E || !S || Depth > 8 || E->isValueDependent())
     return false;
   E = E->IgnoreParenImpCasts();
@@ -243,21 +249,32 @@ static bool multipleOf(const Expr *E, uint64_t S, const ASTContext &Ctx,
            R.Val.getInt().getZExtValue() % S == 0;
   if (const auto *BO = dyn_cast<BinaryOperator>(E)) {
     if (BO->getOpcode() == BO_Mul)
-      return multipleOf(BO->getLHS(), S, Ctx, Body, Depth + 1) ||
-             multipleOf(BO->getRHS(), S, Ctx, Body, Depth + 1);
+      return multipleOf(BO->getLHS(), S, Ctx, Body, Args, Depth + 1) ||
+             multipleOf(BO->getRHS(), S, Ctx, Body, Args, Depth + 1);
     if (BO->getOpcode() == BO_Add)
-      return multipleOf(BO->getLHS(), S, Ctx, Body, Depth + 1) &&
-             multipleOf(BO->getRHS(), S, Ctx, Body, Depth + 1);
+      return multipleOf(BO->getLHS(), S, Ctx, Body, Args, Depth + 1) &&
+             multipleOf(BO->getRHS(), S, Ctx, Body, Args, Depth + 1);
     return false;
   }
   const auto *DRE = dyn_cast<DeclRefExpr>(E);
   const auto *V = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
+  // A kernel parameter every launch in the file passes a multiple for
+  // (cuSZ's histogram: `chunk`, 32768 at its one launch, 256 threads).
+  if (const auto *P = dyn_cast_or_null<ParmVarDecl>(V)) {
+    if (writesTo(Body, P))
+      return false;
+    auto Values = Args(P);
+    return Values && !Values->empty() && llvm::all_of(*Values, [&](int64_t X) {
+             return X > 0 && uint64_t(X) % S == 0;
+           });
+  }
   return V && V->isLocalVarDecl() && V->getInit() && !writesTo(Body, V) &&
-         multipleOf(V->getInit(), S, Ctx, Body, Depth + 1);
+         multipleOf(V->getInit(), S, Ctx, Body, Args, Depth + 1);
 }
 
 static bool blockStrideTrips(const ForStmt *For, unsigned X,
-                             const ASTContext &Ctx, FunctionDependence &FD) {
+                             const ASTContext &Ctx, FunctionDependence &FD,
+                             ArgValuesFn Args) {
   if (!For->getInit() || !For->getCond() || !For->getInc() || !X)
     return false;
   auto IsComponent = [](const Expr *E, llvm::StringRef Type) {
@@ -292,7 +309,7 @@ static bool blockStrideTrips(const ForStmt *For, unsigned X,
                                   : Constant(Inc->getRHS());
   // (A bound padded to the stride at run time is a multiple all the same.)
   if (!S || *S < X || FD.dependence(Cond->getRHS()) != Dependence::Uniform ||
-      !multipleOf(Cond->getRHS(), *S, Ctx, FD.function()->getBody()))
+      !multipleOf(Cond->getRHS(), *S, Ctx, FD.function()->getBody(), Args))
     return false;
   return !writesTo(For->getBody(), Counter);
 }
@@ -315,6 +332,33 @@ static bool sameInEveryThread(const Expr *Cond, bool Truth, LaneEvaluator &E) {
       First = Value;
     }
   return First.has_value();
+}
+
+std::optional<llvm::SmallVector<int64_t, 4>>
+LaneEngine::launchedArguments(const FunctionDecl *Kernel,
+                              const FunctionDecl *Fn, const ParmVarDecl *P) {
+  // Only the kernel's own parameters (a helper's come from its calls).
+  if (Kernel != Fn || P->getDeclContext() != Fn)
+    return std::nullopt;
+  if (!Launches)
+    Launches = userLaunches(Ctx);
+  unsigned I = P->getFunctionScopeIndex();
+  llvm::SmallVector<int64_t, 4> Out;
+  for (const CallExpr *L : *Launches) {
+    if (launchSite(L).Kernel != Kernel->getCanonicalDecl())
+      continue;
+    const auto *K = dyn_cast<CUDAKernelCallExpr>(L);
+    if (!K || I >= K->getNumArgs())
+      return std::nullopt; // cudaLaunchKernel's void **: not followed
+    const Expr *A = K->getArg(I)->IgnoreImplicit();
+    Expr::EvalResult R;
+    if (A->isValueDependent() || !A->EvaluateAsInt(R, Ctx))
+      return std::nullopt;
+    Out.push_back(R.Val.getInt().getExtValue());
+  }
+  if (Out.empty())
+    return std::nullopt;
+  return Out;
 }
 
 bool LaneEngine::sameForLaunch(const Stmt *Where, const FunctionDecl *F,
@@ -358,7 +402,11 @@ bool LaneEngine::sameForLaunch(const Stmt *Where, const FunctionDecl *F,
         return false;
       if (Loop) {
         const auto *For = dyn_cast<ForStmt>(S);
-        if (!For || !blockStrideTrips(For, Shape.X, Ctx, TDA.forFunction(Fn)))
+        auto Args = [&](const ParmVarDecl *P) {
+          return launchedArguments(K, Fn, P);
+        };
+        if (!For ||
+            !blockStrideTrips(For, Shape.X, Ctx, TDA.forFunction(Fn), Args))
           return false;
         continue;
       }

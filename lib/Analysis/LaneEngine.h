@@ -100,6 +100,12 @@ public:
   const std::vector<WarpExchange> &exchanges(const clang::FunctionDecl *Kernel);
 
 private:
+  // The constants every launch of Kernel in the file passes for its
+  // parameter P (P a parameter of Fn, which must be Kernel); nothing when a
+  // launch passes another value or there is none.
+  std::optional<llvm::SmallVector<int64_t, 4>>
+  launchedArguments(const clang::FunctionDecl *Kernel,
+                    const clang::FunctionDecl *Fn, const clang::ParmVarDecl *P);
   BlockShape kernelShape(const clang::FunctionDecl *Kernel);
   // Gives E the affine forms where they model E's shape.
   void useForms(LaneEvaluator &E);
@@ -111,6 +117,7 @@ private:
   ThreadDependenceAnalysis TDA;
   std::unique_ptr<AffineAnalysis> Affine;
   std::unique_ptr<CallGraphView> Calls;
+  std::optional<std::vector<const clang::CallExpr *>> Launches;
   llvm::DenseMap<const clang::FunctionDecl *, BlockShape> Shapes;
   llvm::DenseMap<const clang::FunctionDecl *, std::vector<WarpExchange>>
       Exchanges;

@@ -1,8 +1,10 @@
 // The block shape of a kernel's launches, folded from arguments written with
 // constants: the lanes of a warp for the memory checks, the launch checks.
 #include "Analysis/AffineIndex.h"
+#include "Analysis/DeclRefs.h"
 #include "Analysis/Launches.h"
 #include "clang/AST/ExprCXX.h"
+#include "clang/AST/ParentMapContext.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
 
 using namespace clang;
@@ -192,6 +194,47 @@ std::optional<uint64_t> AffineAnalysis::literalValueOf(const Expr *E) {
   return std::nullopt;
 }
 
+// The value local V holds at Launch when the statements just before it, in
+// the block that holds it, assign V (`block = 128;` then `k<<<grid,
+// block>>>()`), with nothing else in between that writes it: the assigned
+// expression, or null.
+static const Expr *assignedJustBefore(const CallExpr *Launch, const VarDecl *V,
+                                      ASTContext &Ctx) {
+  const Stmt *Child = Launch;
+  for (unsigned Up = 0; Up < 4; ++Up) {
+    auto Parents = Ctx.getParents(*Child);
+    if (Parents.size() != 1)
+      return nullptr;
+    if (const auto *CS = Parents[0].get<CompoundStmt>()) {
+      auto It = llvm::find(CS->body(), Child);
+      while (It != CS->body_begin()) {
+        const Stmt *S = *--It;
+        const Expr *E = dyn_cast<Expr>(S);
+        E = E ? E->IgnoreImplicit() : nullptr;
+        const Expr *LHS = nullptr, *RHS = nullptr;
+        if (const auto *BO = dyn_cast_or_null<BinaryOperator>(E);
+            BO && BO->getOpcode() == BO_Assign)
+          LHS = BO->getLHS(), RHS = BO->getRHS();
+        else if (const auto *Op = dyn_cast_or_null<CXXOperatorCallExpr>(E);
+                 Op && Op->getOperator() == OO_Equal && Op->getNumArgs() == 2)
+          LHS = Op->getArg(0), RHS = Op->getArg(1);
+        const auto *DRE =
+            LHS ? dyn_cast<DeclRefExpr>(LHS->IgnoreParenImpCasts()) : nullptr;
+        if (DRE && DRE->getDecl() == V)
+          return RHS;
+        if (writesTo(S, V))
+          return nullptr;
+      }
+      return nullptr;
+    }
+    const Stmt *P = Parents[0].get<Stmt>();
+    if (!P || !isa<ExprWithCleanups, ImplicitCastExpr>(P))
+      return nullptr;
+    Child = P;
+  }
+  return nullptr;
+}
+
 void AffineAnalysis::recordLaunch(const CallExpr *Launch) {
   // A launch in a template's pattern is seen again, with its arguments'
   // values, in each instantiation; one never instantiated never runs.
@@ -205,6 +248,19 @@ void AffineAnalysis::recordLaunch(const CallExpr *Launch) {
   // dim3(4, 8, n): a warp is 4 x 8 lanes of one z-slice, whatever n is.
   bool RuntimeZ = false;
   std::optional<BlockShape> S = literalShapeOf(Site.Block, &RuntimeZ);
+  const Expr *Named = Site.Block;
+  while (Named) { // the copy of a dim3 local the launch passes
+    Named = Named->IgnoreImplicit();
+    const auto *Copy = dyn_cast<CXXConstructExpr>(Named);
+    if (!Copy || Copy->getNumArgs() != 1)
+      break;
+    Named = Copy->getArg(0);
+  }
+  if (const auto *DRE = dyn_cast_or_null<DeclRefExpr>(Named); !S && DRE)
+    if (const auto *V = dyn_cast<VarDecl>(DRE->getDecl());
+        V && V->isLocalVarDecl())
+      if (const Expr *Value = assignedJustBefore(Launch, V, Ctx))
+        S = literalShapeOf(Value, &RuntimeZ);
   if (S && RuntimeZ && (S->X * S->Y) % WarpSize != 0)
     S = std::nullopt;
   if (S)

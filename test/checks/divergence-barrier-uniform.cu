@@ -772,7 +772,63 @@ __global__ void floor_division_warp(const int *in, int *out, int n) {
   out[n + threadIdx.x] = 0; // the threads that leave run on
 }
 
+// The same, launched with a dim3 the host code sets just before each launch.
+template <int TB>
+__global__ void padded_block_assigned(const int *in, int *out, int n) {
+  __shared__ int s[TB];
+  const int padded = TB * ((n + TB - 1) / TB);
+  for (int i = threadIdx.x; i < padded; i += TB) {
+    s[threadIdx.x] = i < n ? in[i] : 0;
+    __syncthreads();
+    if (i < n)
+      out[i] = s[TB - 1 - threadIdx.x];
+    __syncthreads();
+  }
+  out[n + threadIdx.x] = 0;
+}
+
 void host_padded(const int *in, int *out, int n, bool *found) {
   padded_to_template_block<128><<<n, 128>>>(in, out, n, found);
   padded_to_template_block<256><<<n, 256>>>(in, out, n, found);
+  dim3 block{512};
+  if (n <= 128) {
+    block = 128;
+    padded_block_assigned<128><<<n, block>>>(in, out, n);
+  } else {
+    block = 256;
+    padded_block_assigned<256><<<n, block>>>(in, out, n);
+  }
+}
+
+// A bound the kernel takes as a parameter, the same multiple of the block at
+// every launch in the file (cuSZ's histogram: 32768 with 256 threads).
+__global__ void chunk_parameter(const int *in, int *hist, unsigned chunk) {
+  __shared__ int s[256];
+  s[threadIdx.x] = 0;
+  for (unsigned i = threadIdx.x; i < chunk; i += blockDim.x) {
+    atomicAdd(&s[in[blockIdx.x * chunk + i] & 255], 1);
+    __syncthreads();
+  }
+  hist[blockIdx.x * 256 + threadIdx.x] = s[threadIdx.x];
+}
+
+// The same look, launched once with a chunk that is not a multiple: threads
+// 232 and up of the last round do not arrive.
+__global__ void chunk_parameter_short(const int *in, int *hist,
+                                      unsigned chunk) {
+  __shared__ int s[256];
+  s[threadIdx.x] = 0;
+  for (unsigned i = threadIdx.x; i < chunk; i += blockDim.x) {
+    atomicAdd(&s[in[blockIdx.x * chunk + i] & 255], 1);
+    __syncthreads();
+    // CHECK: :[[@LINE-1]]:5: error: '__syncthreads()' is reached by only part of the thread block: it is inside a loop whose trip count differs between threads (the condition 'i < chunk' depends on the thread)
+    // CHECK: :[[@LINE-4]]:34: note: the loop condition that varies between threads
+  }
+  hist[blockIdx.x * 256 + threadIdx.x] = s[threadIdx.x];
+}
+
+void host_chunks(const int *in, int *hist, int n) {
+  constexpr unsigned chunk = 32768;
+  chunk_parameter<<<n, 256>>>(in, hist, chunk);
+  chunk_parameter_short<<<n, 256>>>(in, hist, 1000);
 }
