@@ -14,7 +14,7 @@ namespace {
 
 using GuardKind = FunctionDependence::GuardKind;
 
-// The branch whose condition decides whether a thread takes Exit (a break,
+// The branch whose condition decides whether a thread runs Exit (a break,
 // continue or return): the innermost `if` around it, below Stop. Also
 // whether the exit lies in its then-arm.
 std::pair<const IfStmt *, bool> branchOfExit(const Stmt *Exit, const Stmt *Stop,
@@ -305,12 +305,28 @@ findBarrierWitness(const Stmt *Site, const FunctionDependence::GuardSite &G,
     Reach = true;
     Round = " in the loop's first round";
   } else if (G.Exit) {
-    auto [If, InThen] = branchOfExit(G.Exit, G.Where, FD);
-    if (!If)
-      return std::nullopt;
-    Cond = If->getCond();
-    Reach = !InThen; // the threads that take the exit miss the barrier
-    Round = G.Kind == GuardKind::Loop ? " in the round where it leaves or skips" : "";
+    // Each branch between the exit and the loop or function it leaves, the
+    // innermost first: the one that splits the threads names the witness.
+    const Stmt *Child = G.Exit;
+    for (const Stmt *P = FD.parent(G.Exit); P && P != G.Where;
+         Child = P, P = FD.parent(P)) {
+      const auto *If = dyn_cast<IfStmt>(P);
+      if (!If || (Child != If->getThen() && Child != If->getElse()) ||
+          FD.dependence(If->getCond()) == Dependence::Uniform)
+        continue;
+      // The threads that take the exit miss the barrier.
+      bool ReachOn = Child != If->getThen();
+      std::string R = G.Kind == GuardKind::Loop
+                          ? " in the round where it leaves or skips"
+                          : "";
+      if (auto W = Find.byLanes(If->getCond(), ReachOn, R))
+        return W;
+      if (auto W = Find.byTail(If->getCond(), ReachOn, "reaches it"))
+        return W;
+      if (auto W = Find.byData(If->getCond()))
+        return W;
+    }
+    return std::nullopt;
   }
   if (!Cond)
     return std::nullopt;
