@@ -203,11 +203,12 @@ def extract_all(rows, root, mirror, use_clone):
 
 # --- linting ----------------------------------------------------------------
 
-def lint_file(warplint, arch, project_dir, rel, flags, timeout):
+def lint_file(warplint, arch, project_dir, rel, flags, timeout, checks=None):
     """Runs warplint on one file from the project's root. Returns
     (status, findings, first_error): status is the exit code, or "timeout",
     or "no-json" when stdout held no JSON document."""
-    cmd = [warplint, "--format=json", f"--arch={arch}", rel, "--"] + flags
+    cmd = ([warplint, "--format=json", f"--arch={arch}"]
+           + ([f"--checks={checks}"] if checks else []) + [rel, "--"] + flags)
     for attempt in range(30):
         try:
             p = subprocess.run(cmd, cwd=project_dir, capture_output=True, text=True,
@@ -241,7 +242,7 @@ def normalise(project_dir, path):
     return full if rel.startswith("..") else rel
 
 
-def lint_project(row, root, warplint, arch, timeout, max_files, log=None):
+def lint_project(row, root, warplint, arch, timeout, max_files, log=None, checks=None):
     """Lints one project's files. Returns (findings, summary); findings are
     deduplicated on (file, line, column, check, message)."""
     project_dir = os.path.join(root, row["name"])
@@ -262,7 +263,7 @@ def lint_project(row, root, warplint, arch, timeout, max_files, log=None):
         pass
     t0 = time.perf_counter()
     for rel in files:
-        status, findings, err = lint_file(warplint, arch, project_dir, rel, flags, timeout)
+        status, findings, err = lint_file(warplint, arch, project_dir, rel, flags, timeout, checks)
         if status in (0, 1):
             summary["ok"] += 1
         elif status == "timeout":
@@ -298,6 +299,7 @@ def main():
     ap.add_argument("--corpus", default=CORPUS)
     ap.add_argument("--warplint", default=os.path.join(ROOT, "build/bin/warplint"))
     ap.add_argument("--arch", default="sm_80")
+    ap.add_argument("--checks", help="warplint's --checks (default: its own)")
     ap.add_argument("--timeout", type=int, default=300, help="seconds per file")
     ap.add_argument("--max-files", type=int, default=20)
     ap.add_argument("--extract", action="store_true", help="extract the projects, then stop")
@@ -316,7 +318,8 @@ def main():
     totals = collections.Counter()
     for row in rows:
         findings, summary = lint_project(row, os.path.abspath(args.root), args.warplint,
-                                         args.arch, args.timeout, args.max_files, log)
+                                         args.arch, args.timeout, args.max_files, log,
+                                         args.checks)
         hidden = row["half"] == "measure" and not show_measure
         if hidden:
             findings = []
