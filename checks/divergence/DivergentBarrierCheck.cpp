@@ -250,12 +250,16 @@ void DivergentBarrierCheck::judge(const Stmt *Site, FunctionDependence &FD,
             (Engine.sameForLaunch(G.Where, FD.function(), Kernel) ||
              (Chain.empty() && exitingLoop(G.Where, FD))));
   });
+  // The outermost thread-dependent guard: the threads reach it together,
+  // so its condition splits them itself; one inside it may vary only
+  // because of it (a count kept across a loop whose trip count differs).
   const FunctionDependence::GuardSite *Worst = nullptr;
   for (const auto &G : Guards)
-    if (G.D == Dependence::ThreadDependent) {
+    if (G.D == Dependence::ThreadDependent && !G.Exit)
       Worst = &G;
-      break;
-    }
+  for (const auto &G : Guards)
+    if (!Worst && G.D == Dependence::ThreadDependent)
+      Worst = &G;
   if (!Worst)
     for (const auto &G : Guards)
       if (G.D == Dependence::WarpUniform) {

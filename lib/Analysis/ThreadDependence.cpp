@@ -248,10 +248,20 @@ void FunctionDependence::collect(const Stmt *S, const Stmt *P) {
     if (const FunctionDecl *Callee = Call->getDirectCallee()) {
       for (unsigned I = 0; I < Call->getNumArgs() && I < Callee->getNumParams();
            ++I) {
-        QualType PT = Callee->getParamDecl(I)->getType();
-        if (PT->isReferenceType() && !PT->getPointeeType().isConstQualified())
-          if (const VarDecl *V = localVar(Call->getArg(I), F))
-            Escaped.insert(V);
+        const ParmVarDecl *Param = Callee->getParamDecl(I);
+        QualType PT = Param->getType();
+        if (!PT->isReferenceType() || PT->getPointeeType().isConstQualified())
+          continue;
+        const VarDecl *V = localVar(Call->getArg(I), F);
+        if (!V)
+          continue;
+        // CUB's block-wide scans give every thread the block's aggregate
+        // (`BlockScan(tmp).ExclusiveSum(x, y, block_aggregate)`): a write
+        // that is the same in every thread, so no definition that varies.
+        if (Param->getName() == "block_aggregate" && isa<CXXMethodDecl>(Callee))
+          Defs[V].push_back({nullptr, S});
+        else
+          Escaped.insert(V);
       }
     }
   } else if (const auto *Asm = dyn_cast<AsmStmt>(S)) {
