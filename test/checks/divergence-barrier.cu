@@ -1,5 +1,6 @@
 // RUN: not %warplint --checks='-*,divergence-barrier' --arch=sm_80 %s -- -std=c++17 | FileCheck %s --implicit-check-not='{{warning|error|note}}:'
 // RUN: not %warplint --checks='-*,divergence-barrier' --arch=sm_60 %s -- -std=c++17 | FileCheck %s --check-prefix=PASCAL
+// RUN: not %warplint --format=json --checks='-*,divergence-barrier' --arch=sm_80 %s -- -std=c++17 | FileCheck %s --check-prefix=JSON
 #include <cooperative_groups.h>
 namespace cg = cooperative_groups;
 
@@ -459,3 +460,7 @@ __global__ void witness_launched(float *a) {
   a[threadIdx.x] = s[127 - threadIdx.x];
 }
 void launch_witness(float *a) { witness_launched<<<1, 128>>>(a); }
+// The witness's threads are metrics of the finding (JSON and SARIF).
+// JSON: "line": 13,
+// JSON: "witness_thread_reaches": 0.0,
+// JSON-NEXT: "witness_thread_misses": 100.0
