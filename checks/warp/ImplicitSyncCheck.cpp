@@ -212,6 +212,11 @@ void ImplicitSyncCheck::checkFunction(const FunctionDecl *Fn) {
     B << describeLanes(X.LaterLanes, WS) << int64_t(X.Warp)
       << context().sourceText(X.Later) << describeLanes(X.EarlierLanes, WS)
       << Where << Consequence;
+    // The witness: two lanes of one warp, one reading what the other wrote
+    // (or writing what it read), with nothing ordering them.
+    B.metric("witness_warp", X.Warp);
+    B.metric("witness_lane_later", X.WitnessLater);
+    B.metric("witness_lane_earlier", X.WitnessEarlier);
     if (!X.SameStatement && X.Earlier != X.Later)
       B.note(X.Earlier->getBeginLoc(), Raw ? "written here" : "read here");
     for (const CallExpr *Call : X.LaterChain)

@@ -214,6 +214,13 @@ void MaskDivergentCheck::reportMissing(const CallExpr *Target, unsigned Tile,
                   " (the warp can hang or read garbage)"
             : "otherwise the result is undefined (on " + arch().Name +
                   " the missing lanes' values are garbage)");
+  // The witness: a lane that makes the call and one named in the mask
+  // that does not.
+  if (Active && Missing) {
+    B.metric("witness_warp", W);
+    B.metric("witness_lane_reaches", llvm::countr_zero(Active));
+    B.metric("witness_lane_misses", llvm::countr_zero(Missing));
+  }
   if (Splits) {
     const Expr *Cond = FunctionDependence::conditionOf(Splits);
     B.note(Cond ? Cond->getBeginLoc() : Splits->getBeginLoc(),

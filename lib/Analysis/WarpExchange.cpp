@@ -16,8 +16,7 @@ namespace warplint {
 namespace {
 
 // Budgets: statements run per warp and per kernel, iterations of one loop,
-// helpers deep, expression depth. A kernel is traced warp by warp until one
-// warp runs out of its budget.
+// helpers deep, expression depth (a kernel is traced until a warp runs out).
 constexpr unsigned MaxStepsPerWarp = 20000;
 constexpr unsigned MaxStepsPerKernel = 40000;
 constexpr unsigned MaxIterations = 64;
@@ -301,24 +300,25 @@ private:
     if (Wanted)
       for (auto &[L, P] : Hits)
         for (const Touch &T : touches(P.Root, P.Off, Sz)) {
-          if (T.Lane == L || T.Store == Store || excluded(T.Ev))
-            continue;
-          if (!(T.Off < P.Off + Sz && P.Off < T.Off + T.Size))
+          if (T.Lane == L || T.Store == Store || excluded(T.Ev) ||
+              !(T.Off < P.Off + Sz && P.Off < T.Off + T.Size))
             continue;
           if (!Pair || T.Ev > *Pair)
             Pair = T.Ev;
         }
     if (Pair) {
+      WarpExchange X;
       uint64_t EarlierLanes = 0;
       for (auto &[L, P] : Hits)
         for (const Touch &T : touches(P.Root, P.Off, Sz))
           if (T.Ev == *Pair && T.Lane != L && T.Off < P.Off + Sz &&
               P.Off < T.Off + T.Size) {
+            if (!LaterLanes) // the first pair: the witness
+              X.WitnessLater = L, X.WitnessEarlier = T.Lane;
             LaterLanes |= uint64_t(1) << L;
             EarlierLanes |= uint64_t(1) << T.Lane;
           }
       const Event &Early = Events[*Pair];
-      WarpExchange X;
       X.Later = E;
       X.Earlier = Early.E;
       X.ReadAfterWrite = !Store;

@@ -43,6 +43,8 @@ struct WarpExchange {
   const clang::ValueDecl *Root = nullptr; // the __shared__ variable
   unsigned Warp = 0;
   uint64_t LaterLanes = 0, EarlierLanes = 0; // lanes of that warp
+  // One pair: a lane of the later access and the lane whose access it meets.
+  unsigned WitnessLater = 0, WitnessEarlier = 0;
 };
 
 // The exchanges of Kernel's warps, at most one per shared variable (the

@@ -1,5 +1,6 @@
 // RUN: not %warplint --checks='-*,warp-implicit-sync' --arch=sm_80 %s -- -std=c++17 | FileCheck %s --implicit-check-not='{{warning|error|note}}:'
 // RUN: %warplint --checks='-*,warp-implicit-sync' --arch=sm_60 %s -- -std=c++17 | FileCheck %s --check-prefix=PASCAL
+// RUN: not %warplint --format=json --checks='-*,warp-implicit-sync' --arch=sm_80 %s -- -std=c++17 | FileCheck %s --check-prefix=JSON
 #include <cooperative_groups.h>
 namespace cg = cooperative_groups;
 
@@ -296,3 +297,9 @@ void launch_rms_tail(const float *x, float *y, int d) {
   rms_tail<<<1, dim3(32, 8), 8 * sizeof(float)>>>(x, y, d);
   rms_tail_no_shuffle<<<1, dim3(32, 8), 8 * sizeof(float)>>>(x, y, d);
 }
+
+// The witness's lanes are metrics of the finding (JSON and SARIF): lane 0
+// reads what lane 16 wrote.
+// JSON: "witness_warp": 0.0,
+// JSON-NEXT: "witness_lane_later": 0.0,
+// JSON-NEXT: "witness_lane_earlier": 16.0

@@ -1,5 +1,6 @@
 // RUN: not %warplint --checks='-*,warp-mask-divergent' --arch=sm_80 %s -- -std=c++17 | FileCheck %s --implicit-check-not='{{warning|error|note}}:'
 // RUN: %warplint --checks='-*,warp-mask-divergent' --arch=sm_60 %s -- -std=c++17 | FileCheck %s --check-prefix=PASCAL
+// RUN: not %warplint --format=json --checks='-*,warp-mask-divergent' --arch=sm_80 %s -- -std=c++17 | FileCheck %s --check-prefix=JSON
 #include <cooperative_groups.h>
 namespace cg = cooperative_groups;
 #define FULL 0xffffffff
@@ -138,3 +139,9 @@ void launch_helper_guards(float *a) {
   helper_guard<<<1, 64>>>(a);
   helper_guard_whole<<<1, 64>>>(a);
 }
+
+// The witness's lanes are metrics of the finding (JSON and SARIF): lane 0
+// makes the call, lane 16 does not.
+// JSON: "witness_warp": 0.0,
+// JSON-NEXT: "witness_lane_reaches": 0.0,
+// JSON-NEXT: "witness_lane_misses": 16.0
