@@ -218,6 +218,16 @@ void BlockSizeCheck::judge(const Expr *Grid, const Expr *Block,
                " never reads blockDim: its indexing is written for this "
                "block size, and another block size is a change to the kernel";
   }
+  // A warp-synchronous kernel (lanes exchanging through shared memory
+  // without a barrier) is written for the warps it has: its block size is
+  // part of that design, not a launch parameter to tune.
+  if (!IsTile && Kernel && Kernel->hasBody() &&
+      !context().engine().exchanges(Kernel).empty()) {
+    IsTile = true;
+    TileText = Name + " is warp-synchronous (its lanes exchange data through "
+                      "shared memory without a barrier): its block size is "
+                      "part of that design";
+  }
   unsigned Warp = A.warp_size;
   if (Threads % Warp != 0) {
     if (Expect)
