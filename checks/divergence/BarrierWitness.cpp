@@ -114,6 +114,12 @@ public:
   }
 
   // A tail guard (`idx < n`): the threads past the bound leave.
+  // The lanes' trip counts of For, with no counter fixed.
+  LaneSplit tripSplit(const ForStmt *For) {
+    Lanes.clearFixed();
+    return Lanes.tripSplit(For);
+  }
+
   std::optional<BarrierWitness> byTail(const Expr *Cond, bool Reach,
                                        llvm::StringRef What) {
     if (!FD.tailGuard(Cond, Reach))
@@ -278,8 +284,7 @@ findBarrierWitness(const Stmt *Site, const FunctionDependence::GuardSite &G,
     Cond = FunctionDependence::conditionOf(G.Where);
     // A counted loop: lanes that run it a different number of times.
     if (const auto *For = dyn_cast<ForStmt>(G.Where)) {
-      LaneEvaluator Lanes = Engine.lanes(FD.function());
-      LaneSplit S = Lanes.tripSplit(For);
+      LaneSplit S = Find.tripSplit(For);
       if (S.Known && S.WarpsSplit > 0) {
         uint64_t More = S.TrueLanes, Fewer = S.Lanes & ~S.TrueLanes;
         if (More && Fewer) {
