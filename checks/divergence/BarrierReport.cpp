@@ -1,5 +1,6 @@
 // divergence-barrier: the message of a barrier that only part of the block
 // reaches, with its witness (BarrierWitness.h).
+#include "IR/Report.h"
 #include "checks/divergence/BarrierSites.h"
 #include "checks/divergence/BarrierWitness.h"
 #include "checks/divergence/DivergentBarrierCheck.h"
@@ -66,6 +67,8 @@ void DivergentBarrierCheck::report(const Stmt *Site,
       findBarrierWitness(Site, G, FD, context().engine(), [&](const Stmt *S) {
         return context().sourceText(S);
       });
+  // Without a witness the finding is a warning: the IR layer, where it
+  // compiled the function, may give one (it then becomes an error).
   FindingBuilder B =
       diag(Site->getBeginLoc(),
            W ? "'{0}' is reached by only part of the thread block: {1}; every "
@@ -73,9 +76,11 @@ void DivergentBarrierCheck::report(const Stmt *Site,
                "(Volta tuning guide 1.4.1.2): {2}; witness: {3}"
              : "'{0}' is reached by only part of the thread block: {1}; every "
                "non-exited thread of the block must reach the same barrier "
-               "(Volta tuning guide 1.4.1.2): {2}",
-           Severity::Error);
+               "(Volta tuning guide 1.4.1.2): {2}; {3}",
+           W ? Severity::Error : Severity::Warning);
   B << barrierName(Site) << Why << Effect;
+  if (!W)
+    B << ir::NoWitnessWords.str();
   if (W) {
     B << W->Text;
     B.metric("witness_thread_reaches", double(W->Reaches));

@@ -47,7 +47,29 @@ const Stmt *firstBarrierIn(const Stmt *S) {
   return nullptr;
 }
 
+// Whether S holds a block barrier that begins after Loc in the source.
+bool barrierAfter(const Stmt *S, SourceLocation Loc, const SourceManager &SM) {
+  if (!S || isa<LambdaExpr>(S))
+    return false;
+  if (classifySync(S).Kind == SyncKind::BlockBarrier &&
+      SM.isBeforeInTranslationUnit(Loc, S->getBeginLoc()))
+    return true;
+  for (const Stmt *C : S->children())
+    if (barrierAfter(C, Loc, SM))
+      return true;
+  return false;
+}
+
 } // namespace
+
+bool echoOfLoopExit(const Stmt *Site, const Stmt *Loop, const Stmt *Exit,
+                    const SourceManager &SM) {
+  const Stmt *Body = FunctionDependence::loopBody(Loop);
+  if (!Body || !Exit ||
+      !SM.isBeforeInTranslationUnit(Site->getBeginLoc(), Exit->getBeginLoc()))
+    return false;
+  return barrierAfter(Body, Exit->getEndLoc(), SM);
+}
 
 bool deadBySourceConstants(const Stmt *Site, FunctionDependence &FD) {
   const ASTContext &Ctx = FD.function()->getASTContext();

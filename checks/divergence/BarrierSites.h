@@ -43,6 +43,16 @@ std::vector<NestedExit> nestedExits(const clang::Stmt *Top,
 // (ruledOutArm). What nvcc's code does not hold is no finding.
 bool deadBySourceConstants(const clang::Stmt *Site, FunctionDependence &FD);
 
+// Whether Site, a barrier (or a call that runs one) of Loop's body, is an
+// echo of Exit, a thread-dependent break, continue or return out of Loop:
+// Site comes before Exit in the body, and a block barrier comes after it
+// there. The threads that take Exit miss that later barrier in the round
+// they leave, which is the finding; Site they miss only in later rounds,
+// the same defect, if the others run one at all (they often leave too,
+// on a flag the leaver set before that barrier).
+bool echoOfLoopExit(const clang::Stmt *Site, const clang::Stmt *Loop,
+                    const clang::Stmt *Exit, const clang::SourceManager &SM);
+
 // The first block barrier of Stmts, in source order, at any depth (not in
 // a lambda).
 const clang::Stmt *firstBlockBarrier(llvm::ArrayRef<const clang::Stmt *> Stmts);

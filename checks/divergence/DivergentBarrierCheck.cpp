@@ -244,6 +244,10 @@ void DivergentBarrierCheck::judge(const Stmt *Site, FunctionDependence &FD,
     if (!splitsBlock(G.D))
       return true;
     return takesThreadsToExit(G, Site, FD) ||
+           (G.Kind == Kind::Loop && G.Exit &&
+            echoOfLoopExit(
+                Site, G.Where, G.Exit,
+                FD.function()->getASTContext().getSourceManager())) ||
            (G.Kind == Kind::Branch &&
             Engine.sameForLaunch(G.Where, FD.function(), Kernel)) ||
            (G.Kind == Kind::Loop && !G.Exit &&
@@ -422,13 +426,8 @@ void DivergentBarrierCheck::reportNestedExits(FunctionDependence &FD,
 
 const Stmt *DivergentBarrierCheck::exitingLoop(const Stmt *Loop,
                                                FunctionDependence &FD) {
-  const Stmt *Body = nullptr;
-  if (const auto *For = dyn_cast<ForStmt>(Loop))
-    Body = For->getBody();
-  else if (const auto *While = dyn_cast<WhileStmt>(Loop))
-    Body = While->getBody();
-  else if (const auto *Do = dyn_cast<DoStmt>(Loop))
-    Body = Do->getBody();
+  const Stmt *Body =
+      isa<CXXForRangeStmt>(Loop) ? nullptr : FunctionDependence::loopBody(Loop);
   const Expr *Cond = FunctionDependence::conditionOf(Loop);
   // At the top of the kernel's body, as checkEarlyExits and the IR layer
   // take it: a loop in tail position inside an `if` is not judged by the

@@ -99,13 +99,14 @@ public:
   // once (the targets of a parse ask again).
   const std::vector<WarpExchange> &exchanges(const clang::FunctionDecl *Kernel);
 
-private:
   // The constants every launch of Kernel in the file passes for its
   // parameter P (P a parameter of Fn, which must be Kernel); nothing when a
   // launch passes another value or there is none.
   std::optional<llvm::SmallVector<int64_t, 4>>
   launchedArguments(const clang::FunctionDecl *Kernel,
                     const clang::FunctionDecl *Fn, const clang::ParmVarDecl *P);
+
+private:
   BlockShape kernelShape(const clang::FunctionDecl *Kernel);
   // Gives E the affine forms where they model E's shape.
   void useForms(LaneEvaluator &E);

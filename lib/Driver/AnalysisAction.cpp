@@ -102,7 +102,7 @@ public:
   }
 
   // The contexts of the targets judged on this parse, for the IR layer.
-  std::vector<IRLayerTarget> judged(const DiagSink &Own) const {
+  std::vector<IRLayerTarget> judged(DiagSink &Own) const {
     std::vector<IRLayerTarget> Out = {{Targets.front().Ctx.get(), &Own}};
     if (Shared)
       for (size_t I = 1; I < Targets.size(); ++I)

@@ -3,6 +3,7 @@
 #include "Analysis/Launches.h"
 #include "Analysis/SyncPrimitives.h"
 #include "Core/Check.h"
+#include "Driver/IRBarrierReport.h"
 #include "Driver/ResourceUsage.h"
 #include "IR/BarrierDivergence.h"
 #include "IR/Barriers.h"
@@ -115,235 +116,6 @@ generateIR(CompilerInstance &CI, ASTContext &AST,
                                        : Silence.firstError());
   return M;
 }
-
-// Maps the IR layer's verdicts to source and reports them.
-class Reporter {
-public:
-  Reporter(CheckContext &Ctx, const DiagSink &Sink, llvm::StringRef CheckId)
-      : Ctx(Ctx), Sink(Sink), SM(Ctx.sourceManager()), CheckId(CheckId) {}
-
-  void report(const ir::BarrierVerdict &V) {
-    std::vector<ir::Frame> Frames = ir::framesOf(V.Point->getDebugLoc().get());
-    std::vector<SourceLocation> Locs = locate(Frames);
-    std::optional<size_t> At = firstUserFrame(Locs);
-    if (!At || !Reported.insert(key(Locs[*At])).second ||
-        reportedByAST(Locs[*At]) || isGroupSync(Locs[*At]))
-      return;
-    std::vector<SourceLocation> Branch =
-        locate(ir::framesOf(V.Branch->getDebugLoc().get()));
-    if (auto B = firstUserFrame(Branch);
-        B && (isKernelExit(Branch[*B]) || sameForLaunch(Branch[*B])))
-      return;
-    FindingBuilder F(Ctx, CheckId, Locs[*At], "{0}", Severity::Error);
-    if (V.Grid)
-      F << ir::gridBarrierMessage(gridSyncText(Locs[*At]));
-    else
-      F << ir::barrierMessage(ir::barrierWhat(V, Frames, *At), Ctx.arch());
-    if (auto B = firstUserFrame(Branch))
-      note(F, Branch[*B], V.Grid ? ir::GridSplitNote : ir::SplitNote);
-    for (size_t I = *At + 1; I < Frames.size(); ++I)
-      note(F, Locs[I], ir::callNote(Frames[I].Function));
-  }
-
-private:
-  static void note(FindingBuilder &F, SourceLocation Loc,
-                   llvm::StringRef Text) {
-    if (Loc.isValid())
-      F.note(Loc, "{0}") << Text;
-  }
-
-  std::vector<SourceLocation> locate(const std::vector<ir::Frame> &Frames) {
-    std::vector<SourceLocation> Out;
-    for (const ir::Frame &F : Frames) {
-      auto Ref = SM.getFileManager().getOptionalFileRef(F.File);
-      Out.push_back(Ref && F.Line ? SM.translateFileLineCol(
-                                        *Ref, F.Line, std::max(F.Column, 1u))
-                                  : SourceLocation());
-    }
-    return Out;
-  }
-
-  // The position nearest the barrier that the user wrote: a barrier inside
-  // a system header is reported where user code calls into it.
-  std::optional<size_t>
-  firstUserFrame(const std::vector<SourceLocation> &Locs) const {
-    for (size_t I = 0; I < Locs.size(); ++I)
-      if (Locs[I].isValid() && !SM.isInSystemHeader(SM.getFileLoc(Locs[I])))
-        return I;
-    return std::nullopt;
-  }
-
-  std::pair<std::string, unsigned> fileLine(SourceLocation Loc) const {
-    SourceLocation F = SM.getFileLoc(Loc);
-    auto Ref = SM.getFileEntryRefForID(SM.getFileID(F));
-    return {Ref ? Ref->getName().str() : "", SM.getSpellingLineNumber(F)};
-  }
-
-  std::string key(SourceLocation Loc) const {
-    auto [File, Line] = fileLine(Loc);
-    return File + ":" + std::to_string(Line) + ":" +
-           std::to_string(SM.getSpellingColumnNumber(SM.getFileLoc(Loc)));
-  }
-
-  // The AST checks ran first; their divergence-barrier finding on the same
-  // line of this parse says the same thing.
-  bool reportedByAST(SourceLocation Loc) const {
-    auto [File, Line] = fileLine(Loc);
-    std::vector<std::string> Arch;
-    if (Ctx.arch())
-      Arch = {Ctx.arch()->Name};
-    for (const Finding &F : Sink.findings())
-      if (F.Check == CheckId && F.Loc.File == File && F.Loc.Line == Line &&
-          F.Archs == Arch)
-        return true;
-    return false;
-  }
-
-  // A tile's or a warp's sync written on that line: a type-erased
-  // cooperative_groups::thread_group switches on its kind at run time, and
-  // the IR keeps the block-barrier case that a tile never takes.
-  bool isGroupSync(SourceLocation Loc) {
-    if (!GroupSyncsIndexed) {
-      GroupSyncsIndexed = true;
-      using namespace clang::ast_matchers;
-      for (const auto &M :
-           match(callExpr(unless(isExpansionInSystemHeader())).bind("c"),
-                 Ctx.astContext())) {
-        const auto *Call = M.getNodeAs<CallExpr>("c");
-        SyncKind K = classifySync(Call).Kind;
-        if (K == SyncKind::TileCollective || K == SyncKind::WarpBarrier)
-          GroupSyncs.insert(fileLine(Call->getBeginLoc()));
-      }
-    }
-    return GroupSyncs.count(fileLine(Loc)) != 0;
-  }
-
-  // The grid barrier's call as written on that line ('grid.sync()').
-  std::string gridSyncText(SourceLocation Loc) {
-    using namespace clang::ast_matchers;
-    auto Line = fileLine(Loc);
-    for (const auto &M :
-         match(callExpr(unless(isExpansionInSystemHeader())).bind("c"),
-               Ctx.astContext())) {
-      const auto *Call = M.getNodeAs<CallExpr>("c");
-      if (classifySync(Call).Kind == SyncKind::GridBarrier &&
-          fileLine(Call->getBeginLoc()) == Line)
-        return "'" + Ctx.sourceText(Call) + "'";
-    }
-    return "the grid barrier";
-  }
-
-  // The condition of a kernel's `if (c) { ...; return; }` (no else, no
-  // barrier inside) written on that line: the threads that take it exit
-  // after what they do there, as the AST layer judges a kernel's return;
-  // the IR layer sees only stores on a path that joins the kernel's `ret`.
-  bool isKernelExit(SourceLocation Loc) {
-    if (!ExitsIndexed) {
-      ExitsIndexed = true;
-      using namespace clang::ast_matchers;
-      for (const auto &M :
-           match(ifStmt(unless(isExpansionInSystemHeader()),
-                        unless(hasElse(stmt())),
-                        forFunction(functionDecl(hasAttr(attr::CUDAGlobal))))
-                     .bind("if"),
-                 Ctx.astContext())) {
-        const auto *If = M.getNodeAs<IfStmt>("if");
-        const Stmt *Then = If->getThen();
-        if (const auto *Block = dyn_cast<CompoundStmt>(Then))
-          Then = Block->body_empty() ? nullptr : Block->body_back();
-        if (!Then || !isa<ReturnStmt>(Then) || containsBarrier(If->getThen()))
-          continue;
-        addExit(If->getCond());
-      }
-      // A kernel's last statement, a loop under a tail guard (`while (idx
-      // < n)`, idx growing with the thread index): in the block's last
-      // iteration the threads past the end leave it and exit (the AST
-      // check judges what the survivors read after its barriers).
-      for (const auto &M :
-           match(functionDecl(unless(isExpansionInSystemHeader()),
-                              hasAttr(attr::CUDAGlobal), isDefinition())
-                     .bind("k"),
-                 Ctx.astContext())) {
-        const auto *K = M.getNodeAs<FunctionDecl>("k");
-        const auto *Body = dyn_cast_or_null<CompoundStmt>(K->getBody());
-        if (!Body)
-          continue;
-        const Stmt *Last = nullptr;
-        for (const Stmt *S : Body->body())
-          if (!isa<NullStmt>(S) &&
-              !(isa<ReturnStmt>(S) && !cast<ReturnStmt>(S)->getRetValue()))
-            Last = S;
-        const Expr *Cond = FunctionDependence::conditionOf(Last);
-        if (Cond && isa<ForStmt, WhileStmt, DoStmt>(Last) &&
-            Ctx.threadDependence().forFunction(K).tailGuard(
-                Cond, /*SurviveIfTrue=*/true))
-          addExit(Cond);
-      }
-    }
-    return Exits.count(fileLine(Loc)) != 0;
-  }
-
-  // A branch or loop written on that line that the launch shape makes take
-  // every thread of the block the same way (the engine's sameForLaunch, as
-  // the AST check judges its guards): every instance of it, a template's
-  // instantiations included.
-  bool sameForLaunch(SourceLocation Loc) {
-    if (!BranchesIndexed) {
-      BranchesIndexed = true;
-      using namespace clang::ast_matchers;
-      for (const auto &M : match(stmt(anyOf(ifStmt(), forStmt(), whileStmt(),
-                                            doStmt(), switchStmt()),
-                                      unless(isExpansionInSystemHeader()),
-                                      forFunction(functionDecl().bind("f")))
-                                     .bind("s"),
-                                 Ctx.astContext())) {
-        const auto *S = M.getNodeAs<Stmt>("s");
-        const Expr *Cond = FunctionDependence::conditionOf(S);
-        if (Cond)
-          Branches[fileLine(Cond->getBeginLoc())].push_back(
-              {S, M.getNodeAs<FunctionDecl>("f")});
-      }
-    }
-    auto It = Branches.find(fileLine(Loc));
-    return It != Branches.end() && llvm::all_of(It->second, [&](const auto &B) {
-             return Ctx.engine().sameForLaunch(B.first, B.second);
-           });
-  }
-
-  void addExit(const Expr *Cond) {
-    auto [File, First] = fileLine(Cond->getBeginLoc());
-    unsigned Last = fileLine(Cond->getEndLoc()).second;
-    for (unsigned L = First; L <= Last && L - First < 16; ++L)
-      Exits.insert({File, L});
-  }
-
-  static bool containsBarrier(const Stmt *S) {
-    if (!S)
-      return false;
-    const auto *Call = dyn_cast<CallExpr>(S);
-    if (classifySync(S).Kind != SyncKind::None ||
-        (Call && !Call->getBuiltinCallee()))
-      return true; // a barrier, or a call that may hold one
-    for (const Stmt *C : S->children())
-      if (containsBarrier(C))
-        return true;
-    return false;
-  }
-
-  CheckContext &Ctx;
-  const DiagSink &Sink;
-  SourceManager &SM;
-  std::string CheckId;
-  std::set<std::pair<std::string, unsigned>> Exits;
-  bool ExitsIndexed = false;
-  std::map<std::pair<std::string, unsigned>,
-           std::vector<std::pair<const Stmt *, const FunctionDecl *>>>
-      Branches;
-  bool BranchesIndexed = false;
-  std::set<std::string> Reported;
-  std::set<std::pair<std::string, unsigned>> GroupSyncs;
-  bool GroupSyncsIndexed = false;
-};
 
 class IRLayer : public IRLayerConsumer {
 public:
@@ -605,9 +377,13 @@ private:
     Opts.BlockDimX = [this](const llvm::Function &F) {
       return launchedBlockDimX(F.getName());
     };
-    std::vector<std::unique_ptr<Reporter>> Reps;
+    Opts.LaunchedArguments = [this](const llvm::Function &F) {
+      return launchedArguments(F);
+    };
+    std::vector<std::unique_ptr<IRBarrierReporter>> Reps;
     for (const IRLayerTarget &T : Targets())
-      Reps.push_back(std::make_unique<Reporter>(*T.Ctx, *T.Sink, BarrierCheck));
+      Reps.push_back(createIRBarrierReporter(*T.Ctx, *T.Sink, BarrierCheck));
+    JudgedBarriers Judged;
     // Every verdict is about a barrier a function of its piece calls: a
     // piece without one (a file's kernels that never synchronise) is not
     // copied, inlined or judged.
@@ -618,15 +394,18 @@ private:
     copiesOf(M).forEach(
         [&](llvm::Module &Copy) {
           ir::BarrierResult R = ir::analyseBarriers(Copy, Opts);
-          for (const std::unique_ptr<Reporter> &Rep : Reps)
+          for (const std::unique_ptr<IRBarrierReporter> &Rep : Reps)
             for (const ir::BarrierVerdict *V : R.divergent())
               Rep->report(*V);
+          collectJudged(R, Judged);
         },
         [&](const ir::Piece &P) {
           return llvm::any_of(P.Functions, [&](const llvm::Function *F) {
             return Synchronising.contains(F);
           });
         });
+    for (const std::unique_ptr<IRBarrierReporter> &Rep : Reps)
+      Rep->settle(Judged);
   }
 
   // Kernels from system headers (CUB's and Thrust's, instantiated by the
@@ -662,8 +441,7 @@ private:
         const FunctionDecl *FD = Kernel;
         if (const FunctionDecl *Def = FD->getDefinition())
           FD = Def;
-        if (!S.pinned() || !FD->hasAttr<CUDAGlobalAttr>() ||
-            FD->isDependentContext())
+        if (!FD->hasAttr<CUDAGlobalAttr>() || FD->isDependentContext())
           continue;
         std::string Mangled;
         if (MC->shouldMangleDeclName(FD)) {
@@ -672,7 +450,9 @@ private:
         } else {
           Mangled = FD->getName().str();
         }
-        (*BlockDimXByName)[Mangled] = S.X;
+        KernelByName[Mangled] = FD;
+        if (S.pinned())
+          (*BlockDimXByName)[Mangled] = S.X;
       }
     }
     if (unsigned X = BlockDimXByName->lookup(Name))
@@ -684,6 +464,28 @@ private:
       if (Name.contains(Mark))
         return BlockDimXByName->lookup(Name.split(Mark).first);
     return 0;
+  }
+
+  // Per argument of a launched kernel, the constant every launch in the
+  // TU passes for it (the engine's launch facts).
+  std::vector<std::optional<int64_t>>
+  launchedArguments(const llvm::Function &F) {
+    launchedBlockDimX(F.getName()); // indexes the launched kernels
+    llvm::StringRef Name = F.getName();
+    for (llvm::StringRef Mark : {"__intern__", ".static."})
+      if (Name.contains(Mark))
+        Name = Name.split(Mark).first;
+    const FunctionDecl *FD = KernelByName.lookup(Name);
+    std::vector<IRLayerTarget> Ts = Targets();
+    std::vector<std::optional<int64_t>> Out(F.arg_size());
+    if (!FD || Ts.empty() || FD->getNumParams() != F.arg_size())
+      return Out;
+    for (unsigned I = 0; I < FD->getNumParams(); ++I)
+      if (auto Values = Ts.front().Ctx->engine().launchedArguments(
+              FD, FD, FD->getParamDecl(I));
+          Values && !Values->empty() && llvm::all_equal(*Values))
+        Out[I] = Values->front();
+    return Out;
   }
 
   bool inSystemHeader(const llvm::Function &F) {
@@ -710,6 +512,7 @@ private:
   std::string *Failure;     // why the IR layer failed, if it did
   ASTContext *AST = nullptr;
   std::optional<llvm::StringMap<unsigned>> BlockDimXByName;
+  llvm::StringMap<const FunctionDecl *> KernelByName; // launched kernels
   std::vector<CodeGenEvent> Events;
   llvm::CrashRecoveryContext CRC;
   std::unique_ptr<llvm::LLVMContext> LLVM;

@@ -37,7 +37,7 @@ enum class IRLayerMode { On, Off, Only };
 // sink they reported to.
 struct IRLayerTarget {
   CheckContext *Ctx;
-  const DiagSink *Sink;
+  DiagSink *Sink;
 };
 
 // The consumer to put after the checks' one in a MultiplexConsumer. The code

@@ -101,7 +101,8 @@ constexpr unsigned MaxUniformRounds = 4;
 
 FunctionBarriers judge(Function &F, FunctionAnalysisManager &FAM,
                        const DenseSet<const Function *> &Sync,
-                       unsigned BlockDimX) {
+                       unsigned BlockDimX,
+                       const std::vector<std::optional<int64_t>> &Args) {
   FunctionBarriers Out;
   Out.F = &F;
   // Uniformity by value and uniform private copies, to a fixed point: a
@@ -125,10 +126,14 @@ FunctionBarriers judge(Function &F, FunctionAnalysisManager &FAM,
   auto &UI = FAM.getResult<UniformityInfoAnalysis>(F);
   auto &PDT = FAM.getResult<PostDominatorTreeAnalysis>(F);
   PartialReach Reach(F, PDT, UI);
+  auto &LI = FAM.getResult<LoopAnalysis>(F);
   for (Instruction &I : instructions(F))
     if (auto *CB = dyn_cast<CallBase>(&I))
       if (auto V = verdictFor(*CB, Sync)) {
         V->Branch = Reach.splittingBranch(CB->getParent());
+        if (V->Branch)
+          V->Witness =
+              findIRWitness(*CB, *V->Branch, Reach, UI, LI, BlockDimX, Args);
         Out.Barriers.push_back(std::move(*V));
       }
   judgeGridBarriers(F, Out);
@@ -174,6 +179,27 @@ void printVerdict(raw_ostream &OS, const BarrierVerdict &V) {
   V.Branch->getParent()->printAsOperand(OS, false);
   printLocation(OS, V.Branch->getDebugLoc().get());
   OS << "\n";
+  if (!V.Witness) {
+    OS << "    witness: none\n";
+    return;
+  }
+  const IRWitness &W = *V.Witness;
+  OS << "    witness: "
+     << (W.FirstArrivals                 ? "runs"
+         : W.K == IRWitness::Kind::Lanes ? "lanes"
+         : W.K == IRWitness::Kind::Bound ? "bound"
+                                         : "data")
+     << " " << W.First << " " << W.Second;
+  if (W.FirstArrivals)
+    OS << " (arrivals " << W.FirstArrivals << " and " << W.SecondArrivals
+       << ")";
+  OS << (W.FirstReaches ? " (the first reaches it)" : "")
+     << (W.FirstRound ? " in the first round" : "");
+  if (W.Branch != V.Branch)
+    printLocation(OS, W.Branch->getDebugLoc().get());
+  if (W.Source)
+    printLocation(OS, W.Source->getDebugLoc().get());
+  OS << "\n";
 }
 
 } // namespace
@@ -202,7 +228,10 @@ BarrierResult analyseBarriers(Module &M, const PrepareOptions &Opts) {
   for (Function *F : P.Roots) {
     unsigned BlockDimX =
         Opts.BlockDimX && isKernel(*F) ? Opts.BlockDimX(*F) : 0;
-    R.Functions.push_back(judge(*F, FAM, P.Synchronising, BlockDimX));
+    std::vector<std::optional<int64_t>> Args;
+    if (Opts.LaunchedArguments && isKernel(*F))
+      Args = Opts.LaunchedArguments(*F);
+    R.Functions.push_back(judge(*F, FAM, P.Synchronising, BlockDimX, Args));
     FAM.clear(*F, F->getName());
   }
   return R;

@@ -8,6 +8,7 @@
 // print<warplint-barriers> printer, registered for opt and clang by
 // registerBarrierPasses.
 #pragma once
+#include "IR/IRWitness.h"
 #include "IR/Prepare.h"
 #include "llvm/IR/PassManager.h"
 #include <string>
@@ -31,6 +32,8 @@ struct BarrierVerdict {
   // A grid barrier (cooperative groups' grid sync) that every thread of a
   // block reaches, but only some blocks: Branch splits the grid's blocks.
   bool Grid = false;
+  // Two threads that part at the branch (IRWitness.h), when found.
+  std::optional<IRWitness> Witness;
 };
 
 struct FunctionBarriers {

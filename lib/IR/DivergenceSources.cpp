@@ -102,6 +102,40 @@ bool isThreadSourceAsm(const InlineAsm &IA) {
   return false;
 }
 
+// Whether a function with a body (or one it calls, a few levels deep) reads
+// a thread-varying source: its result, when it is not inlined, can differ
+// between threads although its arguments do not (clang's threadIdx.x
+// accessor, left out of a kernel too large for the inliner's budget).
+bool readsThreadSource(const Function &F, unsigned Depth = 0) {
+  if (Depth > 3 || F.isDeclaration())
+    return false;
+  for (const BasicBlock &BB : F)
+    for (const Instruction &I : BB) {
+      if (isa<AtomicRMWInst, AtomicCmpXchgInst>(I))
+        return true;
+      const auto *CB = dyn_cast<CallBase>(&I);
+      if (!CB)
+        continue;
+      if (const auto *IA = dyn_cast<InlineAsm>(CB->getCalledOperand())) {
+        if (!CB->getType()->isVoidTy() && isThreadSourceAsm(*IA))
+          return true;
+        continue;
+      }
+      const Function *G = CB->getCalledFunction();
+      if (!G)
+        return true;
+      if (G->isIntrinsic()) {
+        if (intrinsicUniformity(G->getName()) == IU::NeverUniform)
+          return true;
+        continue;
+      }
+      if ((G->isDeclaration() && !isKnownPure(*G)) ||
+          readsThreadSource(*G, Depth + 1))
+        return true;
+    }
+  return false;
+}
+
 IU callUniformity(const CallBase &CB) {
   if (isBlockReduction(&CB))
     return IU::AlwaysUniform;
@@ -116,6 +150,8 @@ IU callUniformity(const CallBase &CB) {
   if (Callee->isIntrinsic())
     return intrinsicUniformity(Callee->getName());
   if (Callee->isDeclaration() && !isKnownPure(*Callee))
+    return IU::NeverUniform;
+  if (!CB.getType()->isVoidTy() && readsThreadSource(*Callee))
     return IU::NeverUniform;
   return IU::Default;
 }

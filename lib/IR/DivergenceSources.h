@@ -31,8 +31,10 @@
 // before a barrier) is taken to be the same for every thread. Calls to
 // functions with a body that were not inlined are uniform when their
 // arguments are (the barrier check judges what it cannot see without
-// inventing divergence). The results of __syncthreads_count/and/or are
-// uniform by definition.
+// inventing divergence), unless the body, or what it calls a few levels
+// deep, reads one of the sources above (clang's threadIdx.x accessor, left
+// out of a kernel too large for the inliner). The results of
+// __syncthreads_count/and/or are uniform by definition.
 #pragma once
 #include "llvm/ADT/Uniformity.h"
 #include "llvm/Analysis/LoopInfo.h"

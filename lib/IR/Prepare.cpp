@@ -9,7 +9,10 @@
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/Metadata.h"
 #include "llvm/IR/Module.h"
+#include "llvm/Transforms/Scalar/InstSimplifyPass.h"
+#include "llvm/Transforms/Scalar/SCCP.h"
 #include "llvm/Transforms/Scalar/SROA.h"
+#include "llvm/Transforms/Utils/BasicBlockUtils.h"
 #include "llvm/Transforms/Utils/Cloning.h"
 #include "llvm/Transforms/Utils/Local.h"
 #include <deque>
@@ -77,6 +80,37 @@ unsigned sizeOf(const Function &F) { return F.getInstructionCount(); }
 void promoteLocals(Function &F, FunctionAnalysisManager &FAM) {
   PreservedAnalyses PA = SROAPass(SROAOptions::ModifyCFG).run(F, FAM);
   FAM.invalidate(F, PA);
+}
+
+// What -O3 folds before a barrier is judged: values that are constants
+// although computed from the thread index (`tid & 0`, `t ^ t`, `tid <
+// 1024` by the register's range), and the branches on them with the code
+// they make dead. A barrier the optimised code does not hold, or holds
+// under no thread-dependent branch, is no finding.
+// (No SimplifyCFG: it asks the target for costs, and the layer's target
+// answers uniformity only.)
+void foldConstants(Function &F, FunctionAnalysisManager &FAM) {
+  for (PreservedAnalyses PA :
+       {InstSimplifyPass().run(F, FAM), SCCPPass().run(F, FAM)})
+    FAM.invalidate(F, PA);
+  // Only branches on constants: a switch of one case stays a switch (the
+  // end-of-kernel rule judges an `if`, not a switch's other cases).
+  bool Changed = false;
+  for (BasicBlock &BB : F) {
+    const Instruction *T = BB.getTerminator();
+    const Value *Cond = nullptr;
+    if (const auto *Br = dyn_cast<BranchInst>(T); Br && Br->isConditional())
+      Cond = Br->getCondition();
+    else if (const auto *Sw = dyn_cast<SwitchInst>(T))
+      Cond = Sw->getCondition();
+    if (Cond && isa<ConstantInt>(Cond))
+      Changed |= ConstantFoldTerminator(&BB, /*DeleteDeadConditions=*/true);
+  }
+  // Not removeUnreachableBlocks, which folds every terminator it can (a
+  // switch of one case into a branch).
+  Changed |= EliminateUnreachableBlocks(F);
+  if (Changed)
+    FAM.invalidate(F, PreservedAnalyses::none());
 }
 
 // Inlines calls into Root top-down, as LLVM's inliner does with an inline
@@ -370,6 +404,11 @@ void prepareRoot(Function &F, FunctionAnalysisManager &FAM,
                  const PrepareOptions &Opts) {
   RootInliner(F, FAM, Sync, Promoted, Opts.InlineBudget).run(Inlined);
   FAM.invalidate(F, PreservedAnalyses::none());
+  // Folded before the edges that leave the kernel are cut: a loop whose
+  // only exit is such an edge has none left after, and folding it then
+  // leaves nothing after the loop for post-dominance to end at.
+  promoteLocals(F, FAM);
+  foldConstants(F, FAM);
   cutLeavingEdges(F, FAM);
   promoteLocals(F, FAM);
 }

@@ -38,6 +38,10 @@ struct PrepareOptions {
   // blockDim.x of every launch of a kernel, when the host code's launches
   // agree on a literal one; 0 when unknown.
   std::function<unsigned(const llvm::Function &)> BlockDimX;
+  // Per argument of a kernel, the constant every launch passes for it, if
+  // they agree on one (the witnesses' runs use them).
+  std::function<std::vector<std::optional<int64_t>>(const llvm::Function &)>
+      LaunchedArguments;
 };
 
 struct PreparedModule {

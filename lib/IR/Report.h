@@ -37,6 +37,13 @@ std::string barrierWhat(const BarrierVerdict &V,
 // The message, judged for Arch (null: architecture-independent words).
 std::string barrierMessage(llvm::StringRef What, const ArchInfo *Arch);
 
+// The end of a divergence-barrier message without a witness (a warning);
+// a witness the other layer finds replaces it ("witness: ...").
+inline constexpr llvm::StringLiteral NoWitnessWords =
+    "no witness: warplint found no two threads of a launch that part here "
+    "(the condition depends on data or on values it cannot follow); check "
+    "whether it can differ between the threads of a block";
+
 inline constexpr llvm::StringLiteral SplitNote =
     "the branch that splits the block";
 
@@ -46,5 +53,13 @@ inline constexpr llvm::StringLiteral GridSplitNote =
     "this branch splits the blocks of the grid";
 
 std::string callNote(llvm::StringRef Caller);
+
+// The witness of a divergent barrier in words, for the message after
+// "witness: ". Cond: the blamed branch's condition as written (empty when
+// not known); Source: where the data witness's read is ("line 12").
+// Inputs: the integer arguments a run with chosen inputs set ("n and C"),
+// empty for "every integer argument".
+std::string witnessText(const IRWitness &W, llvm::StringRef Cond,
+                        llvm::StringRef Source, llvm::StringRef Inputs = "");
 
 } // namespace warplint::ir

@@ -41,6 +41,7 @@ define ptx_kernel void @divergent_argument() {
 ; CHECK-LABEL: barriers in kernel 'divergent_argument':
 ; CHECK-NEXT: divergent: __syncthreads() (from 'inner')
 ; CHECK-NEXT: split by: br %c.i in
+; CHECK-NEXT: witness: runs 0 16 (arrivals 1 and 0) (the first reaches it)
 entry:
   %t = call i32 @thread()
   call void @outer(i32 %t)
@@ -78,8 +79,10 @@ define ptx_kernel void @recursion() {
 ; CHECK-NEXT: uniform: __syncthreads() in a call to 'recursive'
 ; CHECK-NEXT: divergent: __syncthreads() (from 'recursive')
 ; CHECK-NEXT: split by: br %c in %entry
+; CHECK-NEXT: witness: runs 0 1 (arrivals 1 and 0) (the first reaches it)
 ; CHECK-NEXT: divergent: __syncthreads() in a call to 'recursive'
 ; CHECK-NEXT: split by: br %c in %entry
+; CHECK-NEXT: witness: runs 0 1 (arrivals 1 and 0) (the first reaches it)
 entry:
   call void @recursive(i32 3)
   %t = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()
@@ -108,6 +111,7 @@ define void @library(i32 %x) {
 ; CHECK-NEXT: uniform: __syncthreads()
 ; CHECK-NEXT: divergent: __syncthreads()
 ; CHECK-NEXT: split by: br %d in
+; CHECK-NEXT: witness: lanes 0 16 (the first reaches it)
 entry:
   %c = icmp ult i32 %x, 16
   br i1 %c, label %then, label %next

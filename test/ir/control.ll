@@ -52,6 +52,7 @@ define ptx_kernel void @skipped_then_work(ptr %p) {
 ; CHECK-LABEL: barriers in kernel 'skipped_then_work':
 ; CHECK-NEXT: divergent: __syncthreads()
 ; CHECK-NEXT: split by: br %c in %entry
+; CHECK-NEXT: witness: runs 0 16 (arrivals 1 and 0) (the first reaches it)
 entry:
   %t = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()
   %c = icmp ult i32 %t, 16
@@ -93,6 +94,7 @@ define ptx_kernel void @thread_trip_count(i32 %n) {
 ; CHECK-LABEL: barriers in kernel 'thread_trip_count':
 ; CHECK-NEXT: divergent: __syncthreads()
 ; CHECK-NEXT: split by: br %more in %header
+; CHECK-NEXT: witness: runs 0 1 (arrivals 1 and 0) (the first reaches it)
 entry:
   %t = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()
   br label %header
@@ -113,6 +115,7 @@ define ptx_kernel void @divergent_latch(i32 %n) {
 ; CHECK-LABEL: barriers in kernel 'divergent_latch':
 ; CHECK-NEXT: divergent: __syncthreads()
 ; CHECK-NEXT: split by: br %again in %body
+; CHECK-NEXT: witness: runs 2 0 (arrivals 2 and 1) (the first reaches it)
 entry:
   %t = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()
   br label %body
@@ -159,6 +162,7 @@ define ptx_kernel void @uniform_loop_in_divergent_if(i32 %n, ptr %p) {
 ; CHECK-LABEL: barriers in kernel 'uniform_loop_in_divergent_if':
 ; CHECK-NEXT: divergent: __syncthreads()
 ; CHECK-NEXT: split by: br %c in %entry
+; CHECK-NEXT: witness: lanes 0 64 (the first reaches it)
 entry:
   %t = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()
   %c = icmp ult i32 %t, 64
@@ -201,6 +205,7 @@ define ptx_kernel void @switch(i32 %x) {
 ; CHECK-LABEL: barriers in kernel 'switch':
 ; CHECK-NEXT: divergent: __syncthreads()
 ; CHECK-NEXT: split by: switch %r in %entry
+; CHECK-NEXT: witness: runs 0 1 (arrivals 1 and 0) (the first reaches it)
 ; CHECK-NEXT: uniform: __syncthreads()
 entry:
   %t = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()
@@ -258,6 +263,7 @@ define ptx_kernel void @trip_count_at_the_end() {
 ; CHECK-LABEL: barriers in kernel 'trip_count_at_the_end':
 ; CHECK-NEXT: divergent: __syncthreads()
 ; CHECK-NEXT: split by: br %more in %header
+; CHECK-NEXT: witness: runs 1 0 (arrivals 1 and 0) (the first reaches it)
 entry:
   %t = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()
   %n = and i32 %t, 3
@@ -277,6 +283,8 @@ exit:
 ; for (k < n) { if (tid >= k) break; ... } ending the kernel: a thread-
 ; dependent break that leads straight to the kernel's end is an exit, like
 ; a return inside the loop.
+; (k starts at 1: from 0, every thread would leave in the first round and
+; the folded code would hold no barrier at all.)
 define ptx_kernel void @break_at_the_end(i32 %n) {
 ; CHECK-LABEL: barriers in kernel 'break_at_the_end':
 ; CHECK-NEXT: uniform: __syncthreads()
@@ -284,7 +292,7 @@ entry:
   %t = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()
   br label %header
 header:
-  %k = phi i32 [ 0, %entry ], [ %next, %body ]
+  %k = phi i32 [ 1, %entry ], [ %next, %body ]
   %more = icmp slt i32 %k, %n
   br i1 %more, label %check, label %exit
 check:

@@ -26,6 +26,7 @@ define ptx_kernel void @tid(ptr %p) {
 ; CHECK-LABEL: barriers in kernel 'tid':
 ; CHECK-NEXT: divergent: __syncthreads()
 ; CHECK-NEXT: split by: br %c in %entry
+; CHECK-NEXT: witness: runs 0 16 (arrivals 1 and 0) (the first reaches it)
 entry:
   %t = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()
   %c = icmp ult i32 %t, 16
@@ -92,6 +93,7 @@ define ptx_kernel void @shuffle(i32 %x) {
 ; CHECK-NEXT: uniform: __syncthreads()
 ; CHECK-NEXT: divergent: __syncthreads()
 ; CHECK-NEXT: split by: br %d in %next
+; CHECK-NEXT: witness: none
 entry:
   %s = call i32 @llvm.nvvm.shfl.sync.idx.i32(i32 -1, i32 %x, i32 0, i32 31)
   %c = icmp eq i32 %s, 0
@@ -264,6 +266,7 @@ define ptx_kernel void @private_last_write(i32 %i) {
 ; CHECK-NEXT: uniform: __syncthreads()
 ; CHECK-NEXT: divergent: __syncthreads()
 ; CHECK-NEXT: split by: br %d in %join
+; CHECK-NEXT: witness: none
 ; CHECK-NEXT: uniform: __syncthreads()
 entry:
   %agg = alloca [2 x i32], align 4
@@ -302,6 +305,7 @@ define ptx_kernel void @calls(i32 %x, float %f) {
 ; CHECK-LABEL: barriers in kernel 'calls':
 ; CHECK-NEXT: divergent: __syncthreads()
 ; CHECK-NEXT: split by: br %c in %entry
+; CHECK-NEXT: witness: data 0 1
 ; CHECK: uniform: __syncthreads()
 entry:
   %r = call i32 @opaque(i32 %x)

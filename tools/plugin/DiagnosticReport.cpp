@@ -37,10 +37,14 @@ public:
     std::optional<size_t> At = firstUserFrame(Frames);
     if (!At || isSilenced(Frames[*At], Arch))
       return;
-    diagnose(F, barrierMessage(barrierWhat(V, Frames, *At), Arch), Chain[*At]);
-    SmallVector<const DILocation *, 4> Branch =
-        chainOf(V.Branch->getDebugLoc());
-    std::vector<Frame> BranchFrames = framesOf(V.Branch->getDebugLoc().get());
+    // With a witness an error, without one a warning (as in the CLI).
+    std::string Words = V.Witness ? "; witness: " + witnessWords(*V.Witness)
+                                  : "; " + NoWitnessWords.str();
+    diagnose(F, barrierMessage(barrierWhat(V, Frames, *At), Arch) + Words,
+             Chain[*At], V.Witness ? DS_Error : DS_Warning);
+    const Instruction *Blame = V.Witness ? V.Witness->Branch : V.Branch;
+    SmallVector<const DILocation *, 4> Branch = chainOf(Blame->getDebugLoc());
+    std::vector<Frame> BranchFrames = framesOf(Blame->getDebugLoc().get());
     if (auto B = firstUserFrame(BranchFrames))
       note(F, SplitNote, Branch[*B]);
     for (size_t I = *At + 1; I < Frames.size(); ++I)
@@ -119,11 +123,20 @@ private:
   }
 
   void diagnose(const Function &F, const std::string &Message,
-                const DILocation *L) {
+                const DILocation *L, DiagnosticSeverity Level = DS_Error) {
     std::string Text = Message + " [" + Opts.CheckId + "]";
     Ctx.diagnose(DiagnosticInfoUnsupported(
         F, Text, L ? DiagnosticLocation(DebugLoc(L)) : DiagnosticLocation(),
-        DS_Error));
+        Level));
+  }
+
+  // The witness in words; the plugin has no source text to quote.
+  static std::string witnessWords(const IRWitness &W) {
+    std::string Source;
+    if (W.Source)
+      if (const DILocation *L = W.Source->getDebugLoc().get())
+        Source = "at line " + std::to_string(L->getLine());
+    return witnessText(W, "", Source);
   }
 
   void note(const Function &F, StringRef Text, const DILocation *L) {
