@@ -6,6 +6,7 @@
 #include "Driver/ParseInputs.h"
 #include "Driver/ParseRecovery.h"
 #include "Driver/Preamble.h"
+#include "IR/Report.h"
 #include "checks/Registry.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
 #include "clang/Frontend/MultiplexConsumer.h"
@@ -99,6 +100,13 @@ public:
     }
     if (Withheld && CI.getDiagnostics().hasErrorOccurred())
       withholdBrokenParseFindings(Sinks, *Withheld);
+    // Without the IR layer's barrier verdicts, the AST layer's say so.
+    if (T.IRBarrierCheck.empty())
+      for (DiagSink *S : Sinks)
+        for (Finding &F : S->findings())
+          if (F.Check == "divergence-barrier" &&
+              llvm::StringRef(F.Message).contains(ir::PartialReachWords))
+            F.Message += ir::IRLayerOffWords.str();
   }
 
   // The contexts of the targets judged on this parse, for the IR layer.

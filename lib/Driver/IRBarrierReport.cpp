@@ -434,18 +434,13 @@ private:
   bool GroupSyncsIndexed = false;
 };
 
-// The AST layer's words for a barrier only part of the block reaches (the
-// exit and grid findings are about something else).
-constexpr llvm::StringLiteral PartialReachWords =
-    "is reached by only part of the thread block";
-
 void Reporter::settle(const JudgedBarriers &J) {
   if (!J.Complete)
     return;
   std::vector<Finding> &Fs = Sink.findings();
   auto Judged = [&](const Finding &F) {
     return F.Check == CheckId && F.Archs == archs() &&
-           llvm::StringRef(F.Message).contains(PartialReachWords);
+           llvm::StringRef(F.Message).contains(ir::PartialReachWords);
   };
   if (llvm::none_of(Fs, Judged))
     return;
@@ -498,8 +493,7 @@ void Reporter::settle(const JudgedBarriers &J) {
       return false;
     if (Uniform.count(L) || CompiledAround(F))
       return true; // uniform in every copy, or not in the optimised code
-    F.Message += " (judged from the source: the IR layer has no code of this "
-                 "function, such as a template this file never instantiates)";
+    F.Message += ir::JudgedFromSourceWords.str();
     return false;
   });
 }

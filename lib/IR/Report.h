@@ -44,6 +44,17 @@ inline constexpr llvm::StringLiteral NoWitnessWords =
     "(the condition depends on data or on values it cannot follow); check "
     "whether it can differ between the threads of a block";
 
+// The AST layer's words for a barrier only part of the block reaches (its
+// exit and grid findings are about something else).
+inline constexpr llvm::StringLiteral PartialReachWords =
+    "is reached by only part of the thread block";
+// What such a finding adds when the IR layer did not judge its function.
+inline constexpr llvm::StringLiteral JudgedFromSourceWords =
+    " (judged from the source: the IR layer has no code of this function, "
+    "such as a template this file never instantiates)";
+inline constexpr llvm::StringLiteral IRLayerOffWords =
+    " (judged from the source: the IR layer is off)";
+
 inline constexpr llvm::StringLiteral SplitNote =
     "the branch that splits the block";
 
