@@ -128,6 +128,16 @@ def predict(by_line, line, kind, size, span=None):
                    and f["message"].startswith(word))
     if kind in ("ld", "st"):
         v = metric("memory-uncoalesced-access", "sectors_per_request")
+        if v is None and span:
+            # A sibling reported with its group, at the group's first
+            # access: the group's finding gives each member's sectors.
+            word = "each warp load" if kind == "ld" else "each warp store"
+            for n in range(span[0], line):
+                for f in by_line.get(n, []):
+                    if (f["check"] == "memory-uncoalesced-access"
+                            and f["message"].startswith(word)
+                            and f["metrics"].get("group_accesses", 1) > 1):
+                        v = f["metrics"]["sectors_per_request"]
         return ("<=%d" % math.ceil(size * 32 / 32)) if v is None else int(v)
     if kind.startswith("shared"):
         v = metric("memory-shared-bank-conflict", "bank_conflict_ways")

@@ -1,5 +1,6 @@
 #include "checks/memory/UncoalescedAccessCheck.h"
 #include "Analysis/AccessSites.h"
+#include "checks/memory/KernelTraffic.h"
 #include "checks/memory/OptimisedView.h"
 #include "clang/AST/Attr.h"
 #include "clang/AST/Decl.h"
@@ -15,73 +16,10 @@ namespace warplint::memory {
 
 namespace {
 
-int64_t floorDiv(int64_t A, int64_t B) {
-  return A >= 0 ? A / B : -((-A + B - 1) / B);
-}
-
-struct Traffic {
-  unsigned Sectors = 0;
-  unsigned Lines = 0;
-  unsigned UsefulBytes = 0; // distinct bytes the lanes ask for
-  unsigned Needed = 0;      // sectors those bytes need at the least
-
-  // More sectors than the bytes need; broadcasts and tiny requests cannot
-  // do better than one sector.
-  bool wastes(unsigned Sector) const {
-    return UsefulBytes >= Sector && Sectors > Needed;
-  }
-};
-
-// The sectors and lines a warp request touches, lane l moving
-// [Offsets[l], Offsets[l] + Size). The warp's lowest address is taken as
-// line-aligned (cudaMalloc's alignment, times a block offset): a constant
-// misalignment is not this check's business. The lowest, not lane 0's: in a
-// descending walk (in[n - i]) lane 0 has the highest address.
-Traffic traffic(const std::vector<int64_t> &Offsets, unsigned Size,
-                unsigned Sector, unsigned Line) {
-  std::set<int64_t> Sectors, Lines;
-  std::vector<std::pair<int64_t, int64_t>> Ranges;
-  int64_t Lowest = Offsets.empty() ? 0 : *llvm::min_element(Offsets);
-  for (int64_t O : Offsets) {
-    O -= Lowest;
-    for (int64_t S = floorDiv(O, Sector); S <= floorDiv(O + Size - 1, Sector);
-         ++S)
-      Sectors.insert(S);
-    for (int64_t L = floorDiv(O, Line); L <= floorDiv(O + Size - 1, Line); ++L)
-      Lines.insert(L);
-    Ranges.push_back({O, O + Size});
-  }
-  std::sort(Ranges.begin(), Ranges.end());
-  int64_t Useful = 0, End = INT64_MIN;
-  for (auto [B, E] : Ranges) {
-    if (B < End)
-      B = End;
-    if (E > B)
-      Useful += E - B;
-    End = std::max(End, E);
-  }
-  return {unsigned(Sectors.size()), unsigned(Lines.size()), unsigned(Useful)};
-}
-
-// Lanes a run-time distance apart (a[tid * n]) are taken to be at least a
-// line apart: each group of lanes with the same run-time terms is counted
-// on its own.
 Traffic runTraffic(const AccessRun &R, unsigned Sector, unsigned Line,
                    unsigned Size = 0) {
-  if (!Size)
-    Size = R.Access.Size;
-  Traffic T;
-  std::map<int64_t, std::vector<int64_t>> Groups;
-  for (size_t L = 0; L < R.Pattern.Offsets.size(); ++L)
-    Groups[R.Pattern.Group[L]].push_back(R.Pattern.Offsets[L]);
-  for (auto &[Key, Offsets] : Groups) {
-    Traffic G = traffic(Offsets, Size, Sector, Line);
-    T.Sectors += G.Sectors;
-    T.Lines += G.Lines;
-    T.UsefulBytes += G.UsefulBytes;
-  }
-  T.Needed = (T.UsefulBytes + Sector - 1) / Sector;
-  return T;
+  LaneRanges One{&R.Pattern, 0, Size ? Size : R.Access.Size};
+  return warpTraffic(One, Sector, Line);
 }
 
 bool isConstRestrict(const ValueDecl *Root) {
@@ -91,6 +29,15 @@ bool isConstRestrict(const ValueDecl *Root) {
 }
 
 } // namespace
+
+UncoalescedAccessCheck::UncoalescedAccessCheck(llvm::StringRef Name,
+                                               CheckContext &Ctx)
+    : FunctionCheck(Name, Ctx),
+      MinSavingPct(Options.get("MinSavingPct", int64_t(20))) {}
+
+void UncoalescedAccessCheck::storeOptions(CheckOptionMap &Opts) const {
+  Opts[Name + ".MinSavingPct"] = std::to_string(MinSavingPct);
+}
 
 void UncoalescedAccessCheck::checkFunction(const FunctionDecl *F) {
   reportLaneWalks(F);
@@ -148,29 +95,117 @@ void UncoalescedAccessCheck::checkFunction(const FunctionDecl *F) {
     }
     if (!Worst->AllLanes)
       Spacing += ", " + activeLanesText(*Worst, Target.warp_size);
-    unsigned Efficiency = unsigned(
-        std::lround(100.0 * T.UsefulBytes / (double(T.Sectors) * Sector)));
+    unsigned Efficiency = T.efficiencyPct(Sector);
     std::string Assumption;
     if (P.DependsOnBlockShape)
       Assumption = " (assuming blockDim.x is a multiple of " +
                    std::to_string(Target.warp_size) + ")";
 
+    // The siblings that read or write the rest of the same sectors: the
+    // group says what reaches L2 and DRAM (reported once, at its first).
+    SiblingGroup G;
+    if (View.K != OptimisedView::Merged) {
+      G = Model.siblings(A, P, F, Worst->Chain);
+      // A sibling the optimiser removed moves nothing; the group is
+      // reported at its first access that the optimised code keeps.
+      llvm::erase_if(G.Members, [&](const MemoryAccess &M) {
+        return M.E != A.E &&
+               optimisedView(context(), M).K == OptimisedView::Removed;
+      });
+      const MemoryAccess *Reporter = nullptr;
+      for (const MemoryAccess &M : G.Members) {
+        // A merged access is judged at its merged width, alone.
+        OptimisedView::Kind K = optimisedView(context(), M).K;
+        if (M.E == A.E || K == OptimisedView::AsWritten) {
+          Reporter = &M;
+          break;
+        }
+      }
+      if (Reporter && Reporter->E != A.E &&
+          runTraffic(*Worst, Sector, Line, Reporter->Size).wastes(Sector))
+        continue;
+    }
+    const bool Grouped = G.Members.size() > 1;
+    const Traffic &Moved = Grouped ? G.Together : T;
+    // The group uses what it moves: the fix saves requests, not bandwidth.
+    const bool Filled =
+        Grouped && Moved.efficiencyPct(Sector) >= FilledGroupPct;
+    CostShare Cost = Model.share(A.E, F, Worst->Chain, Moved.Sectors,
+                                 Filled ? Moved.Sectors : Moved.Needed);
+    const bool MayBeUnit = P.SymbolicStride &&
+                           Model.strideMayBeUnit(P.SymbolName, F, Worst->Chain);
+    Severity Level = !Filled && !MayBeUnit && Cost.SavingPct >= MinSavingPct
+                         ? Severity::Warning
+                         : Severity::Note;
+
+    std::string CostText;
+    if (Grouped) {
+      std::string Others;
+      unsigned Named = 0;
+      for (const MemoryAccess &M : G.Members)
+        if (M.E != A.E) {
+          Others += (Named ? ", '" : "'") + context().sourceText(M.E, 40) + "'";
+          ++Named;
+        }
+      CostText = "; " + Others + " " +
+                 (A.IsStore ? (Named == 1 ? "writes" : "write")
+                            : (Named == 1 ? "reads" : "read")) +
+                 " the rest of the same sectors: together the " +
+                 std::to_string(G.Members.size()) + " accesses move " +
+                 std::to_string(Moved.Sectors) + " sectors for " +
+                 std::to_string(Moved.UsefulBytes) + " useful bytes (" +
+                 std::to_string(Moved.efficiencyPct(Sector)) + "%)";
+      if (Filled)
+        CostText += ", so no L2 or DRAM bandwidth is lost, only L1 work (" +
+                    std::to_string(G.SumSectors) +
+                    " sectors requested for the " +
+                    std::to_string(Moved.Sectors) + " the group needs)";
+    }
+    auto Pct = [](double V) {
+      return V >= 1 ? std::to_string(unsigned(std::lround(V)))
+                    : std::string("under 1");
+    };
+    if (!Filled) {
+      CostText += "; " + std::string(Grouped ? "they move" : "it moves") +
+                  " about " + Pct(Cost.AccessPct) +
+                  "% of the kernel's global sectors, and laying the data out "
+                  "for the warp would save about " +
+                  Pct(Cost.SavingPct) + "% of them";
+      if (Cost.R.UnknownLoops || Cost.KernelHasUnknownLoops)
+        CostText += " (taking each loop of unknown trip count as " +
+                    std::to_string(AssumedTrips) + " rounds)";
+    }
+    if (MayBeUnit)
+      CostText += "; the access is coalesced if (" + P.SymbolName + ") is " +
+                  std::to_string(Size) +
+                  " at run time, and the kernel compares none of its terms "
+                  "with anything, as it would a row length";
+
     {
-      FindingBuilder B =
-          diag(A.E->getBeginLoc(), "each warp {0} of '{1}' touches {2} "
-                                   "{3}-byte sectors for {4} useful bytes "
-                                   "({5}% efficiency) on {6}: {7}{8}{9}");
+      FindingBuilder B = diag(A.E->getBeginLoc(),
+                              "each warp {0} of '{1}' touches {2} "
+                              "{3}-byte sectors for {4} useful bytes "
+                              "({5}% efficiency) on {6}: {7}{8}{9}{10}",
+                              Level);
       B << (A.AlsoLoads ? "load and store"
             : A.IsStore ? "store"
                         : "load")
         << context().sourceText(A.E) << T.Sectors << Sector << T.UsefulBytes
         << Efficiency << Target.Name << Spacing << Assumption
-        << mergedWords(View, A);
+        << mergedWords(View, A) << CostText;
       B.metric("sectors_per_request", T.Sectors)
           .metric("sectors_needed", T.Needed)
           .metric("lines_per_request", T.Lines)
           .metric("useful_bytes", T.UsefulBytes)
-          .metric("bytes_used_pct", Efficiency);
+          .metric("bytes_used_pct", Efficiency)
+          .metric("runs_per_thread", Cost.R.Times)
+          .metric("kernel_sectors_pct", Cost.AccessPct)
+          .metric("saving_pct", Cost.SavingPct);
+      if (Grouped)
+        B.metric("group_accesses", double(G.Members.size()))
+            .metric("group_sectors", Moved.Sectors)
+            .metric("group_useful_bytes", Moved.UsefulBytes)
+            .metric("group_requested_sectors", G.SumSectors);
       if (P.Regular && !P.SymbolicStride)
         B.metric("lane_stride_bytes", double(P.LaneStride));
       if (View.K == OptimisedView::Merged)
@@ -201,6 +236,22 @@ void UncoalescedAccessCheck::checkFunction(const FunctionDecl *F) {
           WholeRecord = RT->getDecl();
       if (!Advised.insert(A.Addr.Root).second)
         continue;
+      if (Filled && (G.ContiguousBytes == 8 || G.ContiguousBytes == 16) &&
+          P.Regular && std::llabs(P.LaneStride) == int64_t(G.ContiguousBytes)) {
+        // Two or four 4-byte fields side by side: one vector access moves
+        // them in one request where the element is aligned to its size.
+        B.note(A.E->getBeginLoc(),
+               "{0} the {1} values with one {2}-byte access per lane ({3} "
+               "through a cast of the element's address, where the element is "
+               "{2}-byte aligned): one request instead of {4} (CUDA C++ "
+               "Programming Guide, 'Device Memory Accesses': sizes of 8 and 16 "
+               "bytes need natural alignment)")
+            << (A.IsStore ? "write" : "read") << unsigned(G.Members.size())
+            << G.ContiguousBytes
+            << (G.ContiguousBytes == 8 ? "float2 or uint2" : "float4 or uint4")
+            << unsigned(G.Members.size());
+        continue;
+      }
       const RecordDecl *RD = FieldOf ? FieldOf : WholeRecord;
       const SourceManager &SM = context().sourceManager();
       if (FieldOf && SM.isInSystemHeader(FieldOf->getLocation())) {
@@ -293,6 +344,7 @@ void UncoalescedAccessCheck::reportLaneWalks(const FunctionDecl *F) {
 }
 
 void UncoalescedAccessCheck::finishTranslationUnit() {
+  Model.clear();
   const ArchInfo &Target = arch();
   const unsigned Sector = Target.global_sector_bytes;
   const unsigned Line = Target.global_line_bytes;
@@ -310,14 +362,17 @@ void UncoalescedAccessCheck::finishTranslationUnit() {
                                     std::to_string(std::llabs(P.LaneStride)) +
                                     " bytes apart"
                               : "the lanes' addresses are not evenly spaced";
-    unsigned Efficiency = unsigned(
-        std::lround(100.0 * T.UsefulBytes / (double(T.Sectors) * Sector)));
+    unsigned Efficiency = T.efficiencyPct(Sector);
     {
+      // Seen only in the optimised code, the access has no place in the
+      // source's loops and no siblings to weigh it by: a note.
       FindingBuilder B = diag(
           A.Loc,
           "each warp {0} of '{1}' touches {2} {3}-byte sectors for {4} useful "
           "bytes ({5}% efficiency) on {6}: {7}{8}, as the optimised code of "
-          "'{9}' shows it with the calls inlined");
+          "'{9}' shows it with the calls inlined (its share of the kernel's "
+          "traffic is not estimated)",
+          Severity::Note);
       B << (A.IsStore ? "store" : "load") << context().sourceText(A.E)
         << T.Sectors << Sector << T.UsefulBytes << Efficiency << Target.Name
         << Spacing

@@ -4,13 +4,19 @@
 // "Structures of Non-Native Size").
 #pragma once
 #include "Core/Check.h"
+#include "checks/memory/KernelTraffic.h"
 #include "checks/memory/OptimisedView.h"
 
 namespace warplint::memory {
 
 class UncoalescedAccessCheck : public FunctionCheck {
 public:
-  using FunctionCheck::FunctionCheck;
+  UncoalescedAccessCheck(llvm::StringRef Name, CheckContext &Ctx);
+  void storeOptions(CheckOptionMap &Opts) const override;
+
+  // A group of siblings that uses this share of the sectors it moves loses
+  // no bandwidth: what it wastes is requests (a note).
+  static constexpr unsigned FilledGroupPct = 80;
 
 private:
   bool wantsInstantiations() const override { return true; }
@@ -21,6 +27,10 @@ private:
   void finishTranslationUnit() override;
 
   FollowedAccesses Followed{/*Shared=*/false};
+  TrafficModel Model{context()};
+  // A finding is a warning when the fix would save at least this share of
+  // the kernel's global sectors (bench/gpu: the measured threshold).
+  const int64_t MinSavingPct;
 };
 
 } // namespace warplint::memory

@@ -225,6 +225,11 @@ void writeSarif(const Report &R, llvm::raw_ostream &OS) {
           json::array({{{"description", {{"text", "apply the suggested fix"}}},
                         {"artifactChanges", Changes}}});
     }
+    // SARIF's rank (0-100): the share of the kernel's cost the fix saves,
+    // where the check estimates it, for sorting and gating.
+    for (const auto &[Name, Value] : F.Metrics)
+      if (Name == "saving_pct")
+        J["rank"] = std::clamp(std::round(Value * 10) / 10, 0.0, 100.0);
     json Props = json::object();
     if (!F.Archs.empty())
       Props["arch"] = F.Archs;

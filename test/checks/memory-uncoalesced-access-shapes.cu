@@ -19,134 +19,134 @@ __global__ void literal(float *out, const float *in, int H) {
   int x = blockIdx.x * blockDim.x + threadIdx.x;
   int y = blockIdx.y * blockDim.y + threadIdx.y;
   out[x * H + y] = in[y * H + x];
-  // CHECK: :[[@LINE-1]]:3: warning: each warp store of 'out[x * H + y]' touches 16 32-byte sectors for 128 useful bytes (25% efficiency) on sm_80: the lanes are spread by (H * 4) bytes, a run-time value (taken here to be at least a 128-byte line) [memory-uncoalesced-access]
+  // CHECK: :[[@LINE-1]]:3: note: each warp store of 'out[x * H + y]' touches 16 32-byte sectors for 128 useful bytes (25% efficiency) on sm_80: the lanes are spread by (H * 4) bytes, a run-time value (taken here to be at least a 128-byte line); it moves about 80% of the kernel's global sectors, and laying the data out for the warp would save about 60% of them; the access is coalesced if (H * 4) is 4 at run time, and the kernel compares none of its terms with anything, as it would a row length [memory-uncoalesced-access]
   // CHECK: :[[@LINE-2]]:3: note: stage the data through shared memory
-  // PASCAL: :[[@LINE-3]]:3: warning: each warp store of 'out[x * H + y]' touches 16 32-byte sectors for 128 useful bytes (25% efficiency) on sm_60
+  // PASCAL: :[[@LINE-3]]:3: note: each warp store of 'out[x * H + y]' touches 16 32-byte sectors for 128 useful bytes (25% efficiency) on sm_60
 }
 // Through a dim3 local never written after its initialisation.
 __global__ void dim3_local(float *out, const float *in, int H) {
   int x = blockIdx.x * blockDim.x + threadIdx.x;
   int y = blockIdx.y * blockDim.y + threadIdx.y;
   out[x * H + y] = in[y * H + x];
-  // CHECK: :[[@LINE-1]]:3: warning: each warp store of 'out[x * H + y]' touches 16 32-byte sectors for 128 useful bytes (25% efficiency) on sm_80: the lanes are spread by (H * 4) bytes, a run-time value (taken here to be at least a 128-byte line) [memory-uncoalesced-access]
+  // CHECK: :[[@LINE-1]]:3: note: each warp store of 'out[x * H + y]' touches 16 32-byte sectors for 128 useful bytes (25% efficiency) on sm_80: the lanes are spread by (H * 4) bytes, a run-time value (taken here to be at least a 128-byte line); it moves about 80% of the kernel's global sectors, and laying the data out for the warp would save about 60% of them; the access is coalesced if (H * 4) is 4 at run time, and the kernel compares none of its terms with anything, as it would a row length [memory-uncoalesced-access]
 }
 // `dim3 b = dim3(16, 16)`.
 __global__ void dim3_copy_init(float *out, const float *in, int H) {
   int x = blockIdx.x * blockDim.x + threadIdx.x;
   int y = blockIdx.y * blockDim.y + threadIdx.y;
   out[x * H + y] = in[y * H + x];
-  // CHECK: :[[@LINE-1]]:3: warning: each warp store of 'out[x * H + y]' touches 16 32-byte sectors for 128 useful bytes (25% efficiency) on sm_80: the lanes are spread by (H * 4) bytes, a run-time value (taken here to be at least a 128-byte line) [memory-uncoalesced-access]
+  // CHECK: :[[@LINE-1]]:3: note: each warp store of 'out[x * H + y]' touches 16 32-byte sectors for 128 useful bytes (25% efficiency) on sm_80: the lanes are spread by (H * 4) bytes, a run-time value (taken here to be at least a 128-byte line); it moves about 80% of the kernel's global sectors, and laying the data out for the warp would save about 60% of them; the access is coalesced if (H * 4) is 4 at run time, and the kernel compares none of its terms with anything, as it would a row length [memory-uncoalesced-access]
 }
 // `dim3 b{16, 16}`.
 __global__ void dim3_braces(float *out, const float *in, int H) {
   int x = blockIdx.x * blockDim.x + threadIdx.x;
   int y = blockIdx.y * blockDim.y + threadIdx.y;
   out[x * H + y] = in[y * H + x];
-  // CHECK: :[[@LINE-1]]:3: warning: each warp store of 'out[x * H + y]' touches 16 32-byte sectors for 128 useful bytes (25% efficiency) on sm_80: the lanes are spread by (H * 4) bytes, a run-time value (taken here to be at least a 128-byte line) [memory-uncoalesced-access]
+  // CHECK: :[[@LINE-1]]:3: note: each warp store of 'out[x * H + y]' touches 16 32-byte sectors for 128 useful bytes (25% efficiency) on sm_80: the lanes are spread by (H * 4) bytes, a run-time value (taken here to be at least a 128-byte line); it moves about 80% of the kernel's global sectors, and laying the data out for the warp would save about 60% of them; the access is coalesced if (H * 4) is 4 at run time, and the kernel compares none of its terms with anything, as it would a row length [memory-uncoalesced-access]
 }
 // Through a #define.
 __global__ void macro(float *out, const float *in, int H) {
   int x = blockIdx.x * blockDim.x + threadIdx.x;
   int y = blockIdx.y * blockDim.y + threadIdx.y;
   out[x * H + y] = in[y * H + x];
-  // CHECK: :[[@LINE-1]]:3: warning: each warp store of 'out[x * H + y]' touches 16 32-byte sectors for 128 useful bytes (25% efficiency) on sm_80: the lanes are spread by (H * 4) bytes, a run-time value (taken here to be at least a 128-byte line) [memory-uncoalesced-access]
+  // CHECK: :[[@LINE-1]]:3: note: each warp store of 'out[x * H + y]' touches 16 32-byte sectors for 128 useful bytes (25% efficiency) on sm_80: the lanes are spread by (H * 4) bytes, a run-time value (taken here to be at least a 128-byte line); it moves about 80% of the kernel's global sectors, and laying the data out for the warp would save about 60% of them; the access is coalesced if (H * 4) is 4 at run time, and the kernel compares none of its terms with anything, as it would a row length [memory-uncoalesced-access]
 }
 // Through a const int local.
 __global__ void const_local(float *out, const float *in, int H) {
   int x = blockIdx.x * blockDim.x + threadIdx.x;
   int y = blockIdx.y * blockDim.y + threadIdx.y;
   out[x * H + y] = in[y * H + x];
-  // CHECK: :[[@LINE-1]]:3: warning: each warp store of 'out[x * H + y]' touches 16 32-byte sectors for 128 useful bytes (25% efficiency) on sm_80: the lanes are spread by (H * 4) bytes, a run-time value (taken here to be at least a 128-byte line) [memory-uncoalesced-access]
+  // CHECK: :[[@LINE-1]]:3: note: each warp store of 'out[x * H + y]' touches 16 32-byte sectors for 128 useful bytes (25% efficiency) on sm_80: the lanes are spread by (H * 4) bytes, a run-time value (taken here to be at least a 128-byte line); it moves about 80% of the kernel's global sectors, and laying the data out for the warp would save about 60% of them; the access is coalesced if (H * 4) is 4 at run time, and the kernel compares none of its terms with anything, as it would a row length [memory-uncoalesced-access]
 }
 // Through constexpr and const globals.
 __global__ void constexpr_global(float *out, const float *in, int H) {
   int x = blockIdx.x * blockDim.x + threadIdx.x;
   int y = blockIdx.y * blockDim.y + threadIdx.y;
   out[x * H + y] = in[y * H + x];
-  // CHECK: :[[@LINE-1]]:3: warning: each warp store of 'out[x * H + y]' touches 16 32-byte sectors for 128 useful bytes (25% efficiency) on sm_80: the lanes are spread by (H * 4) bytes, a run-time value (taken here to be at least a 128-byte line) [memory-uncoalesced-access]
+  // CHECK: :[[@LINE-1]]:3: note: each warp store of 'out[x * H + y]' touches 16 32-byte sectors for 128 useful bytes (25% efficiency) on sm_80: the lanes are spread by (H * 4) bytes, a run-time value (taken here to be at least a 128-byte line); it moves about 80% of the kernel's global sectors, and laying the data out for the warp would save about 60% of them; the access is coalesced if (H * 4) is 4 at run time, and the kernel compares none of its terms with anything, as it would a row length [memory-uncoalesced-access]
 }
 // A const global dim3.
 __global__ void const_global_dim3(float *out, const float *in, int H) {
   int x = blockIdx.x * blockDim.x + threadIdx.x;
   int y = blockIdx.y * blockDim.y + threadIdx.y;
   out[x * H + y] = in[y * H + x];
-  // CHECK: :[[@LINE-1]]:3: warning: each warp store of 'out[x * H + y]' touches 16 32-byte sectors for 128 useful bytes (25% efficiency) on sm_80: the lanes are spread by (H * 4) bytes, a run-time value (taken here to be at least a 128-byte line) [memory-uncoalesced-access]
+  // CHECK: :[[@LINE-1]]:3: note: each warp store of 'out[x * H + y]' touches 16 32-byte sectors for 128 useful bytes (25% efficiency) on sm_80: the lanes are spread by (H * 4) bytes, a run-time value (taken here to be at least a 128-byte line); it moves about 80% of the kernel's global sectors, and laying the data out for the warp would save about 60% of them; the access is coalesced if (H * 4) is 4 at run time, and the kernel compares none of its terms with anything, as it would a row length [memory-uncoalesced-access]
 }
 // Through an int local that keeps its initial value.
 __global__ void int_local(float *out, const float *in, int H) {
   int x = blockIdx.x * blockDim.x + threadIdx.x;
   int y = blockIdx.y * blockDim.y + threadIdx.y;
   out[x * H + y] = in[y * H + x];
-  // CHECK: :[[@LINE-1]]:3: warning: each warp store of 'out[x * H + y]' touches 16 32-byte sectors for 128 useful bytes (25% efficiency) on sm_80: the lanes are spread by (H * 4) bytes, a run-time value (taken here to be at least a 128-byte line) [memory-uncoalesced-access]
+  // CHECK: :[[@LINE-1]]:3: note: each warp store of 'out[x * H + y]' touches 16 32-byte sectors for 128 useful bytes (25% efficiency) on sm_80: the lanes are spread by (H * 4) bytes, a run-time value (taken here to be at least a 128-byte line); it moves about 80% of the kernel's global sectors, and laying the data out for the warp would save about 60% of them; the access is coalesced if (H * 4) is 4 at run time, and the kernel compares none of its terms with anything, as it would a row length [memory-uncoalesced-access]
 }
 // Launched from a function template: the instantiation has the value.
 __global__ void from_template(float *out, const float *in, int H) {
   int x = blockIdx.x * blockDim.x + threadIdx.x;
   int y = blockIdx.y * blockDim.y + threadIdx.y;
   out[x * H + y] = in[y * H + x];
-  // CHECK: :[[@LINE-1]]:3: warning: each warp store of 'out[x * H + y]' touches 16 32-byte sectors for 128 useful bytes (25% efficiency) on sm_80: the lanes are spread by (H * 4) bytes, a run-time value (taken here to be at least a 128-byte line) [memory-uncoalesced-access]
+  // CHECK: :[[@LINE-1]]:3: note: each warp store of 'out[x * H + y]' touches 16 32-byte sectors for 128 useful bytes (25% efficiency) on sm_80: the lanes are spread by (H * 4) bytes, a run-time value (taken here to be at least a 128-byte line); it moves about 80% of the kernel's global sectors, and laying the data out for the warp would save about 60% of them; the access is coalesced if (H * 4) is 4 at run time, and the kernel compares none of its terms with anything, as it would a row length [memory-uncoalesced-access]
 }
 // Through cudaLaunchKernel.
 __global__ void api(float *out, const float *in, int H) {
   int x = blockIdx.x * blockDim.x + threadIdx.x;
   int y = blockIdx.y * blockDim.y + threadIdx.y;
   out[x * H + y] = in[y * H + x];
-  // CHECK: :[[@LINE-1]]:3: warning: each warp store of 'out[x * H + y]' touches 16 32-byte sectors for 128 useful bytes (25% efficiency) on sm_80: the lanes are spread by (H * 4) bytes, a run-time value (taken here to be at least a 128-byte line) [memory-uncoalesced-access]
+  // CHECK: :[[@LINE-1]]:3: note: each warp store of 'out[x * H + y]' touches 16 32-byte sectors for 128 useful bytes (25% efficiency) on sm_80: the lanes are spread by (H * 4) bytes, a run-time value (taken here to be at least a 128-byte line); it moves about 80% of the kernel's global sectors, and laying the data out for the warp would save about 60% of them; the access is coalesced if (H * 4) is 4 at run time, and the kernel compares none of its terms with anything, as it would a row length [memory-uncoalesced-access]
 }
 // Not followed: the dim3 is changed after its initialisation.
 __global__ void written_member(float *out, const float *in, int H) {
   int x = blockIdx.x * blockDim.x + threadIdx.x;
   int y = blockIdx.y * blockDim.y + threadIdx.y;
   out[x * H + y] = in[y * H + x];
-  // CHECK: :[[@LINE-1]]:3: warning: each warp store of 'out[x * H + y]' touches 32 32-byte sectors for 128 useful bytes (13% efficiency) on sm_80: the lanes are spread by (H * 4) bytes, a run-time value (taken here to be at least a 128-byte line) (assuming blockDim.x is a multiple of 32) [memory-uncoalesced-access]
+  // CHECK: :[[@LINE-1]]:3: note: each warp store of 'out[x * H + y]' touches 32 32-byte sectors for 128 useful bytes (13% efficiency) on sm_80: the lanes are spread by (H * 4) bytes, a run-time value (taken here to be at least a 128-byte line) (assuming blockDim.x is a multiple of 32); it moves about 89% of the kernel's global sectors, and laying the data out for the warp would save about 78% of them; the access is coalesced if (H * 4) is 4 at run time, and the kernel compares none of its terms with anything, as it would a row length [memory-uncoalesced-access]
 }
 // Not followed: passed by reference to a function that may change it.
 __global__ void by_reference(float *out, const float *in, int H) {
   int x = blockIdx.x * blockDim.x + threadIdx.x;
   int y = blockIdx.y * blockDim.y + threadIdx.y;
   out[x * H + y] = in[y * H + x];
-  // CHECK: :[[@LINE-1]]:3: warning: each warp store of 'out[x * H + y]' touches 32 32-byte sectors for 128 useful bytes (13% efficiency) on sm_80: the lanes are spread by (H * 4) bytes, a run-time value (taken here to be at least a 128-byte line) (assuming blockDim.x is a multiple of 32) [memory-uncoalesced-access]
+  // CHECK: :[[@LINE-1]]:3: note: each warp store of 'out[x * H + y]' touches 32 32-byte sectors for 128 useful bytes (13% efficiency) on sm_80: the lanes are spread by (H * 4) bytes, a run-time value (taken here to be at least a 128-byte line) (assuming blockDim.x is a multiple of 32); it moves about 89% of the kernel's global sectors, and laying the data out for the warp would save about 78% of them; the access is coalesced if (H * 4) is 4 at run time, and the kernel compares none of its terms with anything, as it would a row length [memory-uncoalesced-access]
 }
 // Not followed: a lambda may change it.
 __global__ void in_lambda(float *out, const float *in, int H) {
   int x = blockIdx.x * blockDim.x + threadIdx.x;
   int y = blockIdx.y * blockDim.y + threadIdx.y;
   out[x * H + y] = in[y * H + x];
-  // CHECK: :[[@LINE-1]]:3: warning: each warp store of 'out[x * H + y]' touches 32 32-byte sectors for 128 useful bytes (13% efficiency) on sm_80: the lanes are spread by (H * 4) bytes, a run-time value (taken here to be at least a 128-byte line) (assuming blockDim.x is a multiple of 32) [memory-uncoalesced-access]
+  // CHECK: :[[@LINE-1]]:3: note: each warp store of 'out[x * H + y]' touches 32 32-byte sectors for 128 useful bytes (13% efficiency) on sm_80: the lanes are spread by (H * 4) bytes, a run-time value (taken here to be at least a 128-byte line) (assuming blockDim.x is a multiple of 32); it moves about 89% of the kernel's global sectors, and laying the data out for the warp would save about 78% of them; the access is coalesced if (H * 4) is 4 at run time, and the kernel compares none of its terms with anything, as it would a row length [memory-uncoalesced-access]
 }
 // Not followed: a run-time value.
 __global__ void run_time(float *out, const float *in, int H) {
   int x = blockIdx.x * blockDim.x + threadIdx.x;
   int y = blockIdx.y * blockDim.y + threadIdx.y;
   out[x * H + y] = in[y * H + x];
-  // CHECK: :[[@LINE-1]]:3: warning: each warp store of 'out[x * H + y]' touches 32 32-byte sectors for 128 useful bytes (13% efficiency) on sm_80: the lanes are spread by (H * 4) bytes, a run-time value (taken here to be at least a 128-byte line) (assuming blockDim.x is a multiple of 32) [memory-uncoalesced-access]
+  // CHECK: :[[@LINE-1]]:3: note: each warp store of 'out[x * H + y]' touches 32 32-byte sectors for 128 useful bytes (13% efficiency) on sm_80: the lanes are spread by (H * 4) bytes, a run-time value (taken here to be at least a 128-byte line) (assuming blockDim.x is a multiple of 32); it moves about 89% of the kernel's global sectors, and laying the data out for the warp would save about 78% of them; the access is coalesced if (H * 4) is 4 at run time, and the kernel compares none of its terms with anything, as it would a row length [memory-uncoalesced-access]
 }
 // Not followed: launched with two shapes.
 __global__ void two_shapes(float *out, const float *in, int H) {
   int x = blockIdx.x * blockDim.x + threadIdx.x;
   int y = blockIdx.y * blockDim.y + threadIdx.y;
   out[x * H + y] = in[y * H + x];
-  // CHECK: :[[@LINE-1]]:3: warning: each warp store of 'out[x * H + y]' touches 32 32-byte sectors for 128 useful bytes (13% efficiency) on sm_80: the lanes are spread by (H * 4) bytes, a run-time value (taken here to be at least a 128-byte line) (assuming blockDim.x is a multiple of 32) [memory-uncoalesced-access]
+  // CHECK: :[[@LINE-1]]:3: note: each warp store of 'out[x * H + y]' touches 32 32-byte sectors for 128 useful bytes (13% efficiency) on sm_80: the lanes are spread by (H * 4) bytes, a run-time value (taken here to be at least a 128-byte line) (assuming blockDim.x is a multiple of 32); it moves about 89% of the kernel's global sectors, and laying the data out for the warp would save about 78% of them; the access is coalesced if (H * 4) is 4 at run time, and the kernel compares none of its terms with anything, as it would a row length [memory-uncoalesced-access]
 }
 // Not followed: two instantiations launch it with two shapes.
 __global__ void two_instantiations(float *out, const float *in, int H) {
   int x = blockIdx.x * blockDim.x + threadIdx.x;
   int y = blockIdx.y * blockDim.y + threadIdx.y;
   out[x * H + y] = in[y * H + x];
-  // CHECK: :[[@LINE-1]]:3: warning: each warp store of 'out[x * H + y]' touches 32 32-byte sectors for 128 useful bytes (13% efficiency) on sm_80: the lanes are spread by (H * 4) bytes, a run-time value (taken here to be at least a 128-byte line) (assuming blockDim.x is a multiple of 32) [memory-uncoalesced-access]
+  // CHECK: :[[@LINE-1]]:3: note: each warp store of 'out[x * H + y]' touches 32 32-byte sectors for 128 useful bytes (13% efficiency) on sm_80: the lanes are spread by (H * 4) bytes, a run-time value (taken here to be at least a 128-byte line) (assuming blockDim.x is a multiple of 32); it moves about 89% of the kernel's global sectors, and laying the data out for the warp would save about 78% of them; the access is coalesced if (H * 4) is 4 at run time, and the kernel compares none of its terms with anything, as it would a row length [memory-uncoalesced-access]
 }
 // A 1-D block of 16 threads is one warp of 16 lanes: 16 lanes 8 bytes apart
 // touch 4 sectors for 64 bytes.
 __global__ void half_warp(float *out, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   out[i * 2] = 0.0f;
-  // CHECK: :[[@LINE-1]]:3: warning: each warp store of 'out[i * 2]' touches 4 32-byte sectors for 64 useful bytes (50% efficiency) on sm_80: consecutive lanes are 8 bytes apart [memory-uncoalesced-access]
+  // CHECK: :[[@LINE-1]]:3: warning: each warp store of 'out[i * 2]' touches 4 32-byte sectors for 64 useful bytes (50% efficiency) on sm_80: consecutive lanes are 8 bytes apart; it moves about 100% of the kernel's global sectors, and laying the data out for the warp would save about 50% of them [memory-uncoalesced-access]
 }
 
 // A 4x4 block is 16 lanes in 4 rows: 4 sectors for 64 bytes.
 __global__ void tiny_block(float *out, int n) {
   out[threadIdx.y * n + threadIdx.x] = 0.0f;
-  // CHECK: :[[@LINE-1]]:3: warning: each warp store of 'out[threadIdx.y * n + threadIdx.x]' touches 4 32-byte sectors for 64 useful bytes (50% efficiency) on sm_80: the lanes are spread by (n * 4) bytes, a run-time value (taken here to be at least a 128-byte line) [memory-uncoalesced-access]
+  // CHECK: :[[@LINE-1]]:3: note: each warp store of 'out[threadIdx.y * n + threadIdx.x]' touches 4 32-byte sectors for 64 useful bytes (50% efficiency) on sm_80: the lanes are spread by (n * 4) bytes, a run-time value (taken here to be at least a 128-byte line); it moves about 100% of the kernel's global sectors, and laying the data out for the warp would save about 50% of them; the access is coalesced if (n * 4) is 4 at run time, and the kernel compares none of its terms with anything, as it would a row length [memory-uncoalesced-access]
 }
 
 // A kernel template launched with its tile size as the block.
@@ -154,7 +154,7 @@ template <int BS> __global__ void tiled(float *out, const float *in, int H) {
   int x = blockIdx.x * BS + threadIdx.x;
   int y = blockIdx.y * BS + threadIdx.y;
   out[x * H + y] = in[y * H + x];
-  // CHECK: :[[@LINE-1]]:3: warning: each warp store of 'out[x * H + y]' touches 16 32-byte sectors for 128 useful bytes (25% efficiency) on sm_80: the lanes are spread by (H * 4) bytes, a run-time value (taken here to be at least a 128-byte line) [memory-uncoalesced-access]
+  // CHECK: :[[@LINE-1]]:3: note: each warp store of 'out[x * H + y]' touches 16 32-byte sectors for 128 useful bytes (25% efficiency) on sm_80: the lanes are spread by (H * 4) bytes, a run-time value (taken here to be at least a 128-byte line); it moves about 80% of the kernel's global sectors, and laying the data out for the warp would save about 60% of them; the access is coalesced if (H * 4) is 4 at run time, and the kernel compares none of its terms with anything, as it would a row length [memory-uncoalesced-access]
 }
 
 template <int BS> void launch(float *o, const float *i, int H) {
@@ -245,7 +245,7 @@ __global__ void runtime_z(float *out) {
 // depends on z; the default model stays.
 __global__ void runtime_z_small(float *out) {
   out[threadIdx.x * 8 + threadIdx.y] = threadIdx.z;
-  // CHECK: :[[@LINE-1]]:3: warning: each warp store of 'out[threadIdx.x * 8 + threadIdx.y]' touches 32 32-byte sectors for 128 useful bytes (13% efficiency) on sm_80: consecutive lanes are 32 bytes apart (assuming blockDim.x is a multiple of 32) [memory-uncoalesced-access]
+  // CHECK: :[[@LINE-1]]:3: warning: each warp store of 'out[threadIdx.x * 8 + threadIdx.y]' touches 32 32-byte sectors for 128 useful bytes (13% efficiency) on sm_80: consecutive lanes are 32 bytes apart (assuming blockDim.x is a multiple of 32); it moves about 100% of the kernel's global sectors, and laying the data out for the warp would save about 88% of them [memory-uncoalesced-access]
 }
 void launch_runtime_z(float *out, int n) {
   dim3 block_dim = {4, 8, (unsigned)n};

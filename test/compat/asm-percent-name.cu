@@ -32,7 +32,7 @@ struct Texel {
 __global__ void stamp(const Texel *in, unsigned long long *out) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   out[i] = timer() + timer_lo() + in[i].r + in[i].g + in[i].b + in[i].a;
-  // CHECK-DAG: asm-percent-name.cu:[[@LINE-1]]:35: warning: each warp load of 'in[i].r' touches 8 32-byte sectors for 128 useful bytes (50% efficiency) on sm_80: consecutive lanes are 8 bytes apart; the compiler merges it with the accesses beside it into one 4-byte load per lane [memory-uncoalesced-access]
+  // CHECK-DAG: asm-percent-name.cu:[[@LINE-1]]:35: warning: each warp load of 'in[i].r' touches 8 32-byte sectors for 128 useful bytes (50% efficiency) on sm_80: consecutive lanes are 8 bytes apart; the compiler merges it with the accesses beside it into one 4-byte load per lane; it moves about 50% of the kernel's global sectors, and laying the data out for the warp would save about 25% of them [memory-uncoalesced-access]
 #ifdef BROKEN
   undeclared();
 #endif

@@ -20,10 +20,10 @@ struct alignas(4) Rgba {
 __global__ void rgba_sum(const Rgba *in, int *out) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   out[i] = in[i].r + in[i].g + in[i].b + in[i].a;
-  // AST: :[[@LINE-1]]:12: warning: each warp load of 'in[i].r' touches 4 32-byte sectors for 32 useful bytes (25% efficiency) on sm_80: consecutive lanes are 4 bytes apart [memory-uncoalesced-access]
-  // AST: :[[@LINE-2]]:22: warning: each warp load of 'in[i].g'
-  // AST: :[[@LINE-3]]:32: warning: each warp load of 'in[i].b'
-  // AST: :[[@LINE-4]]:42: warning: each warp load of 'in[i].a'
+  // AST: :[[@LINE-1]]:12: note: each warp load of 'in[i].r' touches 4 32-byte sectors for 32 useful bytes (25% efficiency) on sm_80: consecutive lanes are 4 bytes apart; 'in[i].g', 'in[i].b', 'in[i].a' read the rest of the same sectors: together the 4 accesses move 4 sectors for 128 useful bytes (100%), so no L2 or DRAM bandwidth is lost, only L1 work (16 sectors requested for the 4 the group needs) [memory-uncoalesced-access]
+  // (reported with its siblings, at the first of them)
+  // (reported with its siblings, at the first of them)
+  // (reported with its siblings, at the first of them)
 }
 
 // The same texel in an 8-byte struct: still one 4-byte load per lane, now 8
@@ -35,14 +35,14 @@ struct Pixel {
 __global__ void pixel_sum(const Pixel *in, int *out) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   out[i] = in[i].c.r + in[i].c.g + in[i].c.b + in[i].c.a;
-  // CHECK: :[[@LINE-1]]:12: warning: each warp load of 'in[i].c.r' touches 8 32-byte sectors for 128 useful bytes (50% efficiency) on sm_80: consecutive lanes are 8 bytes apart; the compiler merges it with the accesses beside it into one 4-byte load per lane [memory-uncoalesced-access]
+  // CHECK: :[[@LINE-1]]:12: warning: each warp load of 'in[i].c.r' touches 8 32-byte sectors for 128 useful bytes (50% efficiency) on sm_80: consecutive lanes are 8 bytes apart; the compiler merges it with the accesses beside it into one 4-byte load per lane; it moves about 67% of the kernel's global sectors, and laying the data out for the warp would save about 33% of them [memory-uncoalesced-access]
   // CHECK: :[[@LINE-8]]:8: note: 'Pixel' is 8 bytes and is moved 4 bytes at a time: as a structure of arrays (one array per field) a warp would read 128 contiguous bytes per request
-  // MAXWELL: :[[@LINE-3]]:12: warning: each warp load of 'in[i].c.r' touches 8 32-byte sectors for 128 useful bytes (50% efficiency) on sm_50: {{.*}} into one 4-byte load per lane
+  // MAXWELL: :[[@LINE-3]]:12: warning: each warp load of 'in[i].c.r' touches 8 32-byte sectors for 128 useful bytes (50% efficiency) on sm_50: consecutive lanes are 8 bytes apart;
   // JSON: "merged_bytes_per_lane": 4
-  // AST: :[[@LINE-5]]:12: warning: each warp load of 'in[i].c.r' touches 8 32-byte sectors for 32 useful bytes (13% efficiency) on sm_80: consecutive lanes are 8 bytes apart [memory-uncoalesced-access]
-  // AST: :[[@LINE-6]]:24: warning: each warp load of 'in[i].c.g'
-  // AST: :[[@LINE-7]]:36: warning: each warp load of 'in[i].c.b'
-  // AST: :[[@LINE-8]]:48: warning: each warp load of 'in[i].c.a'
+  // AST: :[[@LINE-5]]:12: note: each warp load of 'in[i].c.r' touches 8 32-byte sectors for 32 useful bytes (13% efficiency) on sm_80: consecutive lanes are 8 bytes apart; 'in[i].c.g', 'in[i].c.b', 'in[i].c.a' read the rest of the same sectors: together the 4 accesses move 8 sectors for 128 useful bytes (50%); they move about 22% of the kernel's global sectors, and laying the data out for the warp would save about 11% of them [memory-uncoalesced-access]
+  // (reported with its siblings, at the first of them)
+  // (reported with its siblings, at the first of them)
+  // (reported with its siblings, at the first of them)
 }
 
 // Two neighbours of an 8-aligned shared array: one 8-byte load per lane,
@@ -109,7 +109,7 @@ struct P3 {
 __global__ void twice(const P3 *p, float *out) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   float a = p[i].x;
-  // CHECK: :[[@LINE-1]]:13: warning: each warp load of 'p[i].x' touches 12 32-byte sectors for 128 useful bytes (33% efficiency) on sm_80: consecutive lanes are 12 bytes apart [memory-uncoalesced-access]
+  // CHECK: :[[@LINE-1]]:13: warning: each warp load of 'p[i].x' touches 12 32-byte sectors for 128 useful bytes (33% efficiency) on sm_80: consecutive lanes are 12 bytes apart; it moves about 75% of the kernel's global sectors, and laying the data out for the warp would save about 50% of them [memory-uncoalesced-access]
   // AST: :[[@LINE-2]]:13: warning: each warp load of 'p[i].x' touches 12 32-byte sectors
   float b = p[i].x * 2.0f;
   // AST: :[[@LINE-1]]:13: warning: each warp load of 'p[i].x' touches 12 32-byte sectors
@@ -134,10 +134,10 @@ __global__ void transpose16(const float *in, float *out, int n) {
   int x = blockIdx.x * 16 + threadIdx.x, y = blockIdx.y * 16 + threadIdx.y;
   float v = in[y * n + x];
   out[x * n + y] = 0.0f;
-  // AST: :[[@LINE-1]]:3: warning: each warp store of 'out[x * n + y]' touches 16 32-byte sectors for 128 useful bytes (25% efficiency) on sm_80
+  // AST: :[[@LINE-1]]:3: note: each warp store of 'out[x * n + y]' touches 16 32-byte sectors for 128 useful bytes (25% efficiency) on sm_80
   out[x * n + y] = v;
-  // CHECK: :[[@LINE-1]]:3: warning: each warp store of 'out[x * n + y]' touches 16 32-byte sectors for 128 useful bytes (25% efficiency) on sm_80: the lanes are spread by (n * 4) bytes, a run-time value (taken here to be at least a 128-byte line) [memory-uncoalesced-access]
-  // AST: :[[@LINE-2]]:3: warning: each warp store of 'out[x * n + y]' touches 16 32-byte sectors for 128 useful bytes (25% efficiency) on sm_80
+  // CHECK: :[[@LINE-1]]:3: note: each warp store of 'out[x * n + y]' touches 16 32-byte sectors for 128 useful bytes (25% efficiency) on sm_80: the lanes are spread by (n * 4) bytes, a run-time value (taken here to be at least a 128-byte line); it moves about 80% of the kernel's global sectors, and laying the data out for the warp would save about 60% of them; the access is coalesced if (n * 4) is 4 at run time, and the kernel compares none of its terms with anything, as it would a row length [memory-uncoalesced-access]
+  // AST: :[[@LINE-2]]:3: note: each warp store of 'out[x * n + y]' touches 16 32-byte sectors for 128 useful bytes (25% efficiency) on sm_80
 }
 
 void launch(const float *in, float *out, int n) {
@@ -165,12 +165,12 @@ __global__ void acrossMath(float *out, const float2 *__restrict__ in) {
   int i = blockDim.x * blockIdx.x + threadIdx.x;
   float a = expf(in[i].x);
   float b = expf(in[i].y);
-  // AST: :[[@LINE-2]]:18: warning: each warp load of 'in[i].x' touches 8 32-byte sectors for 128 useful bytes (50% efficiency)
-  // AST: :[[@LINE-2]]:18: warning: each warp load of 'in[i].y' touches 8 32-byte sectors for 128 useful bytes (50% efficiency)
+  // AST: :[[@LINE-2]]:18: note: each warp load of 'in[i].x' touches 8 32-byte sectors for 128 useful bytes (50% efficiency)
+  // (reported with its siblings, at the first of them)
   out[i] = a + b + sqrtf(in[i + 1].x) + in[i + 1].x;
-  // CHECK: :[[@LINE-1]]:26: warning: each warp load of 'in[i + 1].x' touches 8 32-byte sectors for 128 useful bytes (50% efficiency) on sm_80: consecutive lanes are 8 bytes apart [memory-uncoalesced-access]
-  // AST: :[[@LINE-2]]:26: warning: each warp load of 'in[i + 1].x'
-  // AST: :[[@LINE-3]]:41: warning: each warp load of 'in[i + 1].x'
+  // CHECK: :[[@LINE-1]]:26: note: each warp load of 'in[i + 1].x' touches 8 32-byte sectors for 128 useful bytes (50% efficiency) on sm_80: consecutive lanes are 8 bytes apart; 'in[i].x', 'in[i].y' read the rest of the same sectors: together the 3 accesses move 9 sectors for 260 useful bytes (90%), so no L2 or DRAM bandwidth is lost, only L1 work (24 sectors requested for the 9 the group needs) [memory-uncoalesced-access]
+  // (reported with its siblings, at the first of them)
+  // (reported with its siblings, at the first of them)
 }
 
 // A load that LICM hoists out of its loop survives without a source
@@ -184,7 +184,7 @@ __global__ void hoisted(const Rec *in, float *out, int n) {
   float acc = 0.0f;
   for (int j = 0; j < n; ++j)
     acc += expf(in[i].v * j);
-  // CHECK: :[[@LINE-1]]:17: warning: each warp load of 'in[i].v' touches 16 32-byte sectors for 128 useful bytes (25% efficiency) on sm_80: consecutive lanes are 16 bytes apart [memory-uncoalesced-access]
+  // CHECK: :[[@LINE-1]]:17: warning: each warp load of 'in[i].v' touches 16 32-byte sectors for 128 useful bytes (25% efficiency) on sm_80: consecutive lanes are 16 bytes apart; it moves about 98% of the kernel's global sectors, and laying the data out for the warp would save about 74% of them (taking each loop of unknown trip count as 16 rounds) [memory-uncoalesced-access]
   // AST: :[[@LINE-2]]:17: warning: each warp load of 'in[i].v' touches 16 32-byte sectors
   out[i] = acc;
 }
@@ -197,14 +197,15 @@ __global__ void negateAligned(float2 *ft_k, const float2 *ft, float k) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   ft_k[i].x = -ft[i].x * k;
   ft_k[i].y = -ft[i].y * k;
-  // AST: :[[@LINE-2]]:3: warning: each warp store of 'ft_k[i].x' touches 8 32-byte sectors for 128 useful bytes (50% efficiency)
-  // AST: :[[@LINE-3]]:16: warning: each warp load of 'ft[i].x'
-  // AST: :[[@LINE-3]]:3: warning: each warp store of 'ft_k[i].y'
-  // AST: :[[@LINE-4]]:16: warning: each warp load of 'ft[i].y'
+  // AST: :[[@LINE-2]]:3: note: each warp store of 'ft_k[i].x' touches 8 32-byte sectors for 128 useful bytes (50% efficiency)
+  // AST: :[[@LINE-3]]:16: note: each warp load of 'ft[i].x'
+  // (reported with its siblings, at the first of them)
+  // (reported with its siblings, at the first of them)
 }
 
 // The look-alike: a pair of floats aligned to 4 only. ft_k[i].x may be
-// ft[i].y, nvcc keeps four 4-byte accesses, and so are they judged.
+// ft[i].y, nvcc keeps four 4-byte accesses, and so are they judged: each
+// pair fills the sectors it touches (a note).
 struct Pair {
   float x, y;
 };
@@ -212,14 +213,13 @@ __global__ void negatePacked(Pair *ft_k, const Pair *ft, float k) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   ft_k[i].x = -ft[i].x * k;
   ft_k[i].y = -ft[i].y * k;
-  // CHECK: :[[@LINE-2]]:3: warning: each warp store of 'ft_k[i].x' touches 8 32-byte sectors for 128 useful bytes (50% efficiency) on sm_80: consecutive lanes are 8 bytes apart [memory-uncoalesced-access]
-  // CHECK: :[[@LINE-3]]:16: warning: each warp load of 'ft[i].x' touches 8 32-byte sectors for 128 useful bytes (50% efficiency)
-  // CHECK: :[[@LINE-3]]:3: warning: each warp store of 'ft_k[i].y' touches 8 32-byte sectors for 128 useful bytes (50% efficiency)
-  // CHECK: :[[@LINE-4]]:16: warning: each warp load of 'ft[i].y' touches 8 32-byte sectors for 128 useful bytes (50% efficiency)
-  // AST: :[[@LINE-6]]:3: warning: each warp store of 'ft_k[i].x'
-  // AST: :[[@LINE-7]]:16: warning: each warp load of 'ft[i].x'
-  // AST: :[[@LINE-7]]:3: warning: each warp store of 'ft_k[i].y'
-  // AST: :[[@LINE-8]]:16: warning: each warp load of 'ft[i].y'
+  // CHECK: :[[@LINE-2]]:3: note: each warp store of 'ft_k[i].x' touches 8 32-byte sectors for 128 useful bytes (50% efficiency) on sm_80: consecutive lanes are 8 bytes apart; 'ft_k[i].y' writes the rest of the same sectors: together the 2 accesses move 8 sectors for 256 useful bytes (100%), so no L2 or DRAM bandwidth is lost, only L1 work (16 sectors requested for the 8 the group needs) [memory-uncoalesced-access]
+  // CHECK: :[[@LINE-3]]:16: note: each warp load of 'ft[i].x' touches 8 32-byte sectors for 128 useful bytes (50% efficiency)
+  // The .y accesses are the .x accesses' siblings, reported with them.
+  // (reported with its siblings, at the first of them)
+  // (reported with its siblings, at the first of them)
+  // AST: :[[@LINE-7]]:3: note: each warp store of 'ft_k[i].x'
+  // AST: :[[@LINE-8]]:16: note: each warp load of 'ft[i].x'
 }
 
 // A float2 read whole (copied into a local, passed by value) is one memcpy
@@ -234,7 +234,7 @@ __global__ void rereadWhole(const Curve *cs, float *out) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   float2 d = cs[i].b;
   out[i] = len(d) / len(cs[i].b);
-  // CHECK: :[[@LINE-2]]:14: warning: each warp load of 'cs[i].b' touches 24 32-byte sectors for 256 useful bytes (33% efficiency) on sm_80: consecutive lanes are 24 bytes apart [memory-uncoalesced-access]
+  // CHECK: :[[@LINE-2]]:14: warning: each warp load of 'cs[i].b' touches 24 32-byte sectors for 256 useful bytes (33% efficiency) on sm_80: consecutive lanes are 24 bytes apart; it moves about 86% of the kernel's global sectors, and laying the data out for the warp would save about 57% of them [memory-uncoalesced-access]
   // CHECK: :[[@LINE-9]]:8: note: 'Curve' is 24 bytes
   // AST: :[[@LINE-4]]:14: warning: each warp load of 'cs[i].b' touches 24 32-byte sectors
   // AST: :[[@LINE-4]]:25: warning: each warp load of 'cs[i].b' touches 24 32-byte sectors

@@ -7,7 +7,7 @@ __device__ void put(float *out, int x, int y, int H, float v) {
 
 __global__ void transpose(float *out, const float *in, int H) {
   int x = blockIdx.x * blockDim.x + threadIdx.x;
-  int y = blockIdx.y * blockDim.y + threadIdx.y;
+  int y = blockIdx.y * blockDim.y + threadIdx.y; if (x >= H) return;
   out[x * H + y] = in[y * H + x];
   put(out + H * H, x, y, H, in[y * H + x]);
 }

@@ -1,0 +1,390 @@
+#include "checks/memory/KernelTraffic.h"
+#include "Analysis/BodyWalk.h"
+#include "Analysis/Loops.h"
+#include "checks/memory/OptimisedView.h"
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/Expr.h"
+#include "clang/AST/ExprCXX.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringSet.h"
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <set>
+
+using namespace clang;
+
+namespace warplint::memory {
+
+namespace {
+
+int64_t floorDiv(int64_t A, int64_t B) {
+  return A >= 0 ? A / B : -((-A + B - 1) / B);
+}
+
+// The ancestors of S in F's body, outermost first; empty when S is not in
+// it.
+std::vector<const Stmt *> ancestorsOf(const Stmt *S, const FunctionDecl *F) {
+  std::vector<const Stmt *> Found;
+  if (!F || !F->hasBody())
+    return Found;
+  forEachStmt(F->getBody(),
+              [&](const Stmt *X, llvm::ArrayRef<const Stmt *> Up) {
+                if (X != S)
+                  return WalkStep::Continue;
+                Found.assign(Up.begin(), Up.end());
+                return WalkStep::Stop;
+              });
+  return Found;
+}
+
+// Whether Child, a direct child of Loop, is evaluated every round (the
+// body, the condition, the increment), not once (a for's init).
+bool runsEachRound(const Stmt *Loop, const Stmt *Child) {
+  if (const auto *For = dyn_cast<ForStmt>(Loop))
+    return Child != For->getInit();
+  if (const auto *Range = dyn_cast<CXXForRangeStmt>(Loop))
+    return Child == Range->getBody();
+  return true;
+}
+
+} // namespace
+
+unsigned Traffic::efficiencyPct(unsigned Sector) const {
+  if (!Sectors)
+    return 100;
+  return unsigned(
+      std::lround(100.0 * UsefulBytes / (double(Sectors) * Sector)));
+}
+
+Traffic warpTraffic(llvm::ArrayRef<LaneRanges> Accesses, unsigned Sector,
+                    unsigned Line) {
+  // Per group of lanes a run-time distance apart: the sectors, lines and
+  // byte ranges of every access's lanes in it.
+  struct Group {
+    std::set<int64_t> Sectors, Lines;
+    std::vector<std::pair<int64_t, int64_t>> Ranges;
+  };
+  std::map<int64_t, Group> Groups;
+  int64_t Lowest = INT64_MAX;
+  for (const LaneRanges &A : Accesses)
+    for (int64_t O : A.Pattern->Offsets)
+      Lowest = std::min(Lowest, O + A.Shift);
+  // The warp's lowest address is taken as line-aligned (cudaMalloc's
+  // alignment, times a block offset): a constant misalignment is not this
+  // model's business. The lowest, not lane 0's: in a descending walk
+  // (in[n - i]) lane 0 has the highest address.
+  for (const LaneRanges &A : Accesses)
+    for (size_t L = 0; L < A.Pattern->Offsets.size(); ++L) {
+      Group &G = Groups[A.Pattern->Group[L]];
+      int64_t O = A.Pattern->Offsets[L] + A.Shift - Lowest;
+      int64_t E = O + A.Size - 1;
+      for (int64_t S = floorDiv(O, Sector); S <= floorDiv(E, Sector); ++S)
+        G.Sectors.insert(S);
+      for (int64_t Ln = floorDiv(O, Line); Ln <= floorDiv(E, Line); ++Ln)
+        G.Lines.insert(Ln);
+      G.Ranges.push_back({O, O + A.Size});
+    }
+  Traffic T;
+  for (auto &[Key, G] : Groups) {
+    T.Sectors += G.Sectors.size();
+    T.Lines += G.Lines.size();
+    llvm::sort(G.Ranges);
+    int64_t Useful = 0, End = INT64_MIN;
+    for (auto [B, E] : G.Ranges) {
+      B = std::max(B, End);
+      if (E > B)
+        Useful += E - B;
+      End = std::max(End, E);
+    }
+    T.UsefulBytes += unsigned(Useful);
+  }
+  T.Needed = (T.UsefulBytes + Sector - 1) / Sector;
+  return T;
+}
+
+Runs TrafficModel::runs(const Stmt *S, const FunctionDecl *F,
+                        llvm::ArrayRef<CallLink> Chain) {
+  Runs R;
+  ASTContext &AST = Ctx.astContext();
+  AffineAnalysis &AA = Ctx.affine();
+  auto ValueOf = [&](const Expr *E) { return AA.literalValueOf(E); };
+  auto Within = [&](const Stmt *At, const FunctionDecl *In) {
+    std::vector<const Stmt *> Up = ancestorsOf(At, In);
+    for (size_t I = 0; I < Up.size(); ++I) {
+      const Stmt *L = Up[I];
+      const Stmt *Child = I + 1 < Up.size() ? Up[I + 1] : At;
+      if (!isLoop(L) || !runsEachRound(L, Child))
+        continue;
+      if (const auto *Do = dyn_cast<DoStmt>(L); Do && runsBodyOnce(Do, AST))
+        continue;
+      if (std::optional<uint64_t> N = constantTripCount(L, AST, ValueOf)) {
+        R.Times *= double(std::max<uint64_t>(*N, 1));
+        continue;
+      }
+      ++R.UnknownLoops;
+      R.Times *= isGeometric(L) ? GeometricTrips : AssumedTrips;
+    }
+  };
+  Within(S, F);
+  for (const CallLink &Link : llvm::reverse(Chain))
+    Within(Link.Call, Link.Caller);
+  return R;
+}
+
+const TrafficModel::KernelSectors &TrafficModel::kernel(const FunctionDecl *K) {
+  auto [It, New] = Kernels.try_emplace(K);
+  if (!New)
+    return It->second;
+  AffineAnalysis &AA = Ctx.affine();
+  const ArchInfo &Target = *Ctx.arch();
+  BlockShape Shape = AA.blockShape(K);
+  KernelSectors Sum;
+  auto Add = [&](const MemoryAccess &A, const FunctionDecl *In,
+                 llvm::ArrayRef<CallLink> Chain) {
+    if (A.Addr.Space != MemorySpace::Global)
+      return;
+    // What the optimised code moves: nothing for an access it removed or
+    // merged into another, the merged width for the first of a merge.
+    OptimisedView View = optimisedView(Ctx, A);
+    if (View.hidden())
+      return;
+    unsigned Size = View.bytes(A);
+    // An address the analysis does not know is counted as coalesced: the
+    // share of the others is then, if anything, too small.
+    double Sectors = std::max(1u, Size);
+    if (A.Addr.Known) {
+      WarpPattern P = AA.pattern(A.Addr.Offset, Shape);
+      if (P.Known && !P.Offsets.empty()) {
+        LaneRanges One{&P, 0, Size};
+        Sectors = warpTraffic(One, Target.global_sector_bytes,
+                              Target.global_line_bytes)
+                      .Sectors;
+      }
+    }
+    Runs R = runs(A.E, In, Chain);
+    Sum.UnknownLoops |= R.UnknownLoops > 0;
+    Sum.Sectors += R.Times * Sectors;
+  };
+  for (const MemoryAccess &A : AA.accesses(K))
+    Add(A, K, {});
+  for (const ReachedAccess &RA : AA.reachedAccesses(K))
+    if (!RA.Chain.empty())
+      Add(RA.Access, RA.Chain.back().Callee, RA.Chain);
+  It = Kernels.find(K);
+  It->second = Sum;
+  return It->second;
+}
+
+CostShare TrafficModel::share(const Stmt *S, const FunctionDecl *F,
+                              llvm::ArrayRef<CallLink> Chain, unsigned Sectors,
+                              unsigned Needed) {
+  CostShare C;
+  const FunctionDecl *K = Chain.empty() ? F : Chain.front().Caller;
+  C.R = runs(S, F, Chain);
+  const KernelSectors &KS = kernel(K);
+  C.KernelHasUnknownLoops = KS.UnknownLoops;
+  double Mine = C.R.Times * Sectors;
+  double Total = std::max(KS.Sectors, Mine);
+  if (Total <= 0)
+    return C;
+  C.AccessPct = std::min(100.0, 100.0 * Mine / Total);
+  C.SavingPct = std::min(100.0, 100.0 * C.R.Times *
+                                    (double(Sectors) - double(Needed)) / Total);
+  C.SavingPct = std::max(0.0, C.SavingPct);
+  return C;
+}
+
+namespace {
+
+// The index with a constant added or subtracted at its top dropped:
+// `m + 1` and `m` are one index, `3 * i + 2` is `3 * i`.
+const Expr *withoutConstantTerm(const Expr *E, const ASTContext &AST) {
+  while (true) {
+    E = E->IgnoreParenImpCasts();
+    const auto *B = dyn_cast<BinaryOperator>(E);
+    if (!B || (B->getOpcode() != BO_Add && B->getOpcode() != BO_Sub))
+      return E;
+    const Expr *L = B->getLHS(), *R = B->getRHS();
+    if (!R->isValueDependent() && R->isIntegerConstantExpr(AST)) {
+      E = L;
+      continue;
+    }
+    if (B->getOpcode() == BO_Add && !L->isValueDependent() &&
+        L->isIntegerConstantExpr(AST)) {
+      E = R;
+      continue;
+    }
+    return E;
+  }
+}
+
+std::string spelled(const Expr *E, const ASTContext &AST) {
+  std::string Out;
+  llvm::raw_string_ostream OS(Out);
+  E->printPretty(OS, nullptr, PrintingPolicy(AST.getLangOpts()));
+  return Out;
+}
+
+} // namespace
+
+std::string addressSignature(const Expr *E, const ASTContext &AST) {
+  E = E->IgnoreParenImpCasts();
+  if (const auto *M = dyn_cast<MemberExpr>(E)) {
+    if (M->isArrow())
+      return "*" +
+             addressSignature(withoutConstantTerm(M->getBase(), AST), AST);
+    return addressSignature(M->getBase(), AST);
+  }
+  if (const auto *A = dyn_cast<ArraySubscriptExpr>(E))
+    return addressSignature(A->getBase(), AST) + "[" +
+           spelled(withoutConstantTerm(A->getIdx(), AST), AST) + "]";
+  if (const auto *U = dyn_cast<UnaryOperator>(E);
+      U && U->getOpcode() == UO_Deref)
+    return "*" +
+           addressSignature(withoutConstantTerm(U->getSubExpr(), AST), AST);
+  return spelled(E, AST);
+}
+
+SiblingGroup TrafficModel::siblings(const MemoryAccess &A, const WarpPattern &P,
+                                    const FunctionDecl *F,
+                                    llvm::ArrayRef<CallLink> Chain) {
+  SiblingGroup G;
+  G.Self = A.E;
+  const ASTContext &AST = Ctx.astContext();
+  const SourceManager &SM = Ctx.sourceManager();
+  AffineAnalysis &AA = Ctx.affine();
+  std::vector<MemoryAccess> Candidates;
+  if (Chain.empty()) {
+    Candidates = AA.accesses(F);
+  } else {
+    for (const ReachedAccess &RA : AA.reachedIn(F)) {
+      if (RA.Chain.size() != Chain.size())
+        continue;
+      bool Same = true;
+      for (size_t I = 0; I < Chain.size() && Same; ++I)
+        Same = RA.Chain[I].Call == Chain[I].Call;
+      if (Same)
+        Candidates.push_back(RA.Access);
+    }
+  }
+  // The loop a statement repeats in, innermost: siblings run in the same
+  // round of the same loop.
+  auto LoopOf = [&](const Stmt *S) -> const Stmt * {
+    std::vector<const Stmt *> Up = ancestorsOf(S, F);
+    for (const Stmt *X : llvm::reverse(Up))
+      if (isLoop(X))
+        return X;
+    return nullptr;
+  };
+  const Stmt *MyLoop = LoopOf(A.E);
+  std::string MySignature = addressSignature(A.E, AST);
+  auto Loads = [](const MemoryAccess &X) { return !X.IsStore || X.AlsoLoads; };
+  auto Stores = [](const MemoryAccess &X) { return X.IsStore; };
+  for (const MemoryAccess &B : Candidates) {
+    bool Sibling = B.E == A.E;
+    if (!Sibling && B.Addr.Space == MemorySpace::Global && B.Addr.Known &&
+        A.Addr.Known && B.Addr.Root == A.Addr.Root &&
+        B.Addr.Offset.sameThreadPart(A.Addr.Offset) &&
+        B.Addr.Offset.HasUniform == A.Addr.Offset.HasUniform &&
+        ((Loads(A) && Loads(B)) || (Stores(A) && Stores(B))) &&
+        std::llabs(B.Addr.Offset.Const - A.Addr.Offset.Const) < 4096)
+      Sibling =
+          LoopOf(B.E) == MyLoop && addressSignature(B.E, AST) == MySignature;
+    // A second access to the same bytes is a repeat, not a sibling: it
+    // fills nothing (the optimised view decides whether it exists).
+    if (Sibling && B.E != A.E && B.Addr.Offset.Const == A.Addr.Offset.Const)
+      Sibling = false;
+    if (Sibling && llvm::none_of(G.Members, [&](const MemoryAccess &M) {
+          return M.E == B.E || (M.Addr.Offset.Const == B.Addr.Offset.Const &&
+                                M.Size == B.Size);
+        }))
+      G.Members.push_back(B);
+  }
+  if (llvm::none_of(G.Members,
+                    [&](const MemoryAccess &M) { return M.E == A.E; }))
+    G.Members.push_back(A);
+  llvm::sort(G.Members, [&](const MemoryAccess &X, const MemoryAccess &Y) {
+    return SM.isBeforeInTranslationUnit(X.E->getBeginLoc(), Y.E->getBeginLoc());
+  });
+  const ArchInfo &Target = *Ctx.arch();
+  std::vector<LaneRanges> Ranges;
+  std::vector<std::pair<int64_t, int64_t>> PerLane; // one lane's ranges
+  for (const MemoryAccess &M : G.Members) {
+    int64_t Shift = M.Addr.Offset.Const - A.Addr.Offset.Const;
+    Ranges.push_back({&P, Shift, M.Size});
+    LaneRanges One{&P, Shift, M.Size};
+    G.SumSectors +=
+        warpTraffic(One, Target.global_sector_bytes, Target.global_line_bytes)
+            .Sectors;
+    PerLane.push_back({Shift, Shift + M.Size});
+  }
+  G.Together =
+      warpTraffic(Ranges, Target.global_sector_bytes, Target.global_line_bytes);
+  llvm::sort(PerLane);
+  int64_t End = PerLane.front().first;
+  bool Contiguous = true;
+  for (auto [B, E] : PerLane) {
+    if (B > End)
+      Contiguous = false;
+    End = std::max(End, E);
+  }
+  if (Contiguous)
+    G.ContiguousBytes = unsigned(End - PerLane.front().first);
+  return G;
+}
+
+bool TrafficModel::strideMayBeUnit(llvm::StringRef SymbolName,
+                                   const FunctionDecl *F,
+                                   llvm::ArrayRef<CallLink> Chain) {
+  llvm::StringSet<> Names;
+  for (size_t I = 0; I < SymbolName.size();) {
+    char C = SymbolName[I];
+    if (std::isalpha(static_cast<unsigned char>(C)) || C == '_') {
+      size_t J = I;
+      while (J < SymbolName.size() &&
+             (std::isalnum(static_cast<unsigned char>(SymbolName[J])) ||
+              SymbolName[J] == '_'))
+        ++J;
+      llvm::StringRef Id = SymbolName.slice(I, J);
+      if (Id != "sizeof")
+        Names.insert(Id);
+      I = J;
+    } else {
+      ++I;
+    }
+  }
+  if (Names.empty())
+    return false;
+  auto Mentions = [&](const Expr *E) {
+    bool Found = false;
+    forEachStmt(E, WalkOptions().enterLambdas(), [&](const Stmt *S) {
+      if (const auto *D = dyn_cast<DeclRefExpr>(S))
+        Found |= Names.contains(D->getDecl()->getName());
+      else if (const auto *M = dyn_cast<MemberExpr>(S))
+        Found |= Names.contains(M->getMemberDecl()->getName());
+    });
+    return Found;
+  };
+  auto Compares = [&](const FunctionDecl *In) {
+    if (!In || !In->hasBody())
+      return false;
+    bool Found = false;
+    forEachStmt(In->getBody(), WalkOptions().enterLambdas(),
+                [&](const Stmt *S) {
+                  const auto *B = dyn_cast<BinaryOperator>(S);
+                  if (Found || !B || !B->isRelationalOp())
+                    return;
+                  Found = Mentions(B->getLHS()) || Mentions(B->getRHS());
+                });
+    return Found;
+  };
+  if (Compares(F))
+    return false;
+  for (const CallLink &Link : Chain)
+    if (Compares(Link.Caller))
+      return false;
+  return true;
+}
+
+} // namespace warplint::memory

@@ -1,0 +1,125 @@
+// What a global access costs its kernel, for the severity of the memory
+// findings: how often a thread runs the access (its loops' trip counts), the
+// sectors each of its warp requests moves, the kernel's global traffic as
+// the sum of those over every global access the source analysis sees in the
+// kernel and the functions it calls, and the sibling accesses that read or
+// write the rest of the same sectors (out[i].x, out[i].y, out[i].z), after
+// which the group, not one field, says what reaches L2 and DRAM.
+//
+// The estimate is in sectors, the unit of L2 and DRAM traffic (Pascal deep
+// dive, 'Access Patterns vs. Memory Throughput'); bench/gpu/run_savings.sh
+// measures it against Nsight Compute's sector counts and times the fix.
+#pragma once
+#include "Analysis/AccessSites.h"
+#include "Core/Check.h"
+#include "llvm/ADT/DenseMap.h"
+#include <string>
+#include <vector>
+
+namespace warplint::memory {
+
+// A loop whose trip count is not written with constants is taken to run
+// this many times; a loop that halves or doubles its bound (a tree
+// reduction), GeometricTrips.
+constexpr unsigned AssumedTrips = 16;
+constexpr unsigned GeometricTrips = 8;
+
+// The sectors and lines one warp request touches, and the bytes it uses.
+struct Traffic {
+  unsigned Sectors = 0;
+  unsigned Lines = 0;
+  unsigned UsefulBytes = 0; // distinct bytes the lanes ask for
+  unsigned Needed = 0;      // sectors those bytes need at the least
+
+  // More sectors than the bytes need; broadcasts and tiny requests cannot
+  // do better than one sector.
+  bool wastes(unsigned Sector) const {
+    return UsefulBytes >= Sector && Sectors > Needed;
+  }
+  unsigned efficiencyPct(unsigned Sector) const;
+};
+
+// One access's byte ranges per lane: lane l moves [Offsets[l] + Shift,
+// + Size). Lanes in different groups (WarpPattern::Group) are a run-time
+// distance apart, taken to be at least a line.
+struct LaneRanges {
+  const WarpPattern *Pattern;
+  int64_t Shift;
+  unsigned Size;
+};
+Traffic warpTraffic(llvm::ArrayRef<LaneRanges> Accesses, unsigned Sector,
+                    unsigned Line);
+
+// How many times a thread runs a statement per launch, as far as its loops
+// say.
+struct Runs {
+  double Times = 1;
+  unsigned UnknownLoops = 0; // loops taken as AssumedTrips or GeometricTrips
+};
+
+// The accesses of a group of siblings: same array, the same thread part and
+// the same index up to a constant, in the same loop and direction, in the
+// same call context.
+struct SiblingGroup {
+  std::vector<MemoryAccess> Members; // in source order, the access among them
+  const clang::Expr *Self = nullptr;
+  Traffic Together;        // the group's union per warp
+  unsigned SumSectors = 0; // the members' own sectors added up: the requests
+  // The bytes a lane moves over the group, when they are contiguous from
+  // the lowest member's address (a vector load could move them); else 0.
+  unsigned ContiguousBytes = 0;
+};
+
+// The share of a kernel's global sectors an access takes, and what a fix
+// would save of them.
+struct CostShare {
+  double AccessPct = 0; // runs × sectors of the access (group) / kernel
+  double SavingPct = 0; // runs × (sectors − needed) / kernel
+  Runs R;
+  bool KernelHasUnknownLoops = false;
+};
+
+class TrafficModel {
+public:
+  explicit TrafficModel(CheckContext &Ctx) : Ctx(Ctx) {}
+
+  // How often a thread of the kernel runs S, a statement of F reached
+  // through Chain (from the kernel inwards; empty: F is the kernel).
+  Runs runs(const clang::Stmt *S, const clang::FunctionDecl *F,
+            llvm::ArrayRef<CallLink> Chain);
+
+  // The siblings of access A of F in context Chain whose own pattern is P.
+  SiblingGroup siblings(const MemoryAccess &A, const WarpPattern &P,
+                        const clang::FunctionDecl *F,
+                        llvm::ArrayRef<CallLink> Chain);
+
+  // The kernel's global sectors, and the share of them a run of Sectors
+  // (Needed at best) per request at S takes.
+  CostShare share(const clang::Stmt *S, const clang::FunctionDecl *F,
+                  llvm::ArrayRef<CallLink> Chain, unsigned Sectors,
+                  unsigned Needed);
+
+  // Whether every identifier of a run-time stride ("INCX * 4") is one the
+  // kernel never compares with anything: a stride parameter that may well
+  // be 1 at run time, not a dimension that bounds an index.
+  bool strideMayBeUnit(llvm::StringRef SymbolName, const clang::FunctionDecl *F,
+                       llvm::ArrayRef<CallLink> Chain);
+
+  void clear() { Kernels.clear(); }
+
+private:
+  struct KernelSectors {
+    double Sectors = 0;
+    bool UnknownLoops = false;
+  };
+  const KernelSectors &kernel(const clang::FunctionDecl *K);
+  CheckContext &Ctx;
+  llvm::DenseMap<const clang::FunctionDecl *, KernelSectors> Kernels;
+};
+
+// "the array 'p' (index 'p[i]')" style key: the lvalue with its constant
+// offsets and fields dropped, for telling siblings apart.
+std::string addressSignature(const clang::Expr *E,
+                             const clang::ASTContext &AST);
+
+} // namespace warplint::memory
