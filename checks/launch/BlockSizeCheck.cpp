@@ -281,12 +281,17 @@ void BlockSizeCheck::judge(const Expr *Grid, const Expr *Block,
   // A grid that cannot give an SM more blocks than it holds: a constant one
   // no larger than that, k blocks per SM with k fitting, or one sized by
   // the occupancy API.
-  if (G && GridBlocks <= O.BlocksPerSM)
+  // The block limit binds only where the grid gives every SM of the
+  // architecture's largest part that many blocks: 1,225 blocks over 108
+  // SMs are 12 an SM, under a limit of 32.
+  if (G && GridBlocks <= uint64_t(A.sm_count) * O.BlocksPerSM)
     return;
   GridPerSM P = gridPerSMOf(Grid, context().astContext());
   if (P.K == GridPerSM::Resident ||
       (P.K == GridPerSM::PerSM && P.BlocksPerSM <= O.BlocksPerSM))
     return;
+  uint64_t FillsAbove =
+      G || P.K == GridPerSM::PerSM ? 0 : uint64_t(A.sm_count) * O.BlocksPerSM;
   // The smallest larger block that reaches the most warps with the same
   // registers per thread and shared memory per block: true when applied.
   unsigned Best = O.ActiveWarps, BestThreads = 0;
@@ -333,6 +338,15 @@ void BlockSizeCheck::judge(const Expr *Grid, const Expr *Block,
           << (IsTile ? "; " + TileText : std::string());
         B.metric("blocks_per_sm", O.BlocksPerSM)
             .metric("occupancy", O.fraction());
+        if (FillsAbove) {
+          // The number differs between targets (their SMs): a metric.
+          B.metric("grid_fills_gpu_above_blocks", double(FillsAbove));
+          B.note(Loc, "the grid's size is known only at run time: the block "
+                      "limit binds "
+                      "only when it has more blocks than one wave of the "
+                      "GPU holds (the SMs of the architecture's largest part "
+                      "times the blocks per SM above)");
+        }
         noteOtherLaunches(B, Others, Name);
       });
 }

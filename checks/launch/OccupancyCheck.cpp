@@ -143,13 +143,18 @@ void OccupancyCheck::judge(const Launch &L, bool Expect) {
   // for every SM with k fitting, a grid sized by the occupancy API. One of k
   // blocks per SM gains only up to k.
   unsigned MaxBlocks = UINT_MAX;
+  // Where the grid's size is known only at run time, the blocks it must
+  // exceed for the verdict to matter (a note says so).
+  uint64_t FillsAbove = 0;
   if (G) {
-    // Written with constants and fewer blocks than an SM may hold: a fixed,
-    // small piece of work, resident at once on any GPU of a few SMs.
+    // A grid the GPU holds at once already (every SM of the architecture's
+    // largest part running its share at the present occupancy) runs in one
+    // wave: more room per SM gives it nothing.
     uint64_t Blocks = *G;
-    if (Blocks <= O.BlocksPerSM || Blocks < A.max_blocks_per_sm)
+    if (Blocks <= uint64_t(A.sm_count) * O.BlocksPerSM)
       return;
-    MaxBlocks = unsigned(std::min<uint64_t>(Blocks, UINT_MAX));
+    MaxBlocks = unsigned(
+        std::min<uint64_t>((Blocks + A.sm_count - 1) / A.sm_count, UINT_MAX));
   } else {
     GridPerSM P = gridPerSMOf(L.Grid, context().astContext());
     if (P.K == GridPerSM::Resident ||
@@ -157,6 +162,8 @@ void OccupancyCheck::judge(const Launch &L, bool Expect) {
       return;
     if (P.K == GridPerSM::PerSM)
       MaxBlocks = unsigned(P.BlocksPerSM);
+    else
+      FillsAbove = uint64_t(A.sm_count) * O.BlocksPerSM;
   }
   // The change must add at least MinGain points of occupancy: fewer warps
   // hide no more latency worth a register cut or a smaller tile.
@@ -244,6 +251,14 @@ void OccupancyCheck::judge(const Launch &L, bool Expect) {
             .metric("shared_bytes_per_block", O.SharedBytesPerBlock);
         if (Res.Registers)
           B.metric("registers_per_thread", *Res.Registers);
+        if (FillsAbove) {
+          // The number differs between targets (their SMs): a metric.
+          B.metric("grid_fills_gpu_above_blocks", double(FillsAbove));
+          B.note(Loc, "the grid's size is known only at run time: this matters "
+                      "only when it has more blocks than one wave of the "
+                      "GPU holds (the SMs of the architecture's largest part "
+                      "times the blocks per SM above)");
+        }
         noteOtherLaunches(B, Others, Name);
       });
 }
