@@ -203,6 +203,40 @@ void UnsignedIndexCheck::reportSlowLoops(std::vector<SlowLoop> &Slow) {
   }
 }
 
+namespace {
+
+// The edit that declares V int, or nothing where the fix-it could change
+// what the user did not ask for: V is a parameter (its type is the callers'
+// interface), lies in a template instantiation or a macro, is const or
+// volatile, or shares its declaration with a variable not in Fixed.
+std::optional<FixItHint> intDeclaration(const VarDecl *V,
+                                        llvm::ArrayRef<const VarDecl *> Fixed,
+                                        ASTContext &Ctx) {
+  if (isa<ParmVarDecl>(V) || !V->isLocalVarDecl() ||
+      V->getType().hasLocalQualifiers())
+    return std::nullopt;
+  if (const auto *F = dyn_cast<FunctionDecl>(V->getDeclContext());
+      !F || F->isTemplateInstantiation() || F->isDependentContext())
+    return std::nullopt;
+  const TypeSourceInfo *TSI = V->getTypeSourceInfo();
+  if (!TSI)
+    return std::nullopt;
+  TypeLoc TL = TSI->getTypeLoc();
+  if (!TL.getAs<BuiltinTypeLoc>() && !TL.getAs<TypedefTypeLoc>())
+    return std::nullopt;
+  SourceRange R = TL.getSourceRange();
+  if (R.isInvalid() || R.getBegin().isMacroID() || R.getEnd().isMacroID())
+    return std::nullopt;
+  for (const DynTypedNode &P : Ctx.getParents(*V))
+    if (const auto *DS = P.get<DeclStmt>())
+      for (const Decl *D : DS->decls())
+        if (!llvm::is_contained(Fixed, D))
+          return std::nullopt;
+  return FixItHint::CreateReplacement(CharSourceRange::getTokenRange(R), "int");
+}
+
+} // namespace
+
 void UnsignedIndexCheck::reportGroup(llvm::ArrayRef<const SlowLoop *> Loops) {
   const SlowLoop &First = *Loops.front();
   const SlowAccess &A = First.Accesses.front();
@@ -237,6 +271,20 @@ void UnsignedIndexCheck::reportGroup(llvm::ArrayRef<const SlowLoop *> Loops) {
   B << context().sourceText(A.Index) << context().sourceText(A.Base) << Where
     << quotedList(Names);
   B.metric("accesses", double(Count));
+  // The fix-it: every declaration to change written as int, or none.
+  std::vector<FixItHint> Fixes;
+  std::set<unsigned> Edited; // declarations sharing one type specifier
+  for (const VarDecl *V : All) {
+    std::optional<FixItHint> H = intDeclaration(V, All, context().astContext());
+    if (!H) {
+      Fixes.clear();
+      break;
+    }
+    if (Edited.insert(H->RemoveRange.getBegin().getRawEncoding()).second)
+      Fixes.push_back(*H);
+  }
+  for (const FixItHint &H : Fixes)
+    B << H;
   // Notes: each access that brings a declaration of its own into the fix,
   // and the first access of each other loop.
   std::vector<const VarDecl *> Named = First.Accesses.front().Vars;
