@@ -147,6 +147,83 @@ void BlockSizeCheck::onEndOfTranslationUnit() {
   ParentsOf.clear();
 }
 
+namespace {
+
+// A launch argument as written: the value a dim3 is built from.
+const Expr *asWritten(const Expr *E) {
+  while (E) {
+    E = E->IgnoreParenImpCasts();
+    if (const auto *M = dyn_cast<MaterializeTemporaryExpr>(E)) {
+      E = M->getSubExpr();
+      continue;
+    }
+    const auto *C = dyn_cast<CXXConstructExpr>(E);
+    if (!C || C->getNumArgs() == 0 ||
+        !llvm::all_of(llvm::drop_begin(C->arguments()),
+                      [](const Expr *A) { return isa<CXXDefaultArgExpr>(A); }))
+      return E;
+    E = C->getArg(0);
+  }
+  return E;
+}
+
+// The literal L (not in a macro), or null.
+const IntegerLiteral *literalOf(const Expr *E, uint64_t L) {
+  const auto *I = dyn_cast_or_null<IntegerLiteral>(asWritten(E));
+  if (!I || I->getValue() != L || I->getBeginLoc().isMacroID())
+    return nullptr;
+  return I;
+}
+
+} // namespace
+
+// The suggested block size written at a launch of literals whose grid is
+// the ceiling division by the same literal ((n + 31) / 32, or a helper
+// iDivUp(n, 32)): the block and the grid's literals change together, so
+// the grid still covers n. Nothing where the kernel's __launch_bounds__
+// caps it below the suggestion or the launch is in a template or macro.
+static std::vector<FixItHint>
+literalLaunchFix(const Expr *Grid, const Expr *Block,
+                 const FunctionDecl *Kernel, unsigned Threads,
+                 unsigned Suggested, ASTContext &Ctx) {
+  std::vector<FixItHint> None;
+  const IntegerLiteral *B = literalOf(Block, Threads);
+  if (!B || !Grid || Grid->getBeginLoc().isMacroID())
+    return None;
+  if (std::optional<unsigned> Max = launchBoundsOf(Kernel).MaxThreads;
+      Max && *Max < Suggested)
+    return None;
+  auto Edit = [](const IntegerLiteral *I, uint64_t V) {
+    return FixItHint::CreateReplacement(I->getSourceRange(), std::to_string(V));
+  };
+  std::vector<FixItHint> Out{Edit(B, Suggested)};
+  const Expr *G = asWritten(Grid);
+  if (const auto *Div = dyn_cast<BinaryOperator>(G);
+      Div && Div->getOpcode() == BO_Div) {
+    const IntegerLiteral *By = literalOf(Div->getRHS(), Threads);
+    const auto *Add = dyn_cast<BinaryOperator>(Div->getLHS()->IgnoreParens());
+    const IntegerLiteral *Up = Add && Add->getOpcode() == BO_Add
+                                   ? literalOf(Add->getRHS(), Threads - 1)
+                                   : nullptr;
+    if (!By || !Up)
+      return None;
+    Out.push_back(Edit(By, Suggested));
+    Out.push_back(Edit(Up, Suggested - 1));
+    return Out;
+  }
+  if (const auto *Call = dyn_cast<CallExpr>(G);
+      Call && Call->getNumArgs() == 2) {
+    const FunctionDecl *Callee = Call->getDirectCallee();
+    const IntegerLiteral *By = literalOf(Call->getArg(1), Threads);
+    if (!Callee || !By ||
+        !llvm::StringRef(Callee->getNameAsString()).contains_insensitive("div"))
+      return None;
+    Out.push_back(Edit(By, Suggested));
+    return Out;
+  }
+  return None;
+}
+
 void BlockSizeCheck::judge(const Expr *Grid, const Expr *Block,
                            const Expr *Dynamic, const FunctionDecl *Kernel,
                            const CallExpr *Launch, bool Expect) {
@@ -312,6 +389,10 @@ void BlockSizeCheck::judge(const Expr *Grid, const Expr *Block,
   if (!Res.Registers)
     Shared += " (" + Res.NotCounted + ")";
   Severity Level = IsTile ? Severity::Note : Severity::Warning;
+  std::vector<FixItHint> Fixes;
+  if (!IsTile)
+    Fixes = literalLaunchFix(Grid, Block, Kernel, unsigned(Threads),
+                             BestThreads, context().astContext());
   std::string Key = Shape + '\0' + std::to_string(O.BlocksPerSM) + '\0' +
                     std::to_string(O.ActiveWarps) + '\0' + Shared + '\0' +
                     std::to_string(BestThreads) + '\0' + std::to_string(Best) +
@@ -338,6 +419,8 @@ void BlockSizeCheck::judge(const Expr *Grid, const Expr *Block,
           << (IsTile ? "; " + TileText : std::string());
         B.metric("blocks_per_sm", O.BlocksPerSM)
             .metric("occupancy", O.fraction());
+        for (const FixItHint &H : Fixes)
+          B << H;
         if (FillsAbove) {
           // The number differs between targets (their SMs): a metric.
           B.metric("grid_fills_gpu_above_blocks", double(FillsAbove));
