@@ -22,22 +22,6 @@ int64_t floorDiv(int64_t A, int64_t B) {
   return A >= 0 ? A / B : -((-A + B - 1) / B);
 }
 
-// The ancestors of S in F's body, outermost first; empty when S is not in
-// it.
-std::vector<const Stmt *> ancestorsOf(const Stmt *S, const FunctionDecl *F) {
-  std::vector<const Stmt *> Found;
-  if (!F || !F->hasBody())
-    return Found;
-  forEachStmt(F->getBody(),
-              [&](const Stmt *X, llvm::ArrayRef<const Stmt *> Up) {
-                if (X != S)
-                  return WalkStep::Continue;
-                Found.assign(Up.begin(), Up.end());
-                return WalkStep::Stop;
-              });
-  return Found;
-}
-
 // Whether Child, a direct child of Loop, is evaluated every round (the
 // body, the condition, the increment), not once (a for's init).
 bool runsEachRound(const Stmt *Loop, const Stmt *Child) {
@@ -103,6 +87,27 @@ Traffic warpTraffic(llvm::ArrayRef<LaneRanges> Accesses, unsigned Sector,
   return T;
 }
 
+llvm::ArrayRef<const Stmt *> TrafficModel::loopsAround(const Stmt *S,
+                                                       const FunctionDecl *F) {
+  auto [It, New] = Loops.try_emplace(F);
+  if (New && F && F->hasBody())
+    forEachStmt(F->getBody(),
+                [&](const Stmt *X, llvm::ArrayRef<const Stmt *> Up) {
+                  llvm::SmallVector<const Stmt *, 4> Around;
+                  for (size_t I = 0; I < Up.size(); ++I) {
+                    const Stmt *Child = I + 1 < Up.size() ? Up[I + 1] : X;
+                    if (isLoop(Up[I]) && runsEachRound(Up[I], Child))
+                      Around.push_back(Up[I]);
+                  }
+                  if (!Around.empty())
+                    It->second[X] = std::move(Around);
+                });
+  auto Found = It->second.find(S);
+  if (Found == It->second.end())
+    return {};
+  return Found->second;
+}
+
 Runs TrafficModel::runs(const Stmt *S, const FunctionDecl *F,
                         llvm::ArrayRef<CallLink> Chain) {
   Runs R;
@@ -110,12 +115,7 @@ Runs TrafficModel::runs(const Stmt *S, const FunctionDecl *F,
   AffineAnalysis &AA = Ctx.affine();
   auto ValueOf = [&](const Expr *E) { return AA.literalValueOf(E); };
   auto Within = [&](const Stmt *At, const FunctionDecl *In) {
-    std::vector<const Stmt *> Up = ancestorsOf(At, In);
-    for (size_t I = 0; I < Up.size(); ++I) {
-      const Stmt *L = Up[I];
-      const Stmt *Child = I + 1 < Up.size() ? Up[I + 1] : At;
-      if (!isLoop(L) || !runsEachRound(L, Child))
-        continue;
+    for (const Stmt *L : loopsAround(At, In)) {
       if (const auto *Do = dyn_cast<DoStmt>(L); Do && runsBodyOnce(Do, AST))
         continue;
       if (std::optional<uint64_t> N = constantTripCount(L, AST, ValueOf)) {
@@ -160,13 +160,22 @@ const TrafficModel::KernelSectors &TrafficModel::kernel(const FunctionDecl *K) {
         Sectors = warpTraffic(One, Target.global_sector_bytes,
                               Target.global_line_bytes)
                       .Sectors;
+        // Siblings move their union once: counted at the first of them.
+        if (View.K == OptimisedView::AsWritten) {
+          SiblingGroup G = siblings(A, P, In, Chain);
+          if (G.Members.size() > 1) {
+            if (G.Members.front().E != A.E)
+              return;
+            Sectors = G.Together.Sectors;
+          }
+        }
       }
     }
     Runs R = runs(A.E, In, Chain);
     Sum.UnknownLoops |= R.UnknownLoops > 0;
     Sum.Sectors += R.Times * Sectors;
   };
-  for (const MemoryAccess &A : AA.accesses(K))
+  for (const MemoryAccess &A : AA.everyAccess(K))
     Add(A, K, {});
   for (const ReachedAccess &RA : AA.reachedAccesses(K))
     if (!RA.Chain.empty())
@@ -271,11 +280,8 @@ SiblingGroup TrafficModel::siblings(const MemoryAccess &A, const WarpPattern &P,
   // The loop a statement repeats in, innermost: siblings run in the same
   // round of the same loop.
   auto LoopOf = [&](const Stmt *S) -> const Stmt * {
-    std::vector<const Stmt *> Up = ancestorsOf(S, F);
-    for (const Stmt *X : llvm::reverse(Up))
-      if (isLoop(X))
-        return X;
-    return nullptr;
+    llvm::ArrayRef<const Stmt *> Loops = loopsAround(S, F);
+    return Loops.empty() ? nullptr : Loops.back();
   };
   const Stmt *MyLoop = LoopOf(A.E);
   std::string MySignature = addressSignature(A.E, AST);

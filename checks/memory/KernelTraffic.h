@@ -105,7 +105,10 @@ public:
   bool strideMayBeUnit(llvm::StringRef SymbolName, const clang::FunctionDecl *F,
                        llvm::ArrayRef<CallLink> Chain);
 
-  void clear() { Kernels.clear(); }
+  void clear() {
+    Kernels.clear();
+    Loops.clear();
+  }
 
 private:
   struct KernelSectors {
@@ -113,7 +116,14 @@ private:
     bool UnknownLoops = false;
   };
   const KernelSectors &kernel(const clang::FunctionDecl *K);
+  // The loops around S in F that run it each round, outermost first.
+  llvm::ArrayRef<const clang::Stmt *> loopsAround(const clang::Stmt *S,
+                                                  const clang::FunctionDecl *F);
   CheckContext &Ctx;
+  llvm::DenseMap<const clang::FunctionDecl *,
+                 llvm::DenseMap<const clang::Stmt *,
+                                llvm::SmallVector<const clang::Stmt *, 4>>>
+      Loops;
   llvm::DenseMap<const clang::FunctionDecl *, KernelSectors> Kernels;
 };
 

@@ -197,6 +197,9 @@ public:
 
   // The global and shared accesses in F's body (not in nested lambdas).
   std::vector<MemoryAccess> accesses(const clang::FunctionDecl *F);
+  // The same with the accesses whose offset is unknown (Addr.Known false):
+  // every access to a known space, for counting a kernel's traffic.
+  std::vector<MemoryAccess> everyAccess(const clang::FunctionDecl *F);
   // The accesses of the function Call calls, with its parameters bound to
   // the forms and addresses of Call's arguments in Caller.
   std::vector<MemoryAccess> accessesInCall(const clang::CallExpr *Call,
@@ -308,7 +311,8 @@ private:
   };
 
   std::vector<MemoryAccess> accessesIn(const clang::FunctionDecl *F,
-                                       const Env &En, bool Walks = false);
+                                       const Env &En, bool Walks = false,
+                                       bool Unknown = false);
   // Whether Value (a definition of V) is a step v += u, v -= u, v = v + u,
   // ++v with u uniform (true), another compound change (false), or an
   // initialiser or plain assignment (nothing).

@@ -21,8 +21,13 @@ std::vector<MemoryAccess> AffineAnalysis::accesses(const FunctionDecl *F) {
   return accessesIn(F, Env{F, nullptr, nullptr, 0});
 }
 
-std::vector<MemoryAccess>
-AffineAnalysis::accessesIn(const FunctionDecl *F, const Env &En, bool Walks) {
+std::vector<MemoryAccess> AffineAnalysis::everyAccess(const FunctionDecl *F) {
+  return accessesIn(F, Env{F, nullptr, nullptr, 0}, false, true);
+}
+
+std::vector<MemoryAccess> AffineAnalysis::accessesIn(const FunctionDecl *F,
+                                                     const Env &En, bool Walks,
+                                                     bool Unknown) {
   std::vector<MemoryAccess> Out;
   llvm::DenseSet<const Expr *> Seen;
   // E is the expression shown to the user; Addr and T what it moves.
@@ -30,7 +35,7 @@ AffineAnalysis::accessesIn(const FunctionDecl *F, const Env &En, bool Walks) {
     auto Size = sizeOf(T, Ctx);
     // With Walks, only the per-lane walks; otherwise only known addresses.
     bool Walk = !Addr.Known && Addr.Offset.Walk && Addr.Root;
-    if (!Size || *Size == 0 || (Walks ? !Walk : !Addr.Known) ||
+    if (!Size || *Size == 0 || (Walks ? !Walk : !Addr.Known && !Unknown) ||
         Addr.Space == MemorySpace::Other)
       return;
     MemoryAccess A;

@@ -39,7 +39,7 @@ __global__ void pixel_sum(const Pixel *in, int *out) {
   // CHECK: :[[@LINE-8]]:8: note: 'Pixel' is 8 bytes and is moved 4 bytes at a time: as a structure of arrays (one array per field) a warp would read 128 contiguous bytes per request
   // MAXWELL: :[[@LINE-3]]:12: warning: each warp load of 'in[i].c.r' touches 8 32-byte sectors for 128 useful bytes (50% efficiency) on sm_50: consecutive lanes are 8 bytes apart;
   // JSON: "merged_bytes_per_lane": 4
-  // AST: :[[@LINE-5]]:12: note: each warp load of 'in[i].c.r' touches 8 32-byte sectors for 32 useful bytes (13% efficiency) on sm_80: consecutive lanes are 8 bytes apart; 'in[i].c.g', 'in[i].c.b', 'in[i].c.a' read the rest of the same sectors: together the 4 accesses move 8 sectors for 128 useful bytes (50%); they move about 22% of the kernel's global sectors, and laying the data out for the warp would save about 11% of them [memory-uncoalesced-access]
+  // AST: :[[@LINE-5]]:12: warning: each warp load of 'in[i].c.r' touches 8 32-byte sectors for 32 useful bytes (13% efficiency) on sm_80: consecutive lanes are 8 bytes apart; 'in[i].c.g', 'in[i].c.b', 'in[i].c.a' read the rest of the same sectors: together the 4 accesses move 8 sectors for 128 useful bytes (50%); they move about 67% of the kernel's global sectors, and laying the data out for the warp would save about 33% of them [memory-uncoalesced-access]
   // (reported with its siblings, at the first of them)
   // (reported with its siblings, at the first of them)
   // (reported with its siblings, at the first of them)
