@@ -1,4 +1,5 @@
 #include "checks/divergence/BarrierSites.h"
+#include "Analysis/Loops.h"
 #include "Analysis/SyncPrimitives.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Decl.h"
@@ -64,7 +65,7 @@ bool barrierAfter(const Stmt *S, SourceLocation Loc, const SourceManager &SM) {
 
 bool echoOfLoopExit(const Stmt *Site, const Stmt *Loop, const Stmt *Exit,
                     const SourceManager &SM) {
-  const Stmt *Body = FunctionDependence::loopBody(Loop);
+  const Stmt *Body = loopBody(Loop);
   if (!Body || !Exit ||
       !SM.isBeforeInTranslationUnit(Site->getBeginLoc(), Exit->getBeginLoc()))
     return false;

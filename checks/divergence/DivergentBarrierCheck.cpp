@@ -426,8 +426,7 @@ void DivergentBarrierCheck::reportNestedExits(FunctionDependence &FD,
 
 const Stmt *DivergentBarrierCheck::exitingLoop(const Stmt *Loop,
                                                FunctionDependence &FD) {
-  const Stmt *Body =
-      isa<CXXForRangeStmt>(Loop) ? nullptr : FunctionDependence::loopBody(Loop);
+  const Stmt *Body = isa<CXXForRangeStmt>(Loop) ? nullptr : loopBody(Loop);
   const Expr *Cond = FunctionDependence::conditionOf(Loop);
   // At the top of the kernel's body, as checkEarlyExits and the IR layer
   // take it: a loop in tail position inside an `if` is not judged by the

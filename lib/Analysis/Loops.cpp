@@ -32,6 +32,18 @@ bool isLoop(const Stmt *S) {
   return isa<ForStmt, WhileStmt, DoStmt, CXXForRangeStmt>(S);
 }
 
+const Stmt *loopBody(const Stmt *S) {
+  if (const auto *For = dyn_cast<ForStmt>(S))
+    return For->getBody();
+  if (const auto *While = dyn_cast<WhileStmt>(S))
+    return While->getBody();
+  if (const auto *Do = dyn_cast<DoStmt>(S))
+    return Do->getBody();
+  if (const auto *Range = dyn_cast<CXXForRangeStmt>(S))
+    return Range->getBody();
+  return nullptr;
+}
+
 bool runsBodyOnce(const DoStmt *Do, const ASTContext &Ctx) {
   bool Value = true;
   const Expr *Cond = Do->getCond();

@@ -23,6 +23,9 @@ std::optional<ForCounter> forCounter(const clang::ForStmt *For);
 // for, while, do and range-for.
 bool isLoop(const clang::Stmt *S);
 
+// The body of a for, while, do or range-for, or null.
+const clang::Stmt *loopBody(const clang::Stmt *S);
+
 // do { ... } while (0): a macro's statement braces, not a loop.
 bool runsBodyOnce(const clang::DoStmt *Do, const clang::ASTContext &Ctx);
 

@@ -117,8 +117,6 @@ public:
   definitionValues(const clang::VarDecl *V) const;
   // The condition of a branch or loop statement, or null.
   static const clang::Expr *conditionOf(const clang::Stmt *S);
-  // The body of a loop statement, or null.
-  static const clang::Stmt *loopBody(const clang::Stmt *S);
   const clang::FunctionDecl *function() const { return F; }
   // Analysing a template's pattern for one of its specializations that has
   // no body of its own (a helper template never instantiated in this TU):

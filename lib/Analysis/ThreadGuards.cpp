@@ -135,18 +135,6 @@ const Expr *FunctionDependence::conditionOf(const Stmt *S) {
   return nullptr;
 }
 
-const Stmt *FunctionDependence::loopBody(const Stmt *S) {
-  if (const auto *For = dyn_cast<ForStmt>(S))
-    return For->getBody();
-  if (const auto *While = dyn_cast<WhileStmt>(S))
-    return While->getBody();
-  if (const auto *Do = dyn_cast<DoStmt>(S))
-    return Do->getBody();
-  if (const auto *Range = dyn_cast<CXXForRangeStmt>(S))
-    return Range->getBody();
-  return nullptr;
-}
-
 llvm::SmallVector<FunctionDependence::GuardSite, 4>
 FunctionDependence::guardSites(const Stmt *S) {
   llvm::SmallVector<GuardSite, 4> Out;
