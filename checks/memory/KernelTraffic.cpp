@@ -175,13 +175,28 @@ const TrafficModel::KernelSectors &TrafficModel::kernel(const FunctionDecl *K) {
     Sum.UnknownLoops |= R.UnknownLoops > 0;
     Sum.Sectors += R.Times * Sectors;
   };
-  for (const MemoryAccess &A : AA.everyAccess(K))
+  for (const MemoryAccess &A : accessesOf(K))
     Add(A, K, {});
   for (const ReachedAccess &RA : AA.reachedAccesses(K))
     if (!RA.Chain.empty())
       Add(RA.Access, RA.Chain.back().Callee, RA.Chain);
-  It = Kernels.find(K);
+  // Add grew other maps, never Kernels: It still points at K's entry.
   It->second = Sum;
+  return It->second;
+}
+
+const std::vector<MemoryAccess> &
+TrafficModel::accessesOf(const FunctionDecl *F) {
+  auto [It, New] = Accesses.try_emplace(F);
+  if (New)
+    It->second = Ctx.affine().everyAccess(F);
+  return It->second;
+}
+
+const std::string &TrafficModel::signatureOf(const Expr *E) {
+  auto [It, New] = Signatures.try_emplace(E);
+  if (New)
+    It->second = addressSignature(E, Ctx.astContext());
   return It->second;
 }
 
@@ -260,12 +275,13 @@ SiblingGroup TrafficModel::siblings(const MemoryAccess &A, const WarpPattern &P,
                                     llvm::ArrayRef<CallLink> Chain) {
   SiblingGroup G;
   G.Self = A.E;
-  const ASTContext &AST = Ctx.astContext();
   const SourceManager &SM = Ctx.sourceManager();
   AffineAnalysis &AA = Ctx.affine();
+  // The function's own accesses are found once (kernel() asks for each
+  // of them); those of a call context are the reached ones.
   std::vector<MemoryAccess> Candidates;
   if (Chain.empty()) {
-    Candidates = AA.accesses(F);
+    Candidates = accessesOf(F);
   } else {
     for (const ReachedAccess &RA : AA.reachedIn(F)) {
       if (RA.Chain.size() != Chain.size())
@@ -284,7 +300,7 @@ SiblingGroup TrafficModel::siblings(const MemoryAccess &A, const WarpPattern &P,
     return Loops.empty() ? nullptr : Loops.back();
   };
   const Stmt *MyLoop = LoopOf(A.E);
-  std::string MySignature = addressSignature(A.E, AST);
+  const std::string &MySignature = signatureOf(A.E);
   auto Loads = [](const MemoryAccess &X) { return !X.IsStore || X.AlsoLoads; };
   auto Stores = [](const MemoryAccess &X) { return X.IsStore; };
   for (const MemoryAccess &B : Candidates) {
@@ -295,8 +311,7 @@ SiblingGroup TrafficModel::siblings(const MemoryAccess &A, const WarpPattern &P,
         B.Addr.Offset.HasUniform == A.Addr.Offset.HasUniform &&
         ((Loads(A) && Loads(B)) || (Stores(A) && Stores(B))) &&
         std::llabs(B.Addr.Offset.Const - A.Addr.Offset.Const) < 4096)
-      Sibling =
-          LoopOf(B.E) == MyLoop && addressSignature(B.E, AST) == MySignature;
+      Sibling = LoopOf(B.E) == MyLoop && signatureOf(B.E) == MySignature;
     // A second access to the same bytes is a repeat, not a sibling: it
     // fills nothing (the optimised view decides whether it exists).
     if (Sibling && B.E != A.E && B.Addr.Offset.Const == A.Addr.Offset.Const)

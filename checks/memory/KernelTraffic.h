@@ -108,6 +108,8 @@ public:
   void clear() {
     Kernels.clear();
     Loops.clear();
+    Accesses.clear();
+    Signatures.clear();
   }
 
 private:
@@ -116,6 +118,11 @@ private:
     bool UnknownLoops = false;
   };
   const KernelSectors &kernel(const clang::FunctionDecl *K);
+  // Every global and shared access of F's body (AffineAnalysis::
+  // everyAccess), found once.
+  const std::vector<MemoryAccess> &accessesOf(const clang::FunctionDecl *F);
+  // addressSignature of E, spelled once.
+  const std::string &signatureOf(const clang::Expr *E);
   // The loops around S in F that run it each round, outermost first.
   llvm::ArrayRef<const clang::Stmt *> loopsAround(const clang::Stmt *S,
                                                   const clang::FunctionDecl *F);
@@ -124,6 +131,9 @@ private:
                  llvm::DenseMap<const clang::Stmt *,
                                 llvm::SmallVector<const clang::Stmt *, 4>>>
       Loops;
+  llvm::DenseMap<const clang::FunctionDecl *, std::vector<MemoryAccess>>
+      Accesses;
+  llvm::DenseMap<const clang::Expr *, std::string> Signatures;
   llvm::DenseMap<const clang::FunctionDecl *, KernelSectors> Kernels;
 };
 
