@@ -421,15 +421,7 @@ void BlockSizeCheck::judge(const Expr *Grid, const Expr *Block,
             .metric("occupancy", O.fraction());
         for (const FixItHint &H : Fixes)
           B << H;
-        if (FillsAbove) {
-          // The number differs between targets (their SMs): a metric.
-          B.metric("grid_fills_gpu_above_blocks", double(FillsAbove));
-          B.note(Loc, "the grid's size is known only at run time: the block "
-                      "limit binds "
-                      "only when it has more blocks than one wave of the "
-                      "GPU holds (the SMs of the architecture's largest part "
-                      "times the blocks per SM above)");
-        }
+        noteGridFill(B, Loc, FillsAbove, "the block limit binds");
         noteOtherLaunches(B, Others, Name);
       });
 }

@@ -251,14 +251,7 @@ void OccupancyCheck::judge(const Launch &L, bool Expect) {
             .metric("shared_bytes_per_block", O.SharedBytesPerBlock);
         if (Res.Registers)
           B.metric("registers_per_thread", *Res.Registers);
-        if (FillsAbove) {
-          // The number differs between targets (their SMs): a metric.
-          B.metric("grid_fills_gpu_above_blocks", double(FillsAbove));
-          B.note(Loc, "the grid's size is known only at run time: this matters "
-                      "only when it has more blocks than one wave of the "
-                      "GPU holds (the SMs of the architecture's largest part "
-                      "times the blocks per SM above)");
-        }
+        noteGridFill(B, Loc, FillsAbove, "this matters");
         noteOtherLaunches(B, Others, Name);
       });
 }

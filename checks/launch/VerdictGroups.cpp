@@ -19,6 +19,18 @@ void noteOtherLaunches(FindingBuilder &B, llvm::ArrayRef<SourceLocation> Others,
     B.note(L, "{0} is also launched here, with the same verdict") << Name;
 }
 
+void noteGridFill(FindingBuilder &B, SourceLocation Loc, uint64_t FillsAbove,
+                  llvm::StringRef Matters) {
+  if (!FillsAbove)
+    return;
+  // The number differs between targets (their SMs): a metric.
+  B.metric("grid_fills_gpu_above_blocks", double(FillsAbove));
+  B.note(Loc, "the grid's size is known only at run time: {0} only when it "
+              "has more blocks than one wave of the GPU holds (the SMs of the "
+              "architecture's largest part times the blocks per SM above)")
+      << Matters;
+}
+
 void VerdictGroups::add(SourceLocation Loc, const FunctionDecl *Kernel,
                         std::string Key, const KernelResourcesSeen &Res,
                         Emit E) {

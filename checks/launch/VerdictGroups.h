@@ -27,6 +27,12 @@ void noteOtherLaunches(FindingBuilder &B,
                        llvm::ArrayRef<clang::SourceLocation> Others,
                        llvm::StringRef Name);
 
+// For a grid known only at run time (FillsAbove, the blocks one wave of the
+// architecture's largest part holds; 0: known), the note that the verdict
+// (Matters: "this matters") holds only above one wave, and the metric.
+void noteGridFill(FindingBuilder &B, clang::SourceLocation Loc,
+                  uint64_t FillsAbove, llvm::StringRef Matters);
+
 class VerdictGroups {
 public:
   enum class By {
