@@ -264,9 +264,16 @@ std::string addressSignature(const Expr *E, const ASTContext &AST) {
     return addressSignature(A->getBase(), AST) + "[" +
            spelled(withoutConstantTerm(A->getIdx(), AST), AST) + "]";
   if (const auto *U = dyn_cast<UnaryOperator>(E);
-      U && U->getOpcode() == UO_Deref)
-    return "*" +
+      U && (U->getOpcode() == UO_Deref || U->getOpcode() == UO_AddrOf))
+    return (U->getOpcode() == UO_Deref ? "*" : "&") +
            addressSignature(withoutConstantTerm(U->getSubExpr(), AST), AST);
+  // A load through a call of one pointer (__ldg(p + 1), __ldg(&w[i + 1])).
+  if (const auto *Call = dyn_cast<CallExpr>(E);
+      Call && Call->getNumArgs() == 1 && Call->getDirectCallee() &&
+      Call->getArg(0)->getType()->isPointerType())
+    return Call->getDirectCallee()->getNameAsString() + "(" +
+           addressSignature(withoutConstantTerm(Call->getArg(0), AST), AST) +
+           ")";
   return spelled(E, AST);
 }
 
@@ -325,7 +332,25 @@ SiblingGroup TrafficModel::siblings(const MemoryAccess &A, const WarpPattern &P,
   if (llvm::none_of(G.Members,
                     [&](const MemoryAccess &M) { return M.E == A.E; }))
     G.Members.push_back(A);
-  llvm::sort(G.Members, [&](const MemoryAccess &X, const MemoryAccess &Y) {
+  // A whole struct or vector copied (force[i] = f of a float3) moves in
+  // pieces of its alignment, each judged as A: the other pieces are
+  // siblings at the next offsets.
+  QualType Copied = A.E->getType();
+  if (Copied->isRecordType() || Copied->isVectorType()) {
+    uint64_t Whole = Ctx.astContext().getTypeSizeInChars(Copied).getQuantity();
+    if (A.Size && Whole > A.Size && Whole % A.Size == 0 && Whole <= 64) {
+      G.CopyPieces = unsigned(Whole / A.Size);
+      G.CopiedType = Copied.getUnqualifiedType().getAsString(
+          PrintingPolicy(Ctx.astContext().getLangOpts()));
+      for (unsigned K = 1; K < G.CopyPieces; ++K) {
+        MemoryAccess Piece = A;
+        Piece.Addr.Offset.Const += int64_t(K) * A.Size;
+        G.Members.push_back(Piece);
+      }
+    }
+  }
+  llvm::stable_sort(G.Members, [&](const MemoryAccess &X,
+                                   const MemoryAccess &Y) {
     return SM.isBeforeInTranslationUnit(X.E->getBeginLoc(), Y.E->getBeginLoc());
   });
   const ArchInfo &Target = *Ctx.arch();

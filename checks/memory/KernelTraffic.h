@@ -68,6 +68,11 @@ struct SiblingGroup {
   // The bytes a lane moves over the group, when they are contiguous from
   // the lowest member's address (a vector load could move them); else 0.
   unsigned ContiguousBytes = 0;
+  // The access copies a whole struct or vector that the compiler moves in
+  // this many pieces (the other pieces are among Members, at the access's
+  // own expression); 0 otherwise.
+  unsigned CopyPieces = 0;
+  std::string CopiedType;
 };
 
 // The share of a kernel's global sectors an access takes, and what a fix

@@ -147,10 +147,21 @@ void UncoalescedAccessCheck::checkFunction(const FunctionDecl *F) {
           Others += (Named ? ", '" : "'") + context().sourceText(M.E, 40) + "'";
           ++Named;
         }
-      CostText = "; " + Others + " " +
-                 (A.IsStore ? (Named == 1 ? "writes" : "write")
-                            : (Named == 1 ? "reads" : "read")) +
-                 " the rest of the same sectors: together the " +
+      std::string Who;
+      if (Named)
+        Who = Others + " " +
+              (A.IsStore ? (Named == 1 ? "writes" : "write")
+                         : (Named == 1 ? "reads" : "read")) +
+              " the rest of the same sectors";
+      if (G.CopyPieces) {
+        std::string Pieces = "the copy of the whole '" + G.CopiedType +
+                             "' moves its other " +
+                             std::to_string(G.CopyPieces - 1) + " piece" +
+                             (G.CopyPieces > 2 ? "s" : "") + " of " +
+                             std::to_string(A.Size) + " bytes beside it";
+        Who = Who.empty() ? Pieces : Who + ", and " + Pieces;
+      }
+      CostText = "; " + Who + ": together the " +
                  std::to_string(G.Members.size()) + " accesses move " +
                  std::to_string(Moved.Sectors) + " sectors for " +
                  std::to_string(Moved.UsefulBytes) + " useful bytes (" +

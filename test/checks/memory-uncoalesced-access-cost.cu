@@ -102,3 +102,22 @@ __global__ void twoOfFour(const Quad *q, float *out) {
   // CHECK: :[[@LINE-1]]:12: warning: each warp load of 'q[i].a' touches 16 32-byte sectors for 128 useful bytes (25% efficiency) on sm_80: consecutive lanes are 16 bytes apart; 'q[i].b' reads the rest of the same sectors: together the 2 accesses move 16 sectors for 256 useful bytes (50%); they move about 80% of the kernel's global sectors, and laying the data out for the warp would save about 40% of them [memory-uncoalesced-access]
   // CHECK: :[[@LINE-5]]:8: note: 'Quad' is 16 bytes
 }
+
+// A whole struct stored at once: the compiler's three 4-byte pieces are
+// siblings that fill the sectors (MD's force3[idx] = f).
+__global__ void storeWhole(P3 *force, const float *a) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  P3 f = {a[i], a[i], a[i]};
+  force[i] = f;
+  // CHECK: :[[@LINE-1]]:3: note: each warp store of 'force[i]' touches 12 32-byte sectors for 128 useful bytes (33% efficiency) on sm_80: consecutive lanes are 12 bytes apart; the copy of the whole 'P3' moves its other 2 pieces of 4 bytes beside it: together the 3 accesses move 12 sectors for 384 useful bytes (100%), so no L2 or DRAM bandwidth is lost, only L1 work (36 sectors requested for the 12 the group needs) [memory-uncoalesced-access]
+  // CHECK: :10:8: note: 'P3' is 12 bytes
+}
+
+// Loads through __ldg of neighbouring pointers are siblings too.
+__global__ void ldgQuad(const float *bias, float *out) {
+  int c = 4 * (blockIdx.x * blockDim.x + threadIdx.x);
+  out[c / 4] = __ldg(bias + c) + __ldg(bias + c + 1) + __ldg(bias + c + 2) +
+               __ldg(bias + c + 3);
+  // CHECK: :[[@LINE-2]]:16: note: each warp load of '__ldg(bias + c)' touches 16 32-byte sectors for 128 useful bytes (25% efficiency) on sm_80: consecutive lanes are 16 bytes apart; '__ldg(bias + c + 1)', '__ldg(bias + c + 2)', '__ldg(bias + c + 3)' read the rest of the same sectors: together the 4 accesses move 16 sectors for 512 useful bytes (100%), so no L2 or DRAM bandwidth is lost, only L1 work (64 sectors requested for the 16 the group needs) [memory-uncoalesced-access]
+  // CHECK: :[[@LINE-3]]:16: note: read the 4 values with one 16-byte access per lane
+}
