@@ -6,6 +6,7 @@
 // subtraction that does wrap (a[i - 1] when i is 0).
 #pragma once
 #include "Core/Check.h"
+#include "checks/arith/ThreadWork.h"
 #include "llvm/ADT/DenseSet.h"
 #include <vector>
 
@@ -17,7 +18,7 @@ namespace warplint::arith {
 
 class UnsignedIndexCheck : public FunctionCheck {
 public:
-  using FunctionCheck::FunctionCheck;
+  UnsignedIndexCheck(llvm::StringRef Name, CheckContext &Ctx);
   // A counted for loop, and a memory access with its index (defined in the
   // .cpp).
   struct Loop;
@@ -26,17 +27,20 @@ public:
 private:
   void checkFunction(const clang::FunctionDecl *F) override;
   bool wantsInstantiations() const override { return true; }
+  void storeOptions(CheckOptionMap &Opts) const override;
+  void finishTranslationUnit() override { Work.clear(); }
 
   // An access whose address costs a widening each iteration, with the
   // declarations to change; the loop it is slow in, with all of them.
   struct SlowAccess {
-    const clang::Expr *Index, *Base;
+    const clang::Expr *E, *Index, *Base;
     std::vector<const clang::VarDecl *> Vars;
   };
   struct SlowLoop {
     const clang::Stmt *For;
     const clang::VarDecl *Counter;
     bool Unrolled; // a constant trip count, which nvcc unrolls whole
+    const clang::FunctionDecl *F;
     std::vector<SlowAccess> Accesses;
     std::vector<const clang::VarDecl *> Vars;
   };
@@ -54,7 +58,16 @@ private:
                       llvm::ArrayRef<const clang::Stmt *> Path,
                       const LocalWrites &Writes);
 
+  // Whether every call that reaches F passes a shared-memory pointer for
+  // P (addressed with 32 bits: nothing to widen).
+  bool passedShared(const clang::ParmVarDecl *P, const clang::FunctionDecl *F,
+                    unsigned Depth);
+
   llvm::DenseSet<unsigned> ReportedWraps;
+  ThreadWorkModel Work{context()};
+  // The least share of the function's operations, in percent, that the
+  // widening must be for a warning; below it, a note.
+  const int64_t MinSavingPct;
 };
 
 } // namespace warplint::arith

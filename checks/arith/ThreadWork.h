@@ -1,0 +1,38 @@
+// How much a thread runs of a device function: its operations (arithmetic,
+// comparisons, loads and stores, calls to functions with their own work
+// added) each weighted by how often the loops around run them. The
+// denominator of arith-unsigned-index's estimate of what declaring an index
+// int saves; the numerator is the widening it removes per run of an access.
+//
+// Loops run their constant trip count (through the constants the file
+// defines) and AssumedTrips otherwise, GeometricTrips for a loop that
+// halves or doubles its bound, as the memory checks' traffic model counts.
+#pragma once
+#include "Core/Check.h"
+#include "llvm/ADT/DenseMap.h"
+
+namespace warplint::arith {
+
+constexpr unsigned AssumedTrips = 16;
+constexpr unsigned GeometricTrips = 8;
+
+struct ThreadWork {
+  double Total = 0; // operations a thread runs, callees' included
+  // How many times a thread runs each array subscript and pointer addition.
+  llvm::DenseMap<const clang::Stmt *, double> Runs;
+  bool UnknownLoops = false; // some loop ran AssumedTrips
+};
+
+class ThreadWorkModel {
+public:
+  explicit ThreadWorkModel(CheckContext &Ctx) : Ctx(Ctx) {}
+  const ThreadWork &of(const clang::FunctionDecl *F);
+  void clear() { Work.clear(); }
+
+private:
+  const ThreadWork &of(const clang::FunctionDecl *F, unsigned Depth);
+  CheckContext &Ctx;
+  llvm::DenseMap<const clang::FunctionDecl *, ThreadWork> Work;
+};
+
+} // namespace warplint::arith
