@@ -132,6 +132,38 @@ Runs TrafficModel::runs(const Stmt *S, const FunctionDecl *F,
   return R;
 }
 
+// The N of an N-way conflict: the most distinct bank-width words one bank
+// must serve in one pass. A warp's request is served in passes of
+// banks × width bytes (a 64-bit access by 16 lanes at a time, a 128-bit one
+// by 8); the same word read by several lanes is a broadcast, not a conflict.
+unsigned bankConflictWays(const std::vector<int64_t> &Offsets, unsigned Size,
+                          unsigned Banks, unsigned Width) {
+  unsigned PassBytes = Banks * Width;
+  size_t LanesPerPass =
+      Size >= PassBytes
+          ? 1
+          : std::max<size_t>(1, PassBytes / std::max(Size, Width));
+  unsigned Ways = 1;
+  for (size_t First = 0; First < Offsets.size(); First += LanesPerPass) {
+    std::map<int64_t, std::set<int64_t>> WordsPerBank;
+    for (size_t L = First; L < std::min(Offsets.size(), First + LanesPerPass);
+         ++L) {
+      int64_t FirstWord = Offsets[L] >= 0
+                              ? Offsets[L] / Width
+                              : -((-Offsets[L] + Width - 1) / Width);
+      int64_t LastWord =
+          (Offsets[L] + Size - 1) >= 0
+              ? (Offsets[L] + Size - 1) / Width
+              : -((-(Offsets[L] + Size - 1) + Width - 1) / Width);
+      for (int64_t W = FirstWord; W <= LastWord; ++W)
+        WordsPerBank[((W % Banks) + Banks) % Banks].insert(W);
+    }
+    for (auto &[Bank, Words] : WordsPerBank)
+      Ways = std::max<unsigned>(Ways, unsigned(Words.size()));
+  }
+  return Ways;
+}
+
 const TrafficModel::KernelSectors &TrafficModel::kernel(const FunctionDecl *K) {
   auto [It, New] = Kernels.try_emplace(K);
   if (!New)
@@ -142,6 +174,24 @@ const TrafficModel::KernelSectors &TrafficModel::kernel(const FunctionDecl *K) {
   KernelSectors Sum;
   auto Add = [&](const MemoryAccess &A, const FunctionDecl *In,
                  llvm::ArrayRef<CallLink> Chain) {
+    if (A.Addr.Space == MemorySpace::Shared) {
+      // Passes of banks × width bytes, each as many wavefronts as its
+      // worst bank has words; an unknown address as conflict-free.
+      const unsigned Banks = Target.shared_memory_banks;
+      const unsigned Width = Target.shared_memory_bank_width;
+      double Lanes = Target.warp_size, Ways = 1;
+      if (A.Addr.Known) {
+        WarpPattern P = AA.pattern(A.Addr.Offset, Shape);
+        if (P.Known && !P.SymbolicStride && !P.Offsets.empty()) {
+          Lanes = double(P.Offsets.size());
+          Ways = bankConflictWays(P.Offsets, A.Size, Banks, Width);
+        }
+      }
+      double Passes = std::max(
+          1.0, std::ceil(Lanes * std::max(A.Size, Width) / (Banks * Width)));
+      Sum.SharedWavefronts += runs(A.E, In, Chain).Times * Passes * Ways;
+      return;
+    }
     if (A.Addr.Space != MemorySpace::Global)
       return;
     // What the optimised code moves: nothing for an access it removed or
@@ -216,6 +266,24 @@ CostShare TrafficModel::share(const Stmt *S, const FunctionDecl *F,
   C.SavingPct = std::min(100.0, 100.0 * C.R.Times *
                                     (double(Sectors) - double(Needed)) / Total);
   C.SavingPct = std::max(0.0, C.SavingPct);
+  return C;
+}
+
+CostShare TrafficModel::sharedShare(const Stmt *S, const FunctionDecl *F,
+                                    llvm::ArrayRef<CallLink> Chain,
+                                    double Extra, bool InTally) {
+  CostShare C;
+  const FunctionDecl *K = Chain.empty() ? F : Chain.front().Caller;
+  C.R = runs(S, F, Chain);
+  const KernelSectors &KS = kernel(K);
+  C.KernelHasUnknownLoops = KS.UnknownLoops;
+  double Mine = C.R.Times * Extra;
+  double Total = KS.SharedWavefronts + SectorWavefronts * KS.Sectors;
+  Total = InTally ? std::max(Total, Mine) : Total + Mine;
+  if (Total <= 0)
+    return C;
+  C.SavingPct = std::min(100.0, 100.0 * Mine / Total);
+  C.AccessPct = C.SavingPct;
   return C;
 }
 

@@ -84,6 +84,18 @@ struct CostShare {
   bool KernelHasUnknownLoops = false;
 };
 
+// The N of an N-way bank conflict: the most distinct bank-width words one
+// bank must serve in one pass of a warp's shared request with these lane
+// offsets and Size bytes a lane.
+unsigned bankConflictWays(const std::vector<int64_t> &Offsets, unsigned Size,
+                          unsigned Banks, unsigned Width);
+
+// A global sector weighed against shared wavefronts, for the share of a
+// kernel's memory work a bank conflict takes: an H100 moves about 105 G
+// DRAM sectors a second (3.35 TB/s) and serves about 232 G shared
+// wavefronts (132 SMs at 1.755 GHz), about 2 to 1.
+constexpr double SectorWavefronts = 2;
+
 class TrafficModel {
 public:
   explicit TrafficModel(CheckContext &Ctx) : Ctx(Ctx) {}
@@ -104,6 +116,16 @@ public:
                   llvm::ArrayRef<CallLink> Chain, unsigned Sectors,
                   unsigned Needed);
 
+  // The share of the kernel's memory work (its shared wavefronts, and its
+  // global sectors at SectorWavefronts each) that Extra more wavefronts per
+  // run of S take: what removing a bank conflict at S saves. The kernel's
+  // tally counts an access whose lanes are a run-time or loop-varying
+  // stride apart as conflict-free: for such an access (!InTally) the extra
+  // is added to it.
+  CostShare sharedShare(const clang::Stmt *S, const clang::FunctionDecl *F,
+                        llvm::ArrayRef<CallLink> Chain, double Extra,
+                        bool InTally);
+
   // Whether every identifier of a run-time stride ("INCX * 4") is one the
   // kernel never compares with anything: a stride parameter that may well
   // be 1 at run time, not a dimension that bounds an index.
@@ -120,6 +142,7 @@ public:
 private:
   struct KernelSectors {
     double Sectors = 0;
+    double SharedWavefronts = 0;
     bool UnknownLoops = false;
   };
   const KernelSectors &kernel(const clang::FunctionDecl *K);

@@ -5,6 +5,7 @@
 #include "clang/AST/TypeLoc.h"
 #include "clang/Lex/Lexer.h"
 #include "llvm/ADT/STLExtras.h"
+#include <cmath>
 #include <map>
 #include <numeric>
 #include <set>
@@ -14,38 +15,6 @@ using namespace clang;
 namespace warplint::memory {
 
 namespace {
-
-// The N of an N-way conflict: the most distinct bank-width words one bank
-// must serve in one pass. A warp's request is served in passes of
-// banks × width bytes (a 64-bit access by 16 lanes at a time, a 128-bit one
-// by 8); the same word read by several lanes is a broadcast, not a conflict.
-unsigned conflictWays(const std::vector<int64_t> &Offsets, unsigned Size,
-                      unsigned Banks, unsigned Width) {
-  unsigned PassBytes = Banks * Width;
-  size_t LanesPerPass =
-      Size >= PassBytes
-          ? 1
-          : std::max<size_t>(1, PassBytes / std::max(Size, Width));
-  unsigned Ways = 1;
-  for (size_t First = 0; First < Offsets.size(); First += LanesPerPass) {
-    std::map<int64_t, std::set<int64_t>> WordsPerBank;
-    for (size_t L = First; L < std::min(Offsets.size(), First + LanesPerPass);
-         ++L) {
-      int64_t FirstWord = Offsets[L] >= 0
-                              ? Offsets[L] / Width
-                              : -((-Offsets[L] + Width - 1) / Width);
-      int64_t LastWord =
-          (Offsets[L] + Size - 1) >= 0
-              ? (Offsets[L] + Size - 1) / Width
-              : -((-(Offsets[L] + Size - 1) + Width - 1) / Width);
-      for (int64_t W = FirstWord; W <= LastWord; ++W)
-        WordsPerBank[((W % Banks) + Banks) % Banks].insert(W);
-    }
-    for (auto &[Bank, Words] : WordsPerBank)
-      Ways = std::max<unsigned>(Ways, unsigned(Words.size()));
-  }
-  return Ways;
-}
 
 // V[I][J] on a two-dimensional array: its index expressions.
 std::optional<std::pair<const Expr *, const Expr *>>
@@ -96,6 +65,43 @@ bool onlyElementAccesses(const Stmt *Body, const VarDecl *V) {
 
 } // namespace
 
+SharedBankConflictCheck::SharedBankConflictCheck(llvm::StringRef Name,
+                                                 CheckContext &Ctx)
+    : FunctionCheck(Name, Ctx),
+      MinSavingPct(Options.get("MinSavingPct", int64_t(20))) {}
+
+void SharedBankConflictCheck::storeOptions(CheckOptionMap &Opts) const {
+  Opts[Name + ".MinSavingPct"] = std::to_string(MinSavingPct);
+}
+
+SharedBankConflictCheck::Saving
+SharedBankConflictCheck::saving(const MemoryAccess &A, const FunctionDecl *F,
+                                llvm::ArrayRef<CallLink> Chain, unsigned Ways,
+                                unsigned Lanes, unsigned Size, bool InTally) {
+  const ArchInfo &Target = arch();
+  const unsigned Banks = Target.shared_memory_banks;
+  const unsigned Width = Target.shared_memory_bank_width;
+  double Passes = std::max(
+      1.0, std::ceil(double(Lanes) * std::max(Size, Width) / (Banks * Width)));
+  Saving S;
+  S.Share =
+      Model.sharedShare(A.E, F, Chain, double(Ways - 1) * Passes, InTally);
+  S.Level = S.Share.SavingPct >= double(MinSavingPct) ? Severity::Warning
+                                                      : Severity::Note;
+  double Pct = S.Share.SavingPct;
+  S.Text = "; the extra passes are about " +
+           (Pct >= 1 ? std::to_string(unsigned(std::lround(Pct)))
+                     : std::string("under 1")) +
+           "% of the kernel's memory work (its shared-memory passes, and its "
+           "global sectors at " +
+           std::to_string(unsigned(SectorWavefronts)) + " passes each";
+  if (S.Share.R.UnknownLoops || S.Share.KernelHasUnknownLoops)
+    S.Text += ", taking each loop of unknown trip count as " +
+              std::to_string(AssumedTrips) + " rounds";
+  S.Text += ")";
+  return S;
+}
+
 void SharedBankConflictCheck::checkFunction(const FunctionDecl *F) {
   AffineAnalysis &AA = context().affine();
   const ArchInfo &Target = arch();
@@ -114,7 +120,7 @@ void SharedBankConflictCheck::checkFunction(const FunctionDecl *F) {
     Followed.follow(context(), Own.Access);
     if (Own.Chain.empty() && Own.Pattern.Offsets.size() >= 2)
       if (auto Loop = AA.loopPatterns(Own.Access, F)) {
-        reportOverLoop(Own, Loop->first, Loop->second, Target);
+        reportOverLoop(Own, F, Loop->first, Loop->second, Target);
         continue;
       }
     // The worst run: the most ways (the first of equals: the TU's order).
@@ -123,10 +129,10 @@ void SharedBankConflictCheck::checkFunction(const FunctionDecl *F) {
     for (const AccessRun &R : Runs) {
       if (R.Pattern.Offsets.size() < 2)
         continue;
-      unsigned W =
-          R.Pattern.SymbolicStride
-              ? runtimeStrideWays(R.Access, R.Pattern, Target)
-              : conflictWays(R.Pattern.Offsets, R.Access.Size, Banks, Width);
+      unsigned W = R.Pattern.SymbolicStride
+                       ? runtimeStrideWays(R.Access, R.Pattern, Target)
+                       : bankConflictWays(R.Pattern.Offsets, R.Access.Size,
+                                          Banks, Width);
       if (W > Ways)
         Worst = &R, Ways = W;
     }
@@ -135,7 +141,7 @@ void SharedBankConflictCheck::checkFunction(const FunctionDecl *F) {
     const MemoryAccess &A = Worst->Access;
     const WarpPattern &P = Worst->Pattern;
     if (P.SymbolicStride) {
-      reportRuntimeStride(*Worst, Ways, Target);
+      reportRuntimeStride(*Worst, F, Ways, Target);
       continue;
     }
     // What the optimiser made of it (asked only of a finding: merging never
@@ -146,7 +152,7 @@ void SharedBankConflictCheck::checkFunction(const FunctionDecl *F) {
       continue;
     const unsigned Size = View.bytes(A);
     if (View.K == OptimisedView::Merged) {
-      Ways = conflictWays(P.Offsets, Size, Banks, Width);
+      Ways = bankConflictWays(P.Offsets, Size, Banks, Width);
       if (Ways <= 1)
         continue;
     }
@@ -187,7 +193,7 @@ void SharedBankConflictCheck::checkFunction(const FunctionDecl *F) {
                 ? ArrayLoc.getElementLoc().getAsAdjusted<ConstantArrayTypeLoc>()
                 : ConstantArrayTypeLoc();
         if (PP.Known && !PP.SymbolicStride &&
-            conflictWays(PP.Offsets, Size, Banks, Width) == 1 && InnerLoc &&
+            bankConflictWays(PP.Offsets, Size, Banks, Width) == 1 && InnerLoc &&
             InnerLoc.getSizeExpr()) {
           SourceLocation End = Lexer::getLocForEndOfToken(
               context().sourceManager().getExpansionLoc(
@@ -202,6 +208,8 @@ void SharedBankConflictCheck::checkFunction(const FunctionDecl *F) {
     }
 
     {
+      Saving Cost = saving(A, F, Worst->Chain, Ways, unsigned(P.Offsets.size()),
+                           Size, true);
       FindingBuilder B = diag(
           A.E->getExprLoc(),
           "{0}-way bank conflict on '{1}' on {2}: a warp's {3} hits {0} "
@@ -209,7 +217,8 @@ void SharedBankConflictCheck::checkFunction(const FunctionDecl *F) {
           "{4}-byte words in one of the {5} banks ({6}{7}), so it takes {0} "
           "times "
           "the passes of a conflict-free access (slides, 'Shared memory bank "
-          "conflicts')");
+          "conflicts'){8}",
+          Cost.Level);
       B << Ways << context().sourceText(A.E) << Target.Name
         << (A.AlsoLoads ? "load and store"
             : A.IsStore ? "store"
@@ -223,8 +232,10 @@ void SharedBankConflictCheck::checkFunction(const FunctionDecl *F) {
                (Worst->AllLanes
                     ? std::string()
                     : ", " + activeLanesText(*Worst, Target.warp_size))
-        << mergedWords(View, A);
+        << mergedWords(View, A) << Cost.Text;
       B.metric("bank_conflict_ways", Ways);
+      B.metric("runs_per_thread", Cost.Share.R.Times);
+      B.metric("saving_pct", std::round(Cost.Share.SavingPct * 10) / 10);
       if (View.K == OptimisedView::Merged)
         B.metric("merged_bytes_per_lane", Size);
       if (!Worst->AllLanes)
@@ -251,6 +262,7 @@ void SharedBankConflictCheck::checkFunction(const FunctionDecl *F) {
 }
 
 void SharedBankConflictCheck::finishTranslationUnit() {
+  Model.clear();
   const ArchInfo &Target = arch();
   const unsigned Banks = Target.shared_memory_banks;
   const unsigned Width = Target.shared_memory_bank_width;
@@ -259,7 +271,7 @@ void SharedBankConflictCheck::finishTranslationUnit() {
     const WarpPattern &P = A.Pattern;
     if (P.Offsets.size() < 2)
       continue;
-    unsigned Ways = conflictWays(P.Offsets, A.Bytes, Banks, Width);
+    unsigned Ways = bankConflictWays(P.Offsets, A.Bytes, Banks, Width);
     if (Ways <= 1)
       continue;
     {
@@ -269,7 +281,9 @@ void SharedBankConflictCheck::finishTranslationUnit() {
           "different {4}-byte words in one of the {5} banks ({6}), so it takes "
           "{0} times the passes of a conflict-free access, as the optimised "
           "code of '{7}' shows it with the calls inlined (slides, 'Shared "
-          "memory bank conflicts')");
+          "memory bank conflicts'); how often it runs is not known to the "
+          "source analysis",
+          Severity::Note);
       B << Ways << context().sourceText(A.E) << Target.Name
         << (A.IsStore ? "store" : "load") << Width << Banks
         << (P.Regular
@@ -307,6 +321,7 @@ unsigned SharedBankConflictCheck::runtimeStrideWays(const MemoryAccess &A,
 }
 
 void SharedBankConflictCheck::reportRuntimeStride(const AccessRun &R,
+                                                  const FunctionDecl *F,
                                                   unsigned Ways,
                                                   const ArchInfo &Target) {
   const MemoryAccess &A = R.Access;
@@ -315,20 +330,26 @@ void SharedBankConflictCheck::reportRuntimeStride(const AccessRun &R,
   if (optimisedView(context(), A).K != OptimisedView::AsWritten)
     return;
   {
+    Saving Cost =
+        saving(A, F, R.Chain, Ways, unsigned(P.Offsets.size()), A.Size, false);
     FindingBuilder B = diag(
         A.E->getBeginLoc(),
         "at least {0}-way bank conflict on '{1}' on {2}: consecutive lanes are "
         "({3}) bytes apart, a multiple of {4} words, so whenever that is not 0 "
         "every bank serves {0} or more different words of a warp's {5}{6} "
-        "(slides, 'Shared memory bank conflicts')");
+        "(slides, 'Shared memory bank conflicts'){7}",
+        Cost.Level);
     B << Ways << context().sourceText(A.E) << Target.Name << P.SymbolName
       << unsigned(P.SymbolFactor / Width)
       << (A.AlsoLoads ? "load and store"
           : A.IsStore ? "store"
                       : "load")
       << (R.AllLanes ? std::string()
-                     : " " + activeLanesText(R, Target.warp_size));
+                     : " " + activeLanesText(R, Target.warp_size))
+      << Cost.Text;
     B.metric("bank_conflict_ways", Ways);
+    B.metric("runs_per_thread", Cost.Share.R.Times);
+    B.metric("saving_pct", std::round(Cost.Share.SavingPct * 10) / 10);
     B.noteMacroOrigin(A.E);
     noteCallChain(B, R);
   }
@@ -359,7 +380,7 @@ static std::string describeValues(const LoopValues &LV,
 }
 
 void SharedBankConflictCheck::reportOverLoop(
-    const AccessRun &Own, const LoopValues &LV,
+    const AccessRun &Own, const FunctionDecl *F, const LoopValues &LV,
     const std::vector<WarpPattern> &AllLanes, const ArchInfo &Target) {
   const MemoryAccess &A = Own.Access;
   const unsigned Banks = Target.shared_memory_banks;
@@ -373,7 +394,7 @@ void SharedBankConflictCheck::reportOverLoop(
   for (const WarpPattern &P : Patterns)
     Ways.push_back(P.Offsets.size() < 2
                        ? 1
-                       : conflictWays(P.Offsets, A.Size, Banks, Width));
+                       : bankConflictWays(P.Offsets, A.Size, Banks, Width));
   unsigned Worst = *llvm::max_element(Ways);
   if (Worst <= 1 || optimisedView(context(), A).K != OptimisedView::AsWritten)
     return;
@@ -397,6 +418,14 @@ void SharedBankConflictCheck::reportOverLoop(
   }
   if (!Own.AllLanes)
     Spacing += ", " + activeLanesText(Own, Target.warp_size);
+  // Over the loop: the mean of its steps' ways.
+  double MeanWays = 0;
+  for (size_t I = 0; I < Seen; ++I)
+    MeanWays += Ways[I];
+  MeanWays /= double(Seen);
+  Saving Cost =
+      saving(A, F, {}, unsigned(std::lround(MeanWays)),
+             unsigned(Patterns.front().Offsets.size()), A.Size, false);
   {
     FindingBuilder B = diag(
         A.E->getExprLoc(),
@@ -405,7 +434,8 @@ void SharedBankConflictCheck::reportOverLoop(
         "loop ({4}): a warp's {5} hits up to {0} different {6}-byte words in "
         "one "
         "of the {7} banks ({8}), so it takes up to {0} times the passes of a "
-        "conflict-free access (slides, 'Shared memory bank conflicts')");
+        "conflict-free access (slides, 'Shared memory bank conflicts'){9}",
+        Cost.Level);
     B << Worst << context().sourceText(A.E) << Target.Name
       << (Least <= 1 ? std::string("conflict-free")
                      : std::to_string(Least) + "-way")
@@ -413,7 +443,9 @@ void SharedBankConflictCheck::reportOverLoop(
       << (A.AlsoLoads ? "load and store"
           : A.IsStore ? "store"
                       : "load")
-      << Width << Banks << Spacing;
+      << Width << Banks << Spacing << Cost.Text;
+    B.metric("runs_per_thread", Cost.Share.R.Times);
+    B.metric("saving_pct", std::round(Cost.Share.SavingPct * 10) / 10);
     B.metric("bank_conflict_ways", Worst)
         .metric("bank_conflict_ways_least", Least);
     if (!Own.AllLanes)

@@ -11,7 +11,7 @@ namespace cg = cooperative_groups;
 __global__ void six_words_all(float *out) {
   __shared__ float s[32 * 6];
   s[threadIdx.x * 6] = out[threadIdx.x];
-// CHECK: :[[@LINE-1]]:3: warning: 2-way bank conflict on 's[threadIdx.x * 6]' on sm_80: a warp's store hits 2 different 4-byte words in one of the 32 banks (consecutive lanes are 24 bytes apart), so it takes 2 times the passes of a conflict-free access (slides, 'Shared memory bank conflicts') [memory-shared-bank-conflict]
+// CHECK: :[[@LINE-1]]:3: note: 2-way bank conflict on 's[threadIdx.x * 6]' on sm_80: a warp's store hits 2 different 4-byte words in one of the 32 banks (consecutive lanes are 24 bytes apart), so it takes 2 times the passes of a conflict-free access (slides, 'Shared memory bank conflicts'); the extra passes are about 5% of the kernel's memory work (its shared-memory passes, and its global sectors at 2 passes each) [memory-shared-bank-conflict]
   out[threadIdx.x] = s[threadIdx.x];
 }
 __global__ void six_words_half(float *out) {
@@ -37,8 +37,8 @@ __global__ void six_words_return(float *out) {
 __device__ void put_lanes(float *s, int lane, int d) {
   if (lane < d)
     s[lane * 8] = 1.0f;
-// CHECK: :[[@LINE-1]]:5: warning: 2-way bank conflict on 's[lane * 8]' on sm_80: a warp's store hits 2 different 4-byte words in one of the 32 banks (consecutive lanes are 32 bytes apart, over the 8 active lanes 0-7), so it takes 2 times the passes of a conflict-free access (slides, 'Shared memory bank conflicts') [memory-shared-bank-conflict]
-// MAXWELL: :[[@LINE-2]]:5: warning: 2-way bank conflict on 's[lane * 8]' on sm_50: a warp's store hits 2 different 4-byte words in one of the 32 banks (consecutive lanes are 32 bytes apart, over the 8 active lanes 0-7)
+// CHECK: :[[@LINE-1]]:5: note: 2-way bank conflict on 's[lane * 8]' on sm_80: a warp's store hits 2 different 4-byte words in one of the 32 banks (consecutive lanes are 32 bytes apart, over the 8 active lanes 0-7), so it takes 2 times the passes of a conflict-free access (slides, 'Shared memory bank conflicts'); the extra passes are about 6% of the kernel's memory work (its shared-memory passes, and its global sectors at 2 passes each) [memory-shared-bank-conflict]
+// MAXWELL: :[[@LINE-2]]:5: note: 2-way bank conflict on 's[lane * 8]' on sm_50: a warp's store hits 2 different 4-byte words in one of the 32 banks (consecutive lanes are 32 bytes apart, over the 8 active lanes 0-7)
 // JSON: "active_lanes": 8
 // CHECK: :[[@LINE+6]]:5: note: 'put_lanes' called from 'helper_guarded'
 }
@@ -58,13 +58,13 @@ __global__ void tiles_of_16(float *out) {
       cg::tiled_partition<16>(cg::this_thread_block());
   if (tile.thread_rank() < 8)
     s[threadIdx.x * 4] = 1.0f;
-// CHECK: :[[@LINE-1]]:5: warning: 2-way bank conflict on 's[threadIdx.x * 4]' on sm_80: a warp's store hits 2 different 4-byte words in one of the 32 banks (its lanes' addresses are not evenly spaced, over the 16 active lanes 0-7, 16-23), so it takes 2 times the passes of a conflict-free access (slides, 'Shared memory bank conflicts') [memory-shared-bank-conflict]
+// CHECK: :[[@LINE-1]]:5: note: 2-way bank conflict on 's[threadIdx.x * 4]' on sm_80: a warp's store hits 2 different 4-byte words in one of the 32 banks (its lanes' addresses are not evenly spaced, over the 16 active lanes 0-7, 16-23), so it takes 2 times the passes of a conflict-free access (slides, 'Shared memory bank conflicts'); the extra passes are about 8% of the kernel's memory work (its shared-memory passes, and its global sectors at 2 passes each) [memory-shared-bank-conflict]
   out[threadIdx.x] = s[threadIdx.x];
 }
 
 // A helper with a shared array passed in and the lane index in a lambda.
 __device__ void store_strided(float *tile, int i) { tile[i * 2] = 0.0f; }
-// CHECK: :[[@LINE-1]]:53: warning: 2-way bank conflict on 'tile[i * 2]' on sm_80: a warp's store hits 2 different 4-byte words in one of the 32 banks (consecutive lanes are 8 bytes apart), so it takes 2 times the passes of a conflict-free access (slides, 'Shared memory bank conflicts') [memory-shared-bank-conflict]
+// CHECK: :[[@LINE-1]]:53: note: 2-way bank conflict on 'tile[i * 2]' on sm_80: a warp's store hits 2 different 4-byte words in one of the 32 banks (consecutive lanes are 8 bytes apart), so it takes 2 times the passes of a conflict-free access (slides, 'Shared memory bank conflicts'); the extra passes are about 9% of the kernel's memory work (its shared-memory passes, and its global sectors at 2 passes each) [memory-shared-bank-conflict]
 // CHECK: :[[@LINE+5]]:25: note: 'store_strided' called from 'lambda' with tile = s, i = k
 // CHECK: :[[@LINE+5]]:3: note: 'lambda' called from 'through_lambda' with k = lane
 __global__ void through_lambda(float *out) {
@@ -83,7 +83,7 @@ __global__ void tail_guard(float *out, int n) {
   int tid = threadIdx.x;
   if (tid < n)
     s[tid * 6] = 1.0f;
-// CHECK: :[[@LINE-1]]:5: warning: 2-way bank conflict on 's[tid * 6]' on sm_80: a warp's store hits 2 different 4-byte words in one of the 32 banks (consecutive lanes are 24 bytes apart), so it takes 2 times the passes of a conflict-free access (slides, 'Shared memory bank conflicts') [memory-shared-bank-conflict]
+// CHECK: :[[@LINE-1]]:5: note: 2-way bank conflict on 's[tid * 6]' on sm_80: a warp's store hits 2 different 4-byte words in one of the 32 banks (consecutive lanes are 24 bytes apart), so it takes 2 times the passes of a conflict-free access (slides, 'Shared memory bank conflicts'); the extra passes are about 9% of the kernel's memory work (its shared-memory passes, and its global sectors at 2 passes each) [memory-shared-bank-conflict]
   out[tid] = s[tid];
 }
 
@@ -92,14 +92,14 @@ __global__ void warp_uniform(float *out) {
   __shared__ float s[64 * 6];
   if (threadIdx.x / 32 == 1)
     s[threadIdx.x * 6] = 1.0f;
-// CHECK: :[[@LINE-1]]:5: warning: 2-way bank conflict on 's[threadIdx.x * 6]' on sm_80: a warp's store hits 2 different 4-byte words in one of the 32 banks (consecutive lanes are 24 bytes apart), so it takes 2 times the passes of a conflict-free access (slides, 'Shared memory bank conflicts') [memory-shared-bank-conflict]
+// CHECK: :[[@LINE-1]]:5: note: 2-way bank conflict on 's[threadIdx.x * 6]' on sm_80: a warp's store hits 2 different 4-byte words in one of the 32 banks (consecutive lanes are 24 bytes apart), so it takes 2 times the passes of a conflict-free access (slides, 'Shared memory bank conflicts'); the extra passes are about 9% of the kernel's memory work (its shared-memory passes, and its global sectors at 2 passes each) [memory-shared-bank-conflict]
   out[threadIdx.x] = s[threadIdx.x];
 }
 
 // A helper called with a conflict-free pattern from one kernel and a 2-way
 // one from another: the worst is reported, with its chain.
 __device__ void put(float *s, int i) { s[i] = 1.0f; }
-// CHECK: :[[@LINE-1]]:40: warning: 2-way bank conflict on 's[i]' on sm_80: a warp's store hits 2 different 4-byte words in one of the 32 banks (consecutive lanes are 8 bytes apart), so it takes 2 times the passes of a conflict-free access (slides, 'Shared memory bank conflicts') [memory-shared-bank-conflict]
+// CHECK: :[[@LINE-1]]:40: note: 2-way bank conflict on 's[i]' on sm_80: a warp's store hits 2 different 4-byte words in one of the 32 banks (consecutive lanes are 8 bytes apart), so it takes 2 times the passes of a conflict-free access (slides, 'Shared memory bank conflicts'); the extra passes are about 9% of the kernel's memory work (its shared-memory passes, and its global sectors at 2 passes each) [memory-shared-bank-conflict]
 // CHECK: :[[@LINE+8]]:3: note: 'put' called from 'calls_even' with i = threadIdx.x * 2
 __global__ void calls_unit(float *out) {
   __shared__ float s[64];
@@ -122,7 +122,7 @@ __global__ void anti_diagonal(int *out) {
   for (int m = 0; m < 16; m++) {
     if (tx <= m)
       t[m - tx + 1][tx + 1] = m;
-// CHECK: :[[@LINE-1]]:7: warning: 8-way bank conflict on 't[m - tx + 1][tx + 1]' on sm_80: a warp's store hits 8 different 4-byte words in one of the 32 banks (consecutive lanes are 64 bytes apart, over the 16 active lanes 0-15), so it takes 8 times the passes of a conflict-free access (slides, 'Shared memory bank conflicts') [memory-shared-bank-conflict]
+// CHECK: :[[@LINE-1]]:7: warning: 8-way bank conflict on 't[m - tx + 1][tx + 1]' on sm_80: a warp's store hits 8 different 4-byte words in one of the 32 banks (consecutive lanes are 64 bytes apart, over the 16 active lanes 0-15), so it takes 8 times the passes of a conflict-free access (slides, 'Shared memory bank conflicts'); the extra passes are about 21% of the kernel's memory work (its shared-memory passes, and its global sectors at 2 passes each) [memory-shared-bank-conflict]
     __syncthreads();
   }
   // Counting down from 14: lanes 0-14.

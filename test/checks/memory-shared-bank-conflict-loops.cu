@@ -16,7 +16,7 @@ __global__ void blelloch_upsweep(float *g, int n) {
     int bi = offset * (2 * tid + 2) - 1;
     if (bi < n)
       temp[bi] += temp[ai];
-    // CHECK: :[[@LINE-1]]:7: warning: 32-way bank conflict on 'temp[bi]' on sm_80 at worst, 2-way to 32-way over the loop (offset = 1, 2, 4, ... while offset < n): a warp's load and store hits up to 32 different 4-byte words in one of the 32 banks (consecutive lanes are 8 to 128 bytes apart), so it takes up to 32 times the passes of a conflict-free access (slides, 'Shared memory bank conflicts') [memory-shared-bank-conflict]
+    // CHECK: :[[@LINE-1]]:7: warning: 32-way bank conflict on 'temp[bi]' on sm_80 at worst, 2-way to 32-way over the loop (offset = 1, 2, 4, ... while offset < n): a warp's load and store hits up to 32 different 4-byte words in one of the 32 banks (consecutive lanes are 8 to 128 bytes apart), so it takes up to 32 times the passes of a conflict-free access (slides, 'Shared memory bank conflicts'); the extra passes are about 72% of the kernel's memory work (its shared-memory passes, and its global sectors at 2 passes each, taking each loop of unknown trip count as 16 rounds) [memory-shared-bank-conflict]
     // CHECK: :[[@LINE-10]]:27: note: pad the index into 'temp' (one word per 32 words: i + i / 32) or permute (swizzle) it so that the lanes of a warp fall in different banks at every step of the loop
     // CHECK: :[[@LINE-3]]:19: warning: 32-way bank conflict on 'temp[ai]' on sm_80 at worst, 2-way to 32-way over the loop (offset = 1, 2, 4, ... while offset < n): a warp's load hits up to 32 different 4-byte words in one of the 32 banks (consecutive lanes are 8 to 128 bytes apart)
     // CHECK: note: pad the index into 'temp'
@@ -116,7 +116,7 @@ __global__ void half_warp_scan(float *out) {
   if (t < 16)
     for (int offset = 1; offset < 64; offset *= 2)
       s[offset * (2 * t + 1) - 1] += 1.0f;
-  // CHECK: :[[@LINE-1]]:7: warning: 16-way bank conflict on 's[offset * (2 * t + 1) - 1]' on sm_80 at worst, conflict-free to 16-way over the loop (offset = 1, 2, 4, ..., 32 while offset < 64): a warp's load and store hits up to 16 different 4-byte words in one of the 32 banks (consecutive lanes are 8 to 256 bytes apart, over the 16 active lanes 0-15), so it takes up to 16 times the passes of a conflict-free access (slides, 'Shared memory bank conflicts') [memory-shared-bank-conflict]
+  // CHECK: :[[@LINE-1]]:7: warning: 16-way bank conflict on 's[offset * (2 * t + 1) - 1]' on sm_80 at worst, conflict-free to 16-way over the loop (offset = 1, 2, 4, ..., 32 while offset < 64): a warp's load and store hits up to 16 different 4-byte words in one of the 32 banks (consecutive lanes are 8 to 256 bytes apart, over the 16 active lanes 0-15), so it takes up to 16 times the passes of a conflict-free access (slides, 'Shared memory bank conflicts'); the extra passes are about 76% of the kernel's memory work (its shared-memory passes, and its global sectors at 2 passes each, taking each loop of unknown trip count as 16 rounds) [memory-shared-bank-conflict]
   // MAXWELL: :[[@LINE-2]]:7: warning: 16-way bank conflict on 's[offset * (2 * t + 1) - 1]' on sm_50 at worst, conflict-free to 16-way over the loop
   // JSON: "active_lanes": 16
   out[t] = s[t];

@@ -12,7 +12,7 @@ __global__ void column_read(float *out) {
   tile[threadIdx.y][threadIdx.x] = out[threadIdx.y * 32 + threadIdx.x];
   __syncthreads();
   out[threadIdx.y * 32 + threadIdx.x] = tile[threadIdx.x][threadIdx.y];
-  // CHECK: :[[@LINE-1]]:41: warning: 32-way bank conflict on 'tile[threadIdx.x][threadIdx.y]' on sm_80: a warp's load hits 32 different 4-byte words in one of the 32 banks (consecutive lanes are 128 bytes apart), so it takes 32 times the passes of a conflict-free access (slides, 'Shared memory bank conflicts') [memory-shared-bank-conflict]
+  // CHECK: :[[@LINE-1]]:41: warning: 32-way bank conflict on 'tile[threadIdx.x][threadIdx.y]' on sm_80: a warp's load hits 32 different 4-byte words in one of the 32 banks (consecutive lanes are 128 bytes apart), so it takes 32 times the passes of a conflict-free access (slides, 'Shared memory bank conflicts'); the extra passes are about 63% of the kernel's memory work (its shared-memory passes, and its global sectors at 2 passes each) [memory-shared-bank-conflict]
   // CHECK: :[[@LINE-6]]:20: note: padding each row of 'tile' by one element ([32 + 1]) puts consecutive rows in different banks
   // MAXWELL: :[[@LINE-3]]:41: warning: 32-way bank conflict on 'tile[threadIdx.x][threadIdx.y]' on sm_50
   // JSON: "bank_conflict_ways": 32
@@ -23,7 +23,7 @@ __global__ void column_read(float *out) {
 __global__ void strided(float *out) {
   __shared__ float s[N * 2];
   s[threadIdx.x * 2] = 1.0f;
-  // CHECK: :[[@LINE-1]]:3: warning: 2-way bank conflict on 's[threadIdx.x * 2]' on sm_80: a warp's store hits 2 different 4-byte words in one of the 32 banks (consecutive lanes are 8 bytes apart)
+  // CHECK: :[[@LINE-1]]:3: note: 2-way bank conflict on 's[threadIdx.x * 2]' on sm_80: a warp's store hits 2 different 4-byte words in one of the 32 banks (consecutive lanes are 8 bytes apart)
   // CHECK: :[[@LINE-3]]:20: note: pad the rows of 's' or permute (swizzle) its index
   __syncthreads();
   out[threadIdx.x] = s[threadIdx.x * 32];
@@ -69,7 +69,7 @@ __global__ void reduce_interleaved(const float *in, float *out) {
 __global__ void runtime_even_stride(float *out, unsigned s) {
   __shared__ float sh[1024];
   out[threadIdx.x] = sh[2 * s * threadIdx.x];
-  // CHECK: :[[@LINE-1]]:22: warning: at least 2-way bank conflict on 'sh[2 * s * threadIdx.x]' on sm_80: consecutive lanes are (2 * s * 4) bytes apart, a multiple of 2 words, so whenever that is not 0 every bank serves 2 or more different words of a warp's load (slides, 'Shared memory bank conflicts') [memory-shared-bank-conflict]
+  // CHECK: :[[@LINE-1]]:22: note: at least 2-way bank conflict on 'sh[2 * s * threadIdx.x]' on sm_80: consecutive lanes are (2 * s * 4) bytes apart, a multiple of 2 words, so whenever that is not 0 every bank serves 2 or more different words of a warp's load (slides, 'Shared memory bank conflicts'); the extra passes are about 10% of the kernel's memory work (its shared-memory passes, and its global sectors at 2 passes each) [memory-shared-bank-conflict]
 }
 
 // Inside a macro: named by the macro's invocation, with the macro in a note.
@@ -77,7 +77,7 @@ __global__ void runtime_even_stride(float *out, unsigned s) {
 __global__ void in_macro(float *out) {
   __shared__ float flat[1024];
   EVERY_32ND(flat) = 1.0f;
-  // CHECK: :[[@LINE-1]]:14: warning: 32-way bank conflict on 'EVERY_32ND(flat)' on sm_80: a warp's store hits 32 different 4-byte words in one of the 32 banks (consecutive lanes are 128 bytes apart), so it takes 32 times the passes of a conflict-free access (slides, 'Shared memory bank conflicts') [memory-shared-bank-conflict]
+  // CHECK: :[[@LINE-1]]:14: warning: 32-way bank conflict on 'EVERY_32ND(flat)' on sm_80: a warp's store hits 32 different 4-byte words in one of the 32 banks (consecutive lanes are 128 bytes apart), so it takes 32 times the passes of a conflict-free access (slides, 'Shared memory bank conflicts'); the extra passes are about 76% of the kernel's memory work (its shared-memory passes, and its global sectors at 2 passes each) [memory-shared-bank-conflict]
   // CHECK: memory-shared-bank-conflict.cu:[[@LINE-5]]:23: note: expanded from macro 'EVERY_32ND'
   // CHECK: :[[@LINE-4]]:20: note: pad the rows of 'flat' or permute (swizzle) its index so that the lanes of a warp fall in different banks
   __syncthreads();
@@ -90,7 +90,7 @@ __global__ void in_macro(float *out) {
 __global__ void sixteen_square(float *out) {
   __shared__ float sq[16][16];
   sq[threadIdx.x][threadIdx.y] = 1.0f;
-  // CHECK: :[[@LINE-1]]:3: warning: 8-way bank conflict on 'sq[threadIdx.x][threadIdx.y]' on sm_80: a warp's store hits 8 different 4-byte words in one of the 32 banks (its lanes' addresses are not evenly spaced), so it takes 8 times the passes of a conflict-free access (slides, 'Shared memory bank conflicts') [memory-shared-bank-conflict]
+  // CHECK: :[[@LINE-1]]:3: warning: 8-way bank conflict on 'sq[threadIdx.x][threadIdx.y]' on sm_80: a warp's store hits 8 different 4-byte words in one of the 32 banks (its lanes' addresses are not evenly spaced), so it takes 8 times the passes of a conflict-free access (slides, 'Shared memory bank conflicts'); the extra passes are about 54% of the kernel's memory work (its shared-memory passes, and its global sectors at 2 passes each) [memory-shared-bank-conflict]
   // CHECK: :[[@LINE-3]]:20: note: pad the rows of 'sq' or permute (swizzle) its index
   __syncthreads();
   out[threadIdx.x] = sq[threadIdx.y][threadIdx.x];

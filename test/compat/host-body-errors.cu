@@ -45,7 +45,7 @@ __global__ void pairs(float *out) {
   ext[t + blockDim.x] = out[t + blockDim.x];
   __syncthreads();
   out[t] = ext[2 * t] - ext[2 * t + 1];
-  // AST: :[[@LINE-1]]:12: warning: 2-way bank conflict on 'ext[2 * t]'
+  // AST: :[[@LINE-1]]:12: note: 2-way bank conflict on 'ext[2 * t]'
 }
 
 __global__ void strided(float *a) {

@@ -60,7 +60,7 @@ struct Tile {
   float *s;
 };
 __device__ float pick(Tile t) { return t.s[2 * threadIdx.x]; }
-// CHECK: :[[@LINE-1]]:40: warning: 2-way bank conflict on 't.s[2 * threadIdx.x]' on sm_80: a warp's load hits 2 different 4-byte words in one of the 32 banks (consecutive lanes are 8 bytes apart), so it takes 2 times the passes of a conflict-free access, as the optimised code of 'sharedView' shows it with the calls inlined (slides, 'Shared memory bank conflicts') [memory-shared-bank-conflict]
+// CHECK: :[[@LINE-1]]:40: note: 2-way bank conflict on 't.s[2 * threadIdx.x]' on sm_80: a warp's load hits 2 different 4-byte words in one of the 32 banks (consecutive lanes are 8 bytes apart), so it takes 2 times the passes of a conflict-free access, as the optimised code of 'sharedView' shows it with the calls inlined (slides, 'Shared memory bank conflicts'); how often it runs is not known to the source analysis [memory-shared-bank-conflict]
 // CHECK: :[[@LINE+6]]:22: note: inlined into 'sharedView' here
 __global__ void sharedView(const float *in, float *out) {
   __shared__ float s[64];

@@ -54,8 +54,8 @@ __global__ void pairs(float *out) {
   s[t + 32] = t;
   __syncthreads();
   out[t] = s[2 * t] + s[2 * t + 1];
-  // AST: :[[@LINE-1]]:12: warning: 2-way bank conflict on 's[2 * t]' on sm_80: a warp's load hits 2 different 4-byte words in one of the 32 banks (consecutive lanes are 8 bytes apart), so it takes 2 times the passes of a conflict-free access (slides, 'Shared memory bank conflicts') [memory-shared-bank-conflict]
-  // AST: :[[@LINE-2]]:23: warning: 2-way bank conflict on 's[2 * t + 1]'
+  // AST: :[[@LINE-1]]:12: note: 2-way bank conflict on 's[2 * t]' on sm_80: a warp's load hits 2 different 4-byte words in one of the 32 banks (consecutive lanes are 8 bytes apart), so it takes 2 times the passes of a conflict-free access (slides, 'Shared memory bank conflicts'); the extra passes are about 7% of the kernel's memory work (its shared-memory passes, and its global sectors at 2 passes each) [memory-shared-bank-conflict]
+  // AST: :[[@LINE-2]]:23: note: 2-way bank conflict on 's[2 * t + 1]'
 }
 
 // Without the alignment the compiler cannot merge them: 2-way each.
@@ -66,10 +66,10 @@ __global__ void pairs_unaligned(float *out) {
   s[t + 32] = t;
   __syncthreads();
   out[t] = s[2 * t] + s[2 * t + 1];
-  // CHECK: :[[@LINE-1]]:12: warning: 2-way bank conflict on 's[2 * t]' on sm_80: a warp's load hits 2 different 4-byte words in one of the 32 banks (consecutive lanes are 8 bytes apart), so it takes 2 times the passes of a conflict-free access (slides, 'Shared memory bank conflicts') [memory-shared-bank-conflict]
-  // CHECK: :[[@LINE-2]]:23: warning: 2-way bank conflict on 's[2 * t + 1]' on sm_80
-  // AST: :[[@LINE-3]]:12: warning: 2-way bank conflict on 's[2 * t]' on sm_80
-  // AST: :[[@LINE-4]]:23: warning: 2-way bank conflict on 's[2 * t + 1]' on sm_80
+  // CHECK: :[[@LINE-1]]:12: note: 2-way bank conflict on 's[2 * t]' on sm_80: a warp's load hits 2 different 4-byte words in one of the 32 banks (consecutive lanes are 8 bytes apart), so it takes 2 times the passes of a conflict-free access (slides, 'Shared memory bank conflicts'); the extra passes are about 7% of the kernel's memory work (its shared-memory passes, and its global sectors at 2 passes each) [memory-shared-bank-conflict]
+  // CHECK: :[[@LINE-2]]:23: note: 2-way bank conflict on 's[2 * t + 1]' on sm_80
+  // AST: :[[@LINE-3]]:12: note: 2-way bank conflict on 's[2 * t]' on sm_80
+  // AST: :[[@LINE-4]]:23: note: 2-way bank conflict on 's[2 * t + 1]' on sm_80
 }
 
 // A 64-bit pair of an 8-aligned array: merged into 16 bytes per lane, 16
@@ -81,8 +81,8 @@ __global__ void double_pairs(double *out) {
   d[t + 32] = t;
   __syncthreads();
   out[t] = d[2 * t] + d[2 * t + 1];
-  // AST: :[[@LINE-1]]:12: warning: 2-way bank conflict on 'd[2 * t]'
-  // AST: :[[@LINE-2]]:23: warning: 2-way bank conflict on 'd[2 * t + 1]'
+  // AST: :[[@LINE-1]]:12: note: 2-way bank conflict on 'd[2 * t]'
+  // AST: :[[@LINE-2]]:23: note: 2-way bank conflict on 'd[2 * t + 1]'
 }
 
 // Every fourth float of a 16-aligned array, two at a time: one 8-byte load
@@ -96,10 +96,10 @@ __global__ void pairs_stride4(float *out) {
   s[t + 96] = t;
   __syncthreads();
   out[t] = s[4 * t] + s[4 * t + 1];
-  // CHECK: :[[@LINE-1]]:12: warning: 2-way bank conflict on 's[4 * t]' on sm_80: a warp's load hits 2 different 4-byte words in one of the 32 banks (consecutive lanes are 16 bytes apart; the compiler merges it with the accesses beside it into one 8-byte load per lane), so it takes 2 times the passes of a conflict-free access (slides, 'Shared memory bank conflicts') [memory-shared-bank-conflict]
+  // CHECK: :[[@LINE-1]]:12: note: 2-way bank conflict on 's[4 * t]' on sm_80: a warp's load hits 2 different 4-byte words in one of the 32 banks (consecutive lanes are 16 bytes apart; the compiler merges it with the accesses beside it into one 8-byte load per lane), so it takes 2 times the passes of a conflict-free access (slides, 'Shared memory bank conflicts'); the extra passes are about 10% of the kernel's memory work (its shared-memory passes, and its global sectors at 2 passes each) [memory-shared-bank-conflict]
   // JSON: "merged_bytes_per_lane": 8
-  // AST: :[[@LINE-3]]:12: warning: 4-way bank conflict on 's[4 * t]'
-  // AST: :[[@LINE-4]]:23: warning: 4-way bank conflict on 's[4 * t + 1]'
+  // AST: :[[@LINE-3]]:12: note: 4-way bank conflict on 's[4 * t]'
+  // AST: :[[@LINE-4]]:23: note: 4-way bank conflict on 's[4 * t + 1]'
 }
 
 // The same field read twice with no store between: one load, one finding.
@@ -154,8 +154,8 @@ __global__ void externPair(float *out) {
   ext[t + blockDim.x] = out[t + blockDim.x];
   __syncthreads();
   out[t] = ext[2 * t] - ext[2 * t + 1];
-  // AST: :[[@LINE-1]]:12: warning: 2-way bank conflict on 'ext[2 * t]'
-  // AST: :[[@LINE-2]]:25: warning: 2-way bank conflict on 'ext[2 * t + 1]'
+  // AST: :[[@LINE-1]]:12: note: 2-way bank conflict on 'ext[2 * t]'
+  // AST: :[[@LINE-2]]:25: note: 2-way bank conflict on 'ext[2 * t + 1]'
 }
 
 // libdevice's expf touches no memory: the .x and .y loads around it still
