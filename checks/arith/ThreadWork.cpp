@@ -2,6 +2,7 @@
 #include "Analysis/AffineIndex.h"
 #include "Analysis/BodyWalk.h"
 #include "Analysis/Loops.h"
+#include "clang/AST/Attr.h"
 #include "clang/AST/ExprCXX.h"
 
 using namespace clang;
@@ -64,7 +65,22 @@ const ThreadWork &ThreadWorkModel::of(const FunctionDecl *F, unsigned Depth) {
             if (!For || Next != For->getInit())
               Times *= TripsOf(Path[I]);
           }
-          double Cost = 1;
+          double Cost = 1, Accesses = 0;
+          if (const auto *AS = dyn_cast<ArraySubscriptExpr>(S)) {
+            // Through a pointer, or a __shared__ array's element; a local
+            // array's elements live in registers once unrolled.
+            const Expr *Base = AS->getBase()->IgnoreParenImpCasts();
+            const auto *Arr = dyn_cast<DeclRefExpr>(Base);
+            const auto *V = Arr ? dyn_cast<VarDecl>(Arr->getDecl()) : nullptr;
+            Accesses = (Base->getType()->isPointerType() &&
+                        !isa<ArraySubscriptExpr>(Base)) ||
+                               (V && V->hasAttr<CUDASharedAttr>())
+                           ? 1
+                           : 0;
+          } else if (const auto *UO = dyn_cast<UnaryOperator>(S);
+                     UO && UO->getOpcode() == UO_Deref) {
+            Accesses = 1;
+          }
           if (Call)
             if (const FunctionDecl *Callee = Call->getDirectCallee())
               if (Depth < MaxCallDepth && Callee->hasBody() &&
@@ -72,9 +88,12 @@ const ThreadWork &ThreadWorkModel::of(const FunctionDecl *F, unsigned Depth) {
                       Callee->getLocation())) {
                 const FunctionDecl *Def = nullptr;
                 Callee->hasBody(Def);
-                Cost = std::max(1.0, of(Def, Depth + 1).Total);
+                const ThreadWork &Inner = of(Def, Depth + 1);
+                Cost = std::max(1.0, Inner.Total);
+                Accesses = Inner.PointerAccesses;
               }
           W.Total += Times * Cost;
+          W.PointerAccesses += Times * Accesses;
           if (isa<ArraySubscriptExpr>(S) ||
               (isa<BinaryOperator>(S) &&
                cast<BinaryOperator>(S)->getType()->isPointerType()))

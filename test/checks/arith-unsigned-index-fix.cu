@@ -43,4 +43,4 @@ __global__ void parameter(const float *in, float *out, unsigned s) {
 // JSON: "fixes": [
 // JSON: "replacement": "int"
 // IR: define {{.*}}counter
-// AFTER: warning: 'k * s' indexes 'in' with unsigned 32-bit arithmetic in the loop over 'k'
+// AFTER: note: 'k * s' indexes 'in' with unsigned 32-bit arithmetic in the loop over 'k'

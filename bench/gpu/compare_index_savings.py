@@ -1,0 +1,70 @@
+#!/usr/bin/env python3
+"""arith-unsigned-index's estimate of what a fix saves, against the GPU.
+
+Lints bench/gpu/index_savings.cu (warplint --arch=sm_90), sums each orig_*
+kernel's saving_pct over its findings, and puts it beside what Nsight
+Compute measured for the kernel with unsigned indices and with int ones
+(fix_*): the share of instructions executed and of time the change saves.
+An estimate agrees when it is within a factor of 2 of either, or under 5%
+where either is.
+
+  compare_bank_savings.py --warplint build/bin/warplint --ncu index-savings-ncu.csv
+"""
+import argparse, collections, csv, json, os, subprocess, sys
+
+here = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, here)
+from compare_savings import measured  # noqa: E402
+
+
+def predicted(warplint, source):
+    r = subprocess.run([warplint, "--arch=sm_90", "--format=json",
+                        "--checks=-*,arith-unsigned-index", source,
+                        "--"], capture_output=True, text=True)
+    doc = json.loads(r.stdout)
+    kernel_at, current = {}, None
+    for n, l in enumerate(open(source).read().split("\n"), 1):
+        if l.startswith("__global__ void "):
+            current = l.split()[2].split("(")[0]
+        kernel_at[n] = current
+    out = collections.defaultdict(lambda: [0.0, []])
+    for f in doc["findings"]:
+        k = kernel_at.get(f["line"])
+        out[k][0] += f["metrics"].get("saving_pct", 0)
+        out[k][1].append(f["severity"])
+    return out
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--warplint", required=True)
+    ap.add_argument("--ncu", default=os.path.join(
+        here, "index-savings-ncu-h100-sm90.csv"))
+    a = ap.parse_args()
+    m = measured(a.ncu)
+    p = predicted(a.warplint, os.path.join(here, "index_savings.cu"))
+    print("kernel,severity,estimate_pct,instructions_saved_pct,"
+          "time_saved_pct,agree")
+    agree = total = 0
+    for k in m:
+        if not k.startswith("orig_"):
+            continue
+        o, x = m[k], m["fix_" + k[5:]]
+        save = lambda n: 100 * (1 - x[n] / o[n])
+        sw = save("smsp__inst_executed.sum")
+        st = save("gpu__time_duration.sum")
+        est, sev = p.get(k, [0.0, []])
+        est = min(est, 100.0)
+        within = lambda v: est > 0 and v > 0 and 0.5 <= est / v <= 2
+        ok = (est < 5 and (sw < 5 or st < 5)) or within(sw) or within(st)
+        agree += ok
+        total += 1
+        print(f"{k[5:]},{'/'.join(sorted(set(sev))) or 'none'},{est:.1f},"
+              f"{sw:.1f},{st:.1f},{'yes' if ok else 'no'}")
+    print(f"# {agree} of {total} estimates within a factor of 2 of what "
+          f"the fix saves on the GPU")
+    return 0 if agree == total else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
