@@ -38,7 +38,8 @@ void OccupancyCheck::launchMatched(const CallExpr *Call) {
   // attention_backward.cu dispatches 18 kernels over block sizes so), is
   // judged nowhere, and expecting it compiled its kernel for nothing.
   const FunctionDecl *Caller = context().callGraph().callerOf(Call);
-  if (!Caller || Caller->isTemplateInstantiation())
+  if (!Caller || Caller->isTemplateInstantiation() ||
+      inDeadBranch(Call, context().astContext()))
     return;
   if (std::optional<Launch> L = launchOf(Call))
     judge(*L, /*Expect=*/true);
@@ -50,7 +51,7 @@ void OccupancyCheck::checkFunction(const FunctionDecl *F) {
     const auto *Call = dyn_cast<CallExpr>(S);
     if (!Call)
       return;
-    if (isLaunch(Call))
+    if (isLaunch(Call) && !inDeadBranch(Call, context().astContext()))
       if (std::optional<Launch> L = launchOf(Call))
         Launches.push_back(*L);
     if (std::optional<SharedOptIn> O = sharedOptIn(Call))

@@ -1,9 +1,36 @@
 #include "checks/launch/VerdictGroups.h"
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/ParentMapContext.h"
 #include <algorithm>
 
 using namespace clang;
 
 namespace warplint::launch {
+
+bool inDeadBranch(const Stmt *Launch, ASTContext &Ctx) {
+  DynTypedNode Child = DynTypedNode::create(*Launch);
+  for (unsigned Depth = 0; Depth < 64; ++Depth) {
+    DynTypedNodeList Parents = Ctx.getParents(Child);
+    if (Parents.empty())
+      return false;
+    const DynTypedNode &P = Parents[0];
+    if (P.get<FunctionDecl>() || P.get<LambdaExpr>())
+      return false;
+    if (const auto *If = P.get<IfStmt>()) {
+      const Stmt *C = Child.get<Stmt>();
+      const Expr *Cond = If->getCond();
+      bool Value = false;
+      if (C && Cond && (C == If->getThen() || C == If->getElse()) &&
+          !Cond->isValueDependent() &&
+          Cond->EvaluateAsBooleanCondition(Value, Ctx) &&
+          (Value ? C == If->getElse() : C == If->getThen()))
+        return true;
+    }
+    Child = P;
+  }
+  return false;
+}
 
 const FunctionDecl *kernelPattern(const FunctionDecl *K) {
   if (!K)

@@ -22,6 +22,12 @@ namespace warplint::launch {
 // that norm_f32<32> and norm_f32<1024> are one kernel.
 const clang::FunctionDecl *kernelPattern(const clang::FunctionDecl *K);
 
+// Whether Launch lies in a branch that its own constants make dead: an
+// if whose condition the compiler folds (`if (K < 10)` with K a macro's
+// literal, `if constexpr`) and the branch it does not take. Such a launch
+// never runs and gets no verdict.
+bool inDeadBranch(const clang::Stmt *Launch, clang::ASTContext &Ctx);
+
 // A note at each other launch that shares the finding's verdict.
 void noteOtherLaunches(FindingBuilder &B,
                        llvm::ArrayRef<clang::SourceLocation> Others,

@@ -26,3 +26,16 @@ void run(float *a, int n) {
   // CHECK: :[[@LINE-2]]:12: note: the grid's size is known only at run time: this matters only when it has more blocks than one wave of the GPU holds (the SMs of the architecture's largest part times the blocks per SM above)
   // JSON: "grid_fills_gpu_above_blocks": 216.0
 }
+
+// Negative: a launch in a branch its own constants make dead (a dispatch
+// macro's literal K: `if (K < 10) ... else ...`) never runs.
+#define DISPATCH(K)                                                            \
+  if (K < 10)                                                                  \
+    tie<<<1, 1024>>>(a);                                                       \
+  else                                                                         \
+    regs256<<<4096, 256>>>(a);
+void dispatch(float *a) {
+  DISPATCH(4)
+  if constexpr (sizeof(float) == 8)
+    regs256<<<8192, 256>>>(a);
+}
