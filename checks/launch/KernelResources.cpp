@@ -4,6 +4,7 @@
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Attr.h"
 #include "clang/AST/Mangle.h"
+#include "llvm/Support/Path.h"
 
 using namespace clang;
 
@@ -37,6 +38,9 @@ LaunchBounds launchBoundsOf(const FunctionDecl *Kernel) {
 std::string KernelResourcesSeen::registerText() const {
   if (!Registers)
     return "";
+  if (!From.empty())
+    return std::to_string(*Registers) + " registers per thread (the build's '" +
+           llvm::sys::path::filename(From).str() + "')";
   return std::to_string(*Registers) + " registers per thread" +
          (Spilled ? " (ptxas, which also spills " + std::to_string(Spilled) +
                         " bytes)"
@@ -68,6 +72,7 @@ KernelResourcesSeen kernelResourcesOf(CheckContext &Ctx, const ArchInfo &A,
     Out.Registers = R->Registers;
     Out.Spilled = R->SpillBytes;
     Out.StaticSharedBytes = R->SharedBytes;
+    Out.From = R->From;
     return Out;
   }
   Out.StaticSharedBytes = unsigned(Static.bytes(Kernel));

@@ -20,6 +20,7 @@ struct KernelResourcesSeen {
   std::optional<unsigned> Registers; // per thread, from ptxas
   unsigned Spilled = 0;              // bytes of spill stores, from ptxas
   unsigned StaticSharedBytes = 0;
+  std::string From;       // the build's object they were read from, if any
   std::string NotCounted; // why Registers is unknown, with the caps
   // "128 registers per thread (ptxas)", with its spills; empty if unknown.
   std::string registerText() const;

@@ -36,6 +36,9 @@ struct KernelResources {
   unsigned Registers = 0;   // per thread
   unsigned SharedBytes = 0; // static __shared__, as ptxas counts it
   unsigned SpillBytes = 0;  // spill stores
+  // The object of the user's build they were read from; empty: ptxas
+  // compiled them for this run.
+  std::string From;
 };
 
 // The run's answers beyond the AST; each default is "not available".

@@ -4,6 +4,7 @@
 #pragma once
 #include "Arch/ArchTable.h"
 #include "Core/Services.h"
+#include "Driver/BuildObject.h"
 #include "Driver/Focus.h"
 #include "Driver/IRLayer.h"
 #include "Driver/OneParse.h"
@@ -90,6 +91,8 @@ public:
   }
   void expectKernelResources(const ArchInfo &A,
                              llvm::StringRef Mangled) override {
+    if (fromBuild(A, Mangled))
+      return; // nothing to compile
     if (IR && !T.Ptxas.empty())
       IR->expectKernel(Mangled);
   }
@@ -98,8 +101,24 @@ public:
   }
 
 private:
+  // What the user's own build compiled, if it has the kernel for A.
+  std::optional<KernelResources> fromBuild(const ArchInfo &A,
+                                           llvm::StringRef Mangled) {
+    if (T.BuildOutput.empty())
+      return std::nullopt;
+    if (!Build && BuildWhy.empty())
+      Build = BuildObject::read(T.BuildOutput, T.File, BuildWhy);
+
+    std::string Missed;
+    if (!Build || !Build->covers(A.Name))
+      return std::nullopt;
+    return Build->lookup(A, Mangled, Missed);
+  }
   std::optional<KernelResources>
   resources(const ArchInfo &A, llvm::StringRef Mangled, std::string &Why) {
+    // The user's own build first: exact, and no compile.
+    if (std::optional<KernelResources> R = fromBuild(A, Mangled))
+      return R;
     if (!T.Ptxas.empty()) {
       if (!llvm::is_contained(nvccTargets(T.Nvcc), A.Name)) {
         Why = "the installed nvcc does not compile for " + A.Name;
@@ -123,6 +142,8 @@ private:
 
   ResourceUsageJob *Resources;
   const FileTask &T;
+  std::optional<BuildObject> Build; // read on the first question
+  std::string BuildWhy;             // why it could not be
   const ArchInfo *Own;
   IRLayerConsumer *IR = nullptr;
 };

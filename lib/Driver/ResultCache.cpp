@@ -131,6 +131,15 @@ std::string ResultCache::keyOf(const FileTask &T, const RunEnvironment &Env) {
   H.add(T.Flags.IsCuda ? "cuda" : "c++");
   // Where launch-occupancy's registers come from, if anywhere.
   H.add(T.Ptxas).add(T.Libdevice).add(T.Nvcc);
+  // The build's output the registers are read from: a rebuild is a new key.
+  if (T.ResourceUsage && !T.BuildOutput.empty()) {
+    llvm::sys::fs::file_status S;
+    H.add(T.BuildOutput);
+    if (!llvm::sys::fs::status(T.BuildOutput, S))
+      H.add(std::to_string(
+                S.getLastModificationTime().time_since_epoch().count()))
+          .add(std::to_string(S.getSize()));
+  }
   std::vector<const ArchInfo *> Parses = T.Archs;
   if (!T.Flags.IsCuda)
     Parses = {nullptr};

@@ -61,6 +61,10 @@ struct FileTask {
   // lists are those either route compiles for.
   std::string Ptxas, Libdevice;
   std::string Nvcc;
+  // The file the compile database's command writes (BuildObject): its
+  // cubins give the registers first, where it exists and is newer than
+  // the source (--registers-from=build, the default).
+  std::string BuildOutput;
   std::string NoPtxas;
   // Say on stderr each kernel's registers as asked (--print-registers).
   bool PrintRegisters = false;

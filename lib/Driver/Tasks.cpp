@@ -1,4 +1,5 @@
 #include "Driver/Tasks.h"
+#include "Driver/BuildObject.h"
 #include "checks/Registry.h"
 #include "clang/Tooling/JSONCompilationDatabase.h"
 #include "llvm/Support/FileSystem.h"
@@ -49,6 +50,14 @@ TaskBuilder::build(StringRef File, StringRef Abs,
     if (!Commands.empty()) {
       Command = Commands.front().CommandLine;
       T.Directory = Commands.front().Directory;
+      // The file the build writes, for the registers it compiled; not for
+      // a command borrowed from a neighbour.
+      if (Commands.front().Heuristic.empty())
+        T.BuildOutput = Commands.front().Output.empty()
+                            ? buildOutputOf(Command, Abs, T.Directory)
+                            : buildOutputOf({Command.front(), "-o",
+                                             Commands.front().Output},
+                                            Abs, T.Directory);
     }
   }
   if (Command.empty())
