@@ -57,7 +57,8 @@ struct Runs {
   unsigned UnknownLoops = 0; // loops taken as AssumedTrips or GeometricTrips
 };
 
-// The accesses of a group of siblings: same array, the same thread part and
+// The accesses of a group of siblings (global or shared, as the access):
+// same array, the same thread part and
 // the same index up to a constant, in the same loop and direction, in the
 // same call context.
 struct SiblingGroup {
@@ -95,6 +96,15 @@ unsigned bankConflictWays(const std::vector<int64_t> &Offsets, unsigned Size,
 // DRAM sectors a second (3.35 TB/s) and serves about 232 G shared
 // wavefronts (132 SMs at 1.755 GHz), about 2 to 1.
 constexpr double SectorWavefronts = 2;
+
+// Why a kernel's memory efficiency matters little to the program, from
+// its launches in this file: every one runs fewer warps in all than the
+// GPU has SMs (it cannot load the memory system: latency bounds it).
+// Empty when that does not hold or is not known (a grid or block not
+// written with constants), no launch of the file names the kernel, or F
+// is not a kernel.
+std::string smallLaunchReason(CheckContext &Ctx, const clang::FunctionDecl *F,
+                              llvm::ArrayRef<CallLink> Chain);
 
 class TrafficModel {
 public:
@@ -137,6 +147,7 @@ public:
     Loops.clear();
     Accesses.clear();
     Signatures.clear();
+    Steps.clear();
   }
 
 private:
@@ -151,6 +162,11 @@ private:
   const std::vector<MemoryAccess> &accessesOf(const clang::FunctionDecl *F);
   // addressSignature of E, spelled once.
   const std::string &signatureOf(const clang::Expr *E);
+  // The bytes B lies beyond A when both index with the same local that a
+  // statement between them steps by a constant (col = col + 1; col++),
+  // which the flow-insensitive address forms do not see: 0 if none.
+  int64_t steppedShift(const MemoryAccess &A, const MemoryAccess &B,
+                       const clang::FunctionDecl *F);
   // The loops around S in F that run it each round, outermost first.
   llvm::ArrayRef<const clang::Stmt *> loopsAround(const clang::Stmt *S,
                                                   const clang::FunctionDecl *F);
@@ -162,6 +178,13 @@ private:
   llvm::DenseMap<const clang::FunctionDecl *, std::vector<MemoryAccess>>
       Accesses;
   llvm::DenseMap<const clang::Expr *, std::string> Signatures;
+  // Per function, each local's constant steps: where, and by how much.
+  llvm::DenseMap<
+      const clang::FunctionDecl *,
+      llvm::DenseMap<
+          const clang::VarDecl *,
+          llvm::SmallVector<std::pair<clang::SourceLocation, int64_t>, 4>>>
+      Steps;
   llvm::DenseMap<const clang::FunctionDecl *, KernelSectors> Kernels;
 };
 

@@ -22,6 +22,9 @@ private:
     std::string Text;
     CostShare Share;
   };
+  // Whether ptxas lays Root out aligned to Bytes (see checkFunction).
+  bool alignedFor(const clang::ValueDecl *Root, const clang::FunctionDecl *F,
+                  unsigned Bytes);
   Saving saving(const MemoryAccess &A, const clang::FunctionDecl *F,
                 llvm::ArrayRef<CallLink> Chain, unsigned Ways, unsigned Lanes,
                 unsigned Size, bool InTally);

@@ -137,6 +137,13 @@ void UncoalescedAccessCheck::checkFunction(const FunctionDecl *F) {
     Severity Level = !Filled && !MayBeUnit && Cost.SavingPct >= MinSavingPct
                          ? Severity::Warning
                          : Severity::Note;
+    // A kernel whose launches cannot load the memory system.
+    std::string Small;
+    if (Level == Severity::Warning) {
+      Small = smallLaunchReason(context(), F, Worst->Chain);
+      if (!Small.empty())
+        Level = Severity::Note;
+    }
 
     std::string CostText;
     if (Grouped) {
@@ -186,6 +193,7 @@ void UncoalescedAccessCheck::checkFunction(const FunctionDecl *F) {
         CostText += " (taking each loop of unknown trip count as " +
                     std::to_string(AssumedTrips) + " rounds)";
     }
+    CostText += Small;
     if (MayBeUnit)
       CostText += "; the access is coalesced if (" + P.SymbolName + ") is " +
                   std::to_string(Size) +

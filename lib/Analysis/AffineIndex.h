@@ -246,6 +246,16 @@ public:
   // A launch in a template's pattern is skipped: its instantiations carry
   // the values of the template arguments.
   void recordLaunch(const clang::CallExpr *Launch);
+  // What the launches recordLaunch saw say of a kernel's grids: the most
+  // blocks one runs, and whether every one of them is written with
+  // constants (gridBlocksOf).
+  struct LaunchGrids {
+    std::optional<uint64_t> MaxBlocks;
+    bool AllConstant = true;
+  };
+  // Kernel's (a template as written: all its instantiations'); null when
+  // no launch names it.
+  std::optional<LaunchGrids> launchGrids(const clang::FunctionDecl *Kernel);
   // The value of a launch argument written with constants: a literal, a
   // constexpr or const variable, a macro, dim3(x, y, z) of those, a local
   // (dim3 or integer) that is initialised so and never written again (by
@@ -367,6 +377,7 @@ private:
   llvm::DenseMap<const clang::FunctionDecl *, BlockShape> Shapes;
   llvm::DenseSet<const clang::FunctionDecl *> Unpinned;
   llvm::DenseSet<const clang::CallExpr *> SeenLaunches;
+  llvm::DenseMap<const clang::FunctionDecl *, LaunchGrids> Grids;
   llvm::DenseMap<const clang::FunctionDecl *, std::unique_ptr<LocalWrites>>
       Writes;
   llvm::DenseMap<const clang::FunctionDecl *, std::vector<ReachedAccess>>

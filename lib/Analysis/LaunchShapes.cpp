@@ -235,6 +235,27 @@ static const Expr *assignedJustBefore(const CallExpr *Launch, const VarDecl *V,
   return nullptr;
 }
 
+std::optional<AffineAnalysis::LaunchGrids>
+AffineAnalysis::launchGrids(const FunctionDecl *Kernel) {
+  std::vector<const FunctionDecl *> Forms{Kernel->getCanonicalDecl()};
+  if (const FunctionTemplateDecl *T = Kernel->getDescribedFunctionTemplate())
+    for (const FunctionDecl *Spec : T->specializations())
+      Forms.push_back(Spec->getCanonicalDecl());
+  std::optional<LaunchGrids> Out;
+  for (const FunctionDecl *F : Forms) {
+    auto It = Grids.find(F);
+    if (It == Grids.end())
+      continue;
+    if (!Out)
+      Out = LaunchGrids();
+    Out->AllConstant &= It->second.AllConstant;
+    if (It->second.MaxBlocks &&
+        (!Out->MaxBlocks || *It->second.MaxBlocks > *Out->MaxBlocks))
+      Out->MaxBlocks = It->second.MaxBlocks;
+  }
+  return Out;
+}
+
 void AffineAnalysis::recordLaunch(const CallExpr *Launch) {
   // A launch in a template's pattern is seen again, with its arguments'
   // values, in each instantiation; one never instantiated never runs.
@@ -243,7 +264,15 @@ void AffineAnalysis::recordLaunch(const CallExpr *Launch) {
     return;
   LaunchSite Site = launchSite(Launch);
   const FunctionDecl *Kernel = Site.Kernel;
-  if (!Kernel || Unpinned.count(Kernel))
+  if (!Kernel)
+    return;
+  LaunchGrids &G = Grids[Kernel];
+  std::optional<uint64_t> Blocks =
+      Site.Grid ? gridBlocksOf(Site.Grid, Ctx) : std::nullopt;
+  G.AllConstant &= Blocks.has_value();
+  if (Blocks && (!G.MaxBlocks || *Blocks > *G.MaxBlocks))
+    G.MaxBlocks = Blocks;
+  if (Unpinned.count(Kernel))
     return;
   // dim3(4, 8, n): a warp is 4 x 8 lanes of one z-slice, whatever n is.
   bool RuntimeZ = false;
