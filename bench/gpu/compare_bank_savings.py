@@ -11,31 +11,13 @@ where either is.
 
   compare_bank_savings.py --warplint build/bin/warplint --ncu bank-savings-ncu.csv
 """
-import argparse, collections, csv, json, os, subprocess, sys
+import argparse, os, sys
 
 here = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, here)
-from compare_savings import measured  # noqa: E402
+from compare_savings import measured, predicted  # noqa: E402
 
 SECTOR_WAVEFRONTS = 2
-
-
-def predicted(warplint, source):
-    r = subprocess.run([warplint, "--arch=sm_90", "--format=json",
-                        "--checks=-*,memory-shared-bank-conflict", source,
-                        "--"], capture_output=True, text=True)
-    doc = json.loads(r.stdout)
-    kernel_at, current = {}, None
-    for n, l in enumerate(open(source).read().split("\n"), 1):
-        if l.startswith("__global__ void "):
-            current = l.split()[2].split("(")[0]
-        kernel_at[n] = current
-    out = collections.defaultdict(lambda: [0.0, []])
-    for f in doc["findings"]:
-        k = kernel_at.get(f["line"])
-        out[k][0] += f["metrics"].get("saving_pct", 0)
-        out[k][1].append(f["severity"])
-    return out
 
 
 def main():
@@ -45,7 +27,8 @@ def main():
         here, "bank-savings-ncu-h100-sm90.csv"))
     a = ap.parse_args()
     m = measured(a.ncu)
-    p = predicted(a.warplint, os.path.join(here, "bank_savings.cu"))
+    p = predicted(a.warplint, os.path.join(here, "bank_savings.cu"),
+                  "memory-shared-bank-conflict")
     wf = "l1tex__data_pipe_lsu_wavefronts_mem_shared.sum"
     print("kernel,severity,estimate_pct,work_saved_pct,time_saved_pct,"
           "bank_conflicts,agree")

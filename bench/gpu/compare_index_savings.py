@@ -10,29 +10,11 @@ where either is.
 
   compare_bank_savings.py --warplint build/bin/warplint --ncu index-savings-ncu.csv
 """
-import argparse, collections, csv, json, os, subprocess, sys
+import argparse, os, sys
 
 here = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, here)
-from compare_savings import measured  # noqa: E402
-
-
-def predicted(warplint, source):
-    r = subprocess.run([warplint, "--arch=sm_90", "--format=json",
-                        "--checks=-*,arith-unsigned-index", source,
-                        "--"], capture_output=True, text=True)
-    doc = json.loads(r.stdout)
-    kernel_at, current = {}, None
-    for n, l in enumerate(open(source).read().split("\n"), 1):
-        if l.startswith("__global__ void "):
-            current = l.split()[2].split("(")[0]
-        kernel_at[n] = current
-    out = collections.defaultdict(lambda: [0.0, []])
-    for f in doc["findings"]:
-        k = kernel_at.get(f["line"])
-        out[k][0] += f["metrics"].get("saving_pct", 0)
-        out[k][1].append(f["severity"])
-    return out
+from compare_savings import measured, predicted  # noqa: E402
 
 
 def main():
@@ -42,7 +24,8 @@ def main():
         here, "index-savings-ncu-h100-sm90.csv"))
     a = ap.parse_args()
     m = measured(a.ncu)
-    p = predicted(a.warplint, os.path.join(here, "index_savings.cu"))
+    p = predicted(a.warplint, os.path.join(here, "index_savings.cu"),
+                  "arith-unsigned-index")
     print("kernel,severity,estimate_pct,instructions_saved_pct,"
           "time_saved_pct,agree")
     agree = total = 0

@@ -24,9 +24,11 @@ def measured(path):
     return m
 
 
-def predicted(warplint, source):
+def predicted(warplint, source, check="memory-uncoalesced-access"):
+    """Each kernel's saving_pct summed over Check's findings, and their
+    severities, from warplint --arch=sm_90 on Source."""
     r = subprocess.run([warplint, "--arch=sm_90", "--format=json",
-                        "--checks=-*,memory-uncoalesced-access", source, "--"],
+                        "--checks=-*," + check, source, "--"],
                        capture_output=True, text=True)
     doc = json.loads(r.stdout)
     lines = open(source).read().split("\n")
