@@ -130,7 +130,8 @@ bool BlockSizeCheck::readsBlockSize(const FunctionDecl *F, unsigned Depth) {
 void BlockSizeCheck::check(const MatchFinder::MatchResult &R) {
   const auto *Call = R.Nodes.getNodeAs<CallExpr>("launch");
   LaunchSite L = launchSite(Call);
-  if (!L.Block || inDeadBranch(Call, context().astContext()))
+  if (!L.Block || inDeadBranch(Call, context().callGraph().callerOf(Call),
+                               context().astContext()))
     return;
   // Judged at the end of the TU, when every launch whose kernel's registers
   // a verdict needs is known (this check's and launch-occupancy's): the

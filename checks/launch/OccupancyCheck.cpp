@@ -39,7 +39,7 @@ void OccupancyCheck::launchMatched(const CallExpr *Call) {
   // judged nowhere, and expecting it compiled its kernel for nothing.
   const FunctionDecl *Caller = context().callGraph().callerOf(Call);
   if (!Caller || Caller->isTemplateInstantiation() ||
-      inDeadBranch(Call, context().astContext()))
+      inDeadBranch(Call, Caller, context().astContext()))
     return;
   if (std::optional<Launch> L = launchOf(Call))
     judge(*L, /*Expect=*/true);
@@ -51,7 +51,7 @@ void OccupancyCheck::checkFunction(const FunctionDecl *F) {
     const auto *Call = dyn_cast<CallExpr>(S);
     if (!Call)
       return;
-    if (isLaunch(Call) && !inDeadBranch(Call, context().astContext()))
+    if (isLaunch(Call) && !inDeadBranch(Call, F, context().astContext()))
       if (std::optional<Launch> L = launchOf(Call))
         Launches.push_back(*L);
     if (std::optional<SharedOptIn> O = sharedOptIn(Call))

@@ -1,35 +1,37 @@
 #include "checks/launch/VerdictGroups.h"
+#include "Analysis/BodyWalk.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/ExprCXX.h"
-#include "clang/AST/ParentMapContext.h"
 #include <algorithm>
 
 using namespace clang;
 
 namespace warplint::launch {
 
-bool inDeadBranch(const Stmt *Launch, ASTContext &Ctx) {
-  DynTypedNode Child = DynTypedNode::create(*Launch);
-  for (unsigned Depth = 0; Depth < 64; ++Depth) {
-    DynTypedNodeList Parents = Ctx.getParents(Child);
-    if (Parents.empty())
-      return false;
-    const DynTypedNode &P = Parents[0];
-    if (P.get<FunctionDecl>() || P.get<LambdaExpr>())
-      return false;
-    if (const auto *If = P.get<IfStmt>()) {
-      const Stmt *C = Child.get<Stmt>();
-      const Expr *Cond = If->getCond();
-      bool Value = false;
-      if (C && Cond && (C == If->getThen() || C == If->getElse()) &&
-          !Cond->isValueDependent() &&
-          Cond->EvaluateAsBooleanCondition(Value, Ctx) &&
-          (Value ? C == If->getElse() : C == If->getThen()))
-        return true;
-    }
-    Child = P;
-  }
-  return false;
+bool inDeadBranch(const Stmt *Launch, const FunctionDecl *Caller,
+                  ASTContext &Ctx) {
+  // The ifs around the launch, from a walk of the caller's body (the AST's
+  // own parent map would be built for the whole TU for it).
+  if (!Caller || !Caller->getBody())
+    return false;
+  bool Dead = false;
+  forEachStmt(Caller->getBody(), WalkOptions().enterLambdas(),
+              [&](const Stmt *S, llvm::ArrayRef<const Stmt *> Path) {
+                if (S != Launch)
+                  return WalkStep::Continue;
+                for (size_t I = 0; I < Path.size() && !Dead; ++I) {
+                  const auto *If = dyn_cast<IfStmt>(Path[I]);
+                  const Stmt *C = I + 1 < Path.size() ? Path[I + 1] : S;
+                  const Expr *Cond = If ? If->getCond() : nullptr;
+                  bool Value = false;
+                  Dead = Cond && (C == If->getThen() || C == If->getElse()) &&
+                         !Cond->isValueDependent() &&
+                         Cond->EvaluateAsBooleanCondition(Value, Ctx) &&
+                         (Value ? C == If->getElse() : C == If->getThen());
+                }
+                return WalkStep::Stop;
+              });
+  return Dead;
 }
 
 const FunctionDecl *kernelPattern(const FunctionDecl *K) {

@@ -26,7 +26,8 @@ const clang::FunctionDecl *kernelPattern(const clang::FunctionDecl *K);
 // if whose condition the compiler folds (`if (K < 10)` with K a macro's
 // literal, `if constexpr`) and the branch it does not take. Such a launch
 // never runs and gets no verdict.
-bool inDeadBranch(const clang::Stmt *Launch, clang::ASTContext &Ctx);
+bool inDeadBranch(const clang::Stmt *Launch, const clang::FunctionDecl *Caller,
+                  clang::ASTContext &Ctx);
 
 // A note at each other launch that shares the finding's verdict.
 void noteOtherLaunches(FindingBuilder &B,
