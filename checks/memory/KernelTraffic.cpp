@@ -218,7 +218,8 @@ const TrafficModel::KernelSectors &TrafficModel::kernel(const FunctionDecl *K) {
           if (G.Members.size() > 1) {
             if (G.Members.front().E != A.E)
               return;
-            Sectors = G.Together.Sectors;
+            // The loop's rounds are in the group: it moves that once.
+            Sectors = G.Together.Sectors / double(std::max(1u, G.Rounds));
           }
         }
       }
@@ -253,8 +254,8 @@ const std::string &TrafficModel::signatureOf(const Expr *E) {
 }
 
 CostShare TrafficModel::share(const Stmt *S, const FunctionDecl *F,
-                              llvm::ArrayRef<CallLink> Chain, unsigned Sectors,
-                              unsigned Needed) {
+                              llvm::ArrayRef<CallLink> Chain, double Sectors,
+                              double Needed) {
   CostShare C;
   const FunctionDecl *K = Chain.empty() ? F : Chain.front().Caller;
   C.R = runs(S, F, Chain);
@@ -265,8 +266,7 @@ CostShare TrafficModel::share(const Stmt *S, const FunctionDecl *F,
   if (Total <= 0)
     return C;
   C.AccessPct = std::min(100.0, 100.0 * Mine / Total);
-  C.SavingPct = std::min(100.0, 100.0 * C.R.Times *
-                                    (double(Sectors) - double(Needed)) / Total);
+  C.SavingPct = std::min(100.0, 100.0 * C.R.Times * (Sectors - Needed) / Total);
   C.SavingPct = std::max(0.0, C.SavingPct);
   return C;
 }
@@ -429,6 +429,114 @@ const VarDecl *addedLocal(const Expr *E) {
 
 } // namespace
 
+namespace {
+
+// The bytes lvalue E moves by when V grows by one, where V enters its
+// address only added (times constants): p[2 * v + c], *(p + v), __ldg(p +
+// v); nothing otherwise.
+std::optional<int64_t> intStride(const Expr *E, const VarDecl *V,
+                                 const ASTContext &AST, unsigned Depth = 0) {
+  E = E->IgnoreParenImpCasts();
+  if (Depth > 16)
+    return std::nullopt;
+  if (const auto *D = dyn_cast<DeclRefExpr>(E))
+    return D->getDecl() == V ? 1 : 0;
+  if (isa<IntegerLiteral>(E) || E->isValueDependent())
+    return E->isValueDependent() ? std::nullopt : std::optional<int64_t>(0);
+  if (const auto *BO = dyn_cast<BinaryOperator>(E)) {
+    auto L = intStride(BO->getLHS(), V, AST, Depth + 1);
+    auto R = intStride(BO->getRHS(), V, AST, Depth + 1);
+    if (!L || !R)
+      return std::nullopt;
+    auto Const = [&](const Expr *X) -> std::optional<int64_t> {
+      if (auto C = X->getIntegerConstantExpr(AST))
+        return C->getExtValue();
+      return std::nullopt;
+    };
+    switch (BO->getOpcode()) {
+    case BO_Add:
+      return *L + *R;
+    case BO_Sub:
+      return *L - *R;
+    case BO_Mul:
+      if (auto C = Const(BO->getRHS()))
+        return *L * *C;
+      if (auto C = Const(BO->getLHS()))
+        return *R * *C;
+      return *L == 0 && *R == 0 ? std::optional<int64_t>(0) : std::nullopt;
+    case BO_Shl:
+      if (auto C = Const(BO->getRHS()); C && *C >= 0 && *C < 16)
+        return *L << *C;
+      return std::nullopt;
+    default:
+      return *L == 0 && *R == 0 ? std::optional<int64_t>(0) : std::nullopt;
+    }
+  }
+  bool Uses = findStmt(E, WalkOptions(), [&](const Stmt *S) {
+    const auto *D = dyn_cast<DeclRefExpr>(S);
+    return D && D->getDecl() == V;
+  });
+  return Uses ? std::nullopt : std::optional<int64_t>(0);
+}
+
+std::optional<int64_t> pointerStride(const Expr *E, const VarDecl *V,
+                                     const ASTContext &AST, unsigned Depth = 0);
+
+std::optional<int64_t> lvalueStride(const Expr *E, const VarDecl *V,
+                                    const ASTContext &AST, unsigned Depth = 0) {
+  E = E->IgnoreParenImpCasts();
+  if (Depth > 16)
+    return std::nullopt;
+  if (const auto *AS = dyn_cast<ArraySubscriptExpr>(E)) {
+    auto I = intStride(AS->getIdx(), V, AST);
+    auto B = pointerStride(AS->getBase(), V, AST, Depth + 1);
+    if (!I || !B || AS->getType()->isIncompleteType() ||
+        AS->getType()->isDependentType())
+      return std::nullopt;
+    return *B + *I * AST.getTypeSizeInChars(AS->getType()).getQuantity();
+  }
+  if (const auto *UO = dyn_cast<UnaryOperator>(E);
+      UO && UO->getOpcode() == UO_Deref)
+    return pointerStride(UO->getSubExpr(), V, AST, Depth + 1);
+  if (const auto *ME = dyn_cast<MemberExpr>(E))
+    return ME->isArrow() ? pointerStride(ME->getBase(), V, AST, Depth + 1)
+                         : lvalueStride(ME->getBase(), V, AST, Depth + 1);
+  if (const auto *CE = dyn_cast<CallExpr>(E); CE && CE->getNumArgs() == 1)
+    return pointerStride(CE->getArg(0), V, AST, Depth + 1);
+  return std::nullopt;
+}
+
+std::optional<int64_t> pointerStride(const Expr *E, const VarDecl *V,
+                                     const ASTContext &AST, unsigned Depth) {
+  E = E->IgnoreParenImpCasts();
+  if (Depth > 16)
+    return std::nullopt;
+  if (const auto *BO = dyn_cast<BinaryOperator>(E);
+      BO && (BO->getOpcode() == BO_Add || BO->getOpcode() == BO_Sub)) {
+    const Expr *P = BO->getLHS(), *I = BO->getRHS();
+    if (!P->getType()->isPointerType())
+      std::swap(P, I);
+    QualType Pointee = P->getType()->getPointeeType();
+    if (!P->getType()->isPointerType() || Pointee->isIncompleteType() ||
+        Pointee->isDependentType())
+      return std::nullopt;
+    auto PS = pointerStride(P, V, AST, Depth + 1);
+    auto IS = intStride(I, V, AST);
+    if (!PS || !IS)
+      return std::nullopt;
+    int64_t Size = AST.getTypeSizeInChars(Pointee).getQuantity();
+    return *PS + (BO->getOpcode() == BO_Sub ? -1 : 1) * *IS * Size;
+  }
+  if (const auto *UO = dyn_cast<UnaryOperator>(E);
+      UO && UO->getOpcode() == UO_AddrOf)
+    return lvalueStride(UO->getSubExpr(), V, AST, Depth + 1);
+  if (const auto *CE = dyn_cast<CastExpr>(E))
+    return pointerStride(CE->getSubExpr(), V, AST, Depth + 1);
+  return intStride(E, V, AST);
+}
+
+} // namespace
+
 int64_t TrafficModel::steppedShift(const MemoryAccess &A, const MemoryAccess &B,
                                    const FunctionDecl *F) {
   const VarDecl *V = addedLocal(A.E);
@@ -575,6 +683,43 @@ SiblingGroup TrafficModel::siblings(const MemoryAccess &A, const WarpPattern &P,
         Piece.Addr.Offset.Const += int64_t(K) * A.Size;
         G.Members.push_back(Piece);
       }
+    }
+  }
+  // The rounds of a loop nvcc unrolls whole (`for (int i = 0; i < 4;
+  // ++i) out[id + i]` with id four elements a lane): each round moves the
+  // address by less than the lanes' spacing, so the rounds fill each
+  // other's sectors (bitsandbytes' sub loop, FasterTransformer's
+  // ELEMENT_PER_ROUND): members at each round's offset.
+  if (const auto *For = dyn_cast_or_null<ForStmt>(MyLoop);
+      For && !G.CopyPieces && P.Regular && P.LaneStride != 0) {
+    std::optional<ForCounter> C = forCounter(For);
+    auto Value = [&](const Expr *E) { return AA.literalValueOf(E); };
+    std::optional<uint64_t> N =
+        C ? constantTripCount(For, Ctx.astContext(), Value) : std::nullopt;
+    std::optional<int64_t> Step;
+    if (const auto *Inc = For->getInc()) {
+      Inc = Inc->IgnoreParenImpCasts();
+      if (const auto *U = dyn_cast<UnaryOperator>(Inc))
+        Step = U->isIncrementOp() ? 1 : -1;
+      else if (const auto *B = dyn_cast<CompoundAssignOperator>(Inc))
+        if (auto K = B->getRHS()->getIntegerConstantExpr(Ctx.astContext()))
+          Step = B->getOpcode() == BO_AddAssign ? K->getExtValue()
+                                                : -K->getExtValue();
+    }
+    std::optional<int64_t> PerUnit =
+        C && N && Step ? lvalueStride(A.E, C->Var, Ctx.astContext())
+                       : std::nullopt;
+    if (N && *N >= 2 && *N <= 16 && PerUnit && *PerUnit != 0 &&
+        std::llabs(*PerUnit * *Step) < std::llabs(P.LaneStride)) {
+      int64_t Shift = *PerUnit * *Step;
+      size_t Written = G.Members.size();
+      for (uint64_t K = 1; K < *N; ++K)
+        for (size_t I = 0; I < Written; ++I) {
+          MemoryAccess Round = G.Members[I];
+          Round.Addr.Offset.Const += int64_t(K) * Shift;
+          G.Members.push_back(Round);
+        }
+      G.Rounds = unsigned(*N);
     }
   }
   llvm::stable_sort(G.Members, [&](const MemoryAccess &X,

@@ -74,6 +74,11 @@ struct SiblingGroup {
   // own expression); 0 otherwise.
   unsigned CopyPieces = 0;
   std::string CopiedType;
+  // The access lies in a loop of this many rounds that nvcc unrolls whole
+  // (a constant trip count of 2 to 16) and steps its address by less than
+  // the lanes' spacing: the other rounds are among Members, and the group
+  // is what the unrolled loop moves, once (0: no rounds).
+  unsigned Rounds = 0;
 };
 
 // The share of a kernel's global sectors an access takes, and what a fix
@@ -123,8 +128,8 @@ public:
   // The kernel's global sectors, and the share of them a run of Sectors
   // (Needed at best) per request at S takes.
   CostShare share(const clang::Stmt *S, const clang::FunctionDecl *F,
-                  llvm::ArrayRef<CallLink> Chain, unsigned Sectors,
-                  unsigned Needed);
+                  llvm::ArrayRef<CallLink> Chain, double Sectors,
+                  double Needed);
 
   // The share of the kernel's memory work (its shared wavefronts, and its
   // global sectors at SectorWavefronts each) that Extra more wavefronts per

@@ -130,8 +130,12 @@ void UncoalescedAccessCheck::checkFunction(const FunctionDecl *F) {
     // The group uses what it moves: the fix saves requests, not bandwidth.
     const bool Filled =
         Grouped && Moved.efficiencyPct(Sector) >= FilledGroupPct;
-    CostShare Cost = Model.share(A.E, F, Worst->Chain, Moved.Sectors,
-                                 Filled ? Moved.Sectors : Moved.Needed);
+    // A group with the rounds of its unrolled loop moves Moved once for
+    // all of them.
+    double PerRun = double(std::max(1u, G.Rounds));
+    CostShare Cost =
+        Model.share(A.E, F, Worst->Chain, Moved.Sectors / PerRun,
+                    (Filled ? Moved.Sectors : Moved.Needed) / PerRun);
     const bool MayBeUnit = P.SymbolicStride &&
                            Model.strideMayBeUnit(P.SymbolName, F, Worst->Chain);
     Severity Level = !Filled && !MayBeUnit && Cost.SavingPct >= MinSavingPct
@@ -149,8 +153,9 @@ void UncoalescedAccessCheck::checkFunction(const FunctionDecl *F) {
     if (Grouped) {
       std::string Others;
       unsigned Named = 0;
+      std::set<const Expr *> Said; // a sibling's rounds are one name
       for (const MemoryAccess &M : G.Members)
-        if (M.E != A.E) {
+        if (M.E != A.E && Said.insert(M.E).second) {
           Others += (Named ? ", '" : "'") + context().sourceText(M.E, 40) + "'";
           ++Named;
         }
@@ -160,6 +165,13 @@ void UncoalescedAccessCheck::checkFunction(const FunctionDecl *F) {
               (A.IsStore ? (Named == 1 ? "writes" : "write")
                          : (Named == 1 ? "reads" : "read")) +
               " the rest of the same sectors";
+      if (G.Rounds) {
+        std::string Rounds = "the other " + std::to_string(G.Rounds - 1) +
+                             " rounds of its loop, which nvcc unrolls, " +
+                             (A.IsStore ? "write" : "read") +
+                             " the rest of the same sectors";
+        Who = Who.empty() ? Rounds : Who + ", and " + Rounds;
+      }
       if (G.CopyPieces) {
         std::string Pieces = "the copy of the whole '" + G.CopiedType +
                              "' moves its other " +

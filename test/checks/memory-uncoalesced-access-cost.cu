@@ -121,3 +121,24 @@ __global__ void ldgQuad(const float *bias, float *out) {
   // CHECK: :[[@LINE-2]]:16: note: each warp load of '__ldg(bias + c)' touches 16 32-byte sectors for 128 useful bytes (25% efficiency) on sm_80: consecutive lanes are 16 bytes apart; '__ldg(bias + c + 1)', '__ldg(bias + c + 2)', '__ldg(bias + c + 3)' read the rest of the same sectors: together the 4 accesses move 16 sectors for 512 useful bytes (100%), so no L2 or DRAM bandwidth is lost, only L1 work (64 sectors requested for the 16 the group needs) [memory-uncoalesced-access]
   // CHECK: :[[@LINE-3]]:16: note: read the 4 values with one 16-byte access per lane
 }
+
+// The rounds of a loop nvcc unrolls whole (a constant trip count) fill each
+// other's sectors when each moves the address by less than the lanes'
+// spacing: a thread's run of four floats (FasterTransformer's
+// ELEMENT_PER_ROUND, bitsandbytes' sub loop).
+__global__ void ownRun(float *out, const float *in) {
+  int id = (blockIdx.x * blockDim.x + threadIdx.x) * 4;
+  for (int i = 0; i < 4; ++i)
+    out[id + i] = in[id + i] * 2.0f;
+  // CHECK: :[[@LINE-1]]:5: note: each warp store of 'out[id + i]' touches 16 32-byte sectors for 128 useful bytes (25% efficiency) on sm_80: consecutive lanes are 16 bytes apart; the other 3 rounds of its loop, which nvcc unrolls, write the rest of the same sectors: together the 4 accesses move 16 sectors for 512 useful bytes (100%), so no L2 or DRAM bandwidth is lost, only L1 work (64 sectors requested for the 16 the group needs)
+  // CHECK: :[[@LINE-2]]:19: note: each warp load of 'in[id + i]' touches 16 32-byte sectors for 128 useful bytes (25% efficiency) on sm_80: consecutive lanes are 16 bytes apart; the other 3 rounds of its loop, which nvcc unrolls, read the rest of the same sectors
+}
+// Rounds that cover only part of the lanes' spacing: half of each sector
+// lost, judged for the group.
+__global__ void spreadRun(float *out, const float *in) {
+  int id = (blockIdx.x * blockDim.x + threadIdx.x) * 64;
+  for (int i = 0; i < 4; ++i)
+    out[id + i] = in[id + i] * 2.0f;
+  // CHECK: :[[@LINE-1]]:5: warning: each warp store of 'out[id + i]' touches 32 32-byte sectors for 128 useful bytes (13% efficiency) on sm_80: consecutive lanes are 256 bytes apart; the other 3 rounds of its loop, which nvcc unrolls, write the rest of the same sectors: together the 4 accesses move 32 sectors for 512 useful bytes (50%); they move about 50% of the kernel's global sectors, and laying the data out for the warp would save about 25% of them
+  // CHECK: :[[@LINE-2]]:19: warning: each warp load of 'in[id + i]' touches 32 32-byte sectors
+}
