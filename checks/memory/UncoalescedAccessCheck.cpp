@@ -166,10 +166,14 @@ void UncoalescedAccessCheck::checkFunction(const FunctionDecl *F) {
                          : (Named == 1 ? "reads" : "read")) +
               " the rest of the same sectors";
       if (G.Rounds) {
-        std::string Rounds = "the other " + std::to_string(G.Rounds - 1) +
-                             " rounds of its loop, which nvcc unrolls, " +
-                             (A.IsStore ? "write" : "read") +
-                             " the rest of the same sectors";
+        std::string Rounds =
+            (G.Rounds == 2
+                 ? std::string("the other round")
+                 : "the other " + std::to_string(G.Rounds - 1) + " rounds") +
+            " of its loop, which nvcc unrolls, " +
+            (A.IsStore ? (G.Rounds == 2 ? "writes" : "write")
+                       : (G.Rounds == 2 ? "reads" : "read")) +
+            " the rest of the same sectors";
         Who = Who.empty() ? Rounds : Who + ", and " + Rounds;
       }
       if (G.CopyPieces) {

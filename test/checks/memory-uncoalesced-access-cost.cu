@@ -142,3 +142,11 @@ __global__ void spreadRun(float *out, const float *in) {
   // CHECK: :[[@LINE-1]]:5: warning: each warp store of 'out[id + i]' touches 32 32-byte sectors for 128 useful bytes (13% efficiency) on sm_80: consecutive lanes are 256 bytes apart; the other 3 rounds of its loop, which nvcc unrolls, write the rest of the same sectors: together the 4 accesses move 32 sectors for 512 useful bytes (50%); they move about 50% of the kernel's global sectors, and laying the data out for the warp would save about 25% of them
   // CHECK: :[[@LINE-2]]:19: warning: each warp load of 'in[id + i]' touches 32 32-byte sectors
 }
+// Two rounds: the other round fills the sectors.
+__global__ void pairRun(float *out, const float *in) {
+  int id = (blockIdx.x * blockDim.x + threadIdx.x) * 2;
+  for (int i = 0; i < 2; ++i)
+    out[id + i] = in[id + i] * 2.0f;
+  // CHECK: :[[@LINE-1]]:5: note: each warp store of 'out[id + i]' touches 8 32-byte sectors for 128 useful bytes (50% efficiency) on sm_80: consecutive lanes are 8 bytes apart; the other round of its loop, which nvcc unrolls, writes the rest of the same sectors: together the 2 accesses move 8 sectors for 256 useful bytes (100%)
+  // CHECK: :[[@LINE-2]]:19: note: each warp load of 'in[id + i]' touches 8 32-byte sectors for 128 useful bytes (50% efficiency) on sm_80: consecutive lanes are 8 bytes apart; the other round of its loop, which nvcc unrolls, reads the rest of the same sectors
+}
