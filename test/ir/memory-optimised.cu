@@ -60,10 +60,10 @@ __global__ void pairs(float *out) {
 
 // Without a declared alignment clang's IR keeps two loads, but the
 // function's only __shared__ array is where ptxas lays it out, at the
-// start of the block's shared memory, and ptxas vectorises the pair (on an
-// H100, bench/gpu/bank_savings.cu's double_pair and seq4 moved as many
-// shared wavefronts as their conflict-free layouts): judged merged,
-// conflict-free.
+// start of the block's shared memory, and ptxas makes the pair one LDS.64
+// (bench/gpu/lds-vector-h100.txt; on an H100, bank_savings.cu's double_pair
+// and seq4 moved as many shared wavefronts as their conflict-free
+// layouts): judged merged, conflict-free.
 __global__ void pairs_unaligned(float *out) {
   __shared__ float s[64];
   int t = threadIdx.x;
