@@ -1,7 +1,7 @@
 #include "checks/arith/ThreadWork.h"
 #include "Analysis/AffineIndex.h"
 #include "Analysis/BodyWalk.h"
-#include "Analysis/Loops.h"
+#include "Analysis/TripCounts.h"
 #include "clang/AST/Attr.h"
 #include "clang/AST/ExprCXX.h"
 
@@ -28,14 +28,9 @@ const ThreadWork &ThreadWorkModel::of(const FunctionDecl *F, unsigned Depth) {
     auto [It, New] = Trips.try_emplace(L, 1.0);
     if (!New)
       return It->second;
-    if (const auto *Do = dyn_cast<DoStmt>(L); Do && runsBodyOnce(Do, AST))
-      return It->second;
-    if (std::optional<uint64_t> N = constantTripCount(L, AST, ValueOf)) {
-      It->second = double(std::max<uint64_t>(*N, 1));
-    } else {
-      W.UnknownLoops = true;
-      It->second = isGeometric(L) ? GeometricTrips : AssumedTrips;
-    }
+    LoopTrips T = loopTrips(L, AST, ValueOf);
+    W.UnknownLoops |= T.Assumed;
+    It->second = T.Times;
     return It->second;
   };
   // A recursive call finds the entry made here, with what it has so far.

@@ -1,20 +1,16 @@
 // How much a thread runs of a device function: its operations (arithmetic,
 // comparisons, loads and stores, calls to functions with their own work
-// added) each weighted by how often the loops around run them. The
-// denominator of arith-unsigned-index's estimate of what declaring an index
-// int saves; the numerator is the widening it removes per run of an access.
-//
-// Loops run their constant trip count (through the constants the file
-// defines) and AssumedTrips otherwise, GeometricTrips for a loop that
-// halves or doubles its bound, as the memory checks' traffic model counts.
+// added) each weighted by how often the loops around run them (loopTrips,
+// as the memory checks' traffic model counts). The denominator of
+// arith-unsigned-index's estimate of what declaring an index int saves;
+// the numerator is the widening it removes per run of an access.
 #pragma once
+#include "Analysis/TripCounts.h"
 #include "Core/Check.h"
 #include "llvm/ADT/DenseMap.h"
 
 namespace warplint::arith {
 
-constexpr unsigned AssumedTrips = 16;
-constexpr unsigned GeometricTrips = 8;
 // The operations per memory access below which a function is taken to be
 // bound by memory, where the instructions int saves hide behind its loads
 // (measured on an H100: ten kernels of 2 to 6 operations per access saved

@@ -118,14 +118,9 @@ Runs TrafficModel::runs(const Stmt *S, const FunctionDecl *F,
   auto ValueOf = [&](const Expr *E) { return AA.literalValueOf(E); };
   auto Within = [&](const Stmt *At, const FunctionDecl *In) {
     for (const Stmt *L : loopsAround(At, In)) {
-      if (const auto *Do = dyn_cast<DoStmt>(L); Do && runsBodyOnce(Do, AST))
-        continue;
-      if (std::optional<uint64_t> N = constantTripCount(L, AST, ValueOf)) {
-        R.Times *= double(std::max<uint64_t>(*N, 1));
-        continue;
-      }
-      ++R.UnknownLoops;
-      R.Times *= isGeometric(L) ? GeometricTrips : AssumedTrips;
+      LoopTrips T = loopTrips(L, AST, ValueOf);
+      R.UnknownLoops += T.Assumed;
+      R.Times *= T.Times;
     }
   };
   Within(S, F);

@@ -11,6 +11,7 @@
 // measures it against Nsight Compute's sector counts and times the fix.
 #pragma once
 #include "Analysis/AccessSites.h"
+#include "Analysis/TripCounts.h"
 #include "Core/Check.h"
 #include "llvm/ADT/DenseMap.h"
 #include <string>
@@ -18,11 +19,7 @@
 
 namespace warplint::memory {
 
-// A loop whose trip count is not written with constants is taken to run
-// this many times; a loop that halves or doubles its bound (a tree
-// reduction), GeometricTrips.
-constexpr unsigned AssumedTrips = 16;
-constexpr unsigned GeometricTrips = 8;
+// Loops run loopTrips rounds (Analysis/TripCounts.h).
 
 // The sectors and lines one warp request touches, and the bytes it uses.
 struct Traffic {
