@@ -47,17 +47,19 @@ void OccupancyCheck::launchMatched(const CallExpr *Call) {
 
 void OccupancyCheck::checkFunction(const FunctionDecl *F) {
   // A launch written in a lambda is one this function makes.
-  forEachStmt(F->getBody(), WalkOptions().enterLambdas(), [&](const Stmt *S) {
-    const auto *Call = dyn_cast<CallExpr>(S);
-    if (!Call)
-      return;
-    if (isLaunch(Call) && !inDeadBranch(Call, F, context().astContext()))
-      if (std::optional<Launch> L = launchOf(Call))
-        Launches.push_back(*L);
-    if (std::optional<SharedOptIn> O = sharedOptIn(Call))
-      if (auto Bytes = context().affine().literalValueOf(O->Bytes))
-        OptIns[O->Kernel] = std::max<uint64_t>(OptIns[O->Kernel], *Bytes);
-  });
+  forEachStmt(
+      F->getBody(), WalkOptions().enterLambdas(),
+      [&](const Stmt *S, llvm::ArrayRef<const Stmt *> Path) {
+        const auto *Call = dyn_cast<CallExpr>(S);
+        if (!Call)
+          return;
+        if (isLaunch(Call) && !inDeadBranch(Path, Call, context().astContext()))
+          if (std::optional<Launch> L = launchOf(Call))
+            Launches.push_back(*L);
+        if (std::optional<SharedOptIn> O = sharedOptIn(Call))
+          if (auto Bytes = context().affine().literalValueOf(O->Bytes))
+            OptIns[O->Kernel] = std::max<uint64_t>(OptIns[O->Kernel], *Bytes);
+      });
 }
 
 void OccupancyCheck::finishTranslationUnit() {

@@ -8,6 +8,22 @@ using namespace clang;
 
 namespace warplint::launch {
 
+bool inDeadBranch(llvm::ArrayRef<const Stmt *> Path, const Stmt *Launch,
+                  ASTContext &Ctx) {
+  for (size_t I = 0; I < Path.size(); ++I) {
+    const auto *If = dyn_cast<IfStmt>(Path[I]);
+    const Stmt *C = I + 1 < Path.size() ? Path[I + 1] : Launch;
+    const Expr *Cond = If ? If->getCond() : nullptr;
+    bool Value = false;
+    if (Cond && (C == If->getThen() || C == If->getElse()) &&
+        !Cond->isValueDependent() &&
+        Cond->EvaluateAsBooleanCondition(Value, Ctx) &&
+        (Value ? C == If->getElse() : C == If->getThen()))
+      return true;
+  }
+  return false;
+}
+
 bool inDeadBranch(const Stmt *Launch, const FunctionDecl *Caller,
                   ASTContext &Ctx) {
   // The ifs around the launch, from a walk of the caller's body (the AST's
@@ -19,16 +35,7 @@ bool inDeadBranch(const Stmt *Launch, const FunctionDecl *Caller,
               [&](const Stmt *S, llvm::ArrayRef<const Stmt *> Path) {
                 if (S != Launch)
                   return WalkStep::Continue;
-                for (size_t I = 0; I < Path.size() && !Dead; ++I) {
-                  const auto *If = dyn_cast<IfStmt>(Path[I]);
-                  const Stmt *C = I + 1 < Path.size() ? Path[I + 1] : S;
-                  const Expr *Cond = If ? If->getCond() : nullptr;
-                  bool Value = false;
-                  Dead = Cond && (C == If->getThen() || C == If->getElse()) &&
-                         !Cond->isValueDependent() &&
-                         Cond->EvaluateAsBooleanCondition(Value, Ctx) &&
-                         (Value ? C == If->getElse() : C == If->getThen());
-                }
+                Dead = inDeadBranch(Path, Launch, Ctx);
                 return WalkStep::Stop;
               });
   return Dead;

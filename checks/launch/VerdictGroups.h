@@ -28,6 +28,10 @@ const clang::FunctionDecl *kernelPattern(const clang::FunctionDecl *K);
 // never runs and gets no verdict.
 bool inDeadBranch(const clang::Stmt *Launch, const clang::FunctionDecl *Caller,
                   clang::ASTContext &Ctx);
+// The same, from the statements around Launch (outermost first, as a body
+// walk gives them).
+bool inDeadBranch(llvm::ArrayRef<const clang::Stmt *> Path,
+                  const clang::Stmt *Launch, clang::ASTContext &Ctx);
 
 // A note at each other launch that shares the finding's verdict.
 void noteOtherLaunches(FindingBuilder &B,
