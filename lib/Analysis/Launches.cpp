@@ -232,7 +232,10 @@ std::string calleeName(const CallExpr *C) {
 
 // How a local is written in its function beside its initialiser.
 struct Writes {
-  unsigned Other = 0;       // assignments, ++/--, &V anywhere else
+  unsigned Other = 0; // assignments, ++/--, &V anywhere else
+  // `V.x = e;`: a plain assignment to a field of V (counted here, not in
+  // Other).
+  std::vector<std::pair<const FieldDecl *, const Expr *>> Fields;
   bool SMCount = false;     // cudaDeviceGetAttribute(&V, ...MultiProcessor..)
   bool BlocksPerSM = false; // cudaOccupancyMaxActiveBlocksPerMultiprocessor(&V)
 };
@@ -268,10 +271,16 @@ void scanWrites(const Stmt *S, const VarDecl *V, Writes &W,
   if (const auto *B = dyn_cast<BinaryOperator>(S))
     if (B->isAssignmentOp()) {
       const Expr *L = plain(B->getLHS());
-      if (const auto *M = dyn_cast<MemberExpr>(L))
+      const auto *M = dyn_cast<MemberExpr>(L);
+      if (M)
         L = plain(M->getBase());
-      if (refTo(L, V))
-        ++W.Other;
+      const auto *F = M ? dyn_cast<FieldDecl>(M->getMemberDecl()) : nullptr;
+      if (refTo(L, V)) {
+        if (F && B->getOpcode() == BO_Assign)
+          W.Fields.push_back({F, B->getRHS()});
+        else
+          ++W.Other;
+      }
     }
   if (const auto *U = dyn_cast<UnaryOperator>(S))
     if ((U->isIncrementDecrementOp() || U->getOpcode() == UO_AddrOf) &&
@@ -433,11 +442,91 @@ bool keepsInit(const VarDecl *V, const ASTContext &Ctx) {
     return false;
   Writes W;
   scanWrites(Fn->getBody(), V, W, Ctx);
-  return W.Other == 0 && !W.SMCount && !W.BlocksPerSM;
+  return W.Other == 0 && W.Fields.empty() && !W.SMCount && !W.BlocksPerSM;
+}
+
+std::optional<uint64_t> foldField(const VarDecl *V, const FieldDecl *F,
+                                  const ASTContext &Ctx, unsigned Depth);
+std::optional<uint64_t> foldCount(const Expr *E, const ASTContext &Ctx,
+                                  unsigned Depth);
+
+// The most field F of local V (a dim3 or a struct initialised with
+// constants) holds when the only writes after its initialiser assign its
+// fields constants: `dim3 grid(1, 1, 1); grid.x = (size_t)ceil(...);` is at
+// most that x, wherever the launch sits. (What counts are upper bounds: the
+// launch checks and the memory checks ask whether a grid is small.)
+std::optional<uint64_t> foldFieldAtMost(const VarDecl *V, const FieldDecl *F,
+                                        const ASTContext &Ctx, unsigned Depth) {
+  if (!V->isLocalVarDecl() || !V->getInit())
+    return std::nullopt;
+  const auto *Fn =
+      dyn_cast_or_null<FunctionDecl>(V->getParentFunctionOrMethod());
+  if (!Fn || !Fn->getBody())
+    return std::nullopt;
+  Writes W;
+  scanWrites(Fn->getBody(), V, W, Ctx);
+  if (W.Other || W.SMCount || W.BlocksPerSM)
+    return std::nullopt;
+  std::optional<uint64_t> Most = foldField(V, F, Ctx, Depth);
+  for (const auto &[Field, Value] : W.Fields) {
+    if (!Most)
+      return std::nullopt;
+    if (Field != F)
+      continue;
+    std::optional<uint64_t> This = foldCount(Value, Ctx, Depth + 1);
+    if (!This)
+      return std::nullopt;
+    Most = std::max(*Most, *This);
+  }
+  return Most;
 }
 
 std::optional<uint64_t> foldCount(const Expr *E, const ASTContext &Ctx,
                                   unsigned Depth);
+
+// A non-negative quotient Num / Den written with constants in floating
+// point: `(float)N / (float)block.x`, and ceil() of one, as polybench's
+// `(size_t)ceil(((float)NX) / ((float)DIM_THREAD_BLOCK_X))` writes a grid.
+struct Ratio {
+  uint64_t Num = 0, Den = 1;
+};
+std::optional<Ratio> foldRatio(const Expr *E, const ASTContext &Ctx,
+                               unsigned Depth) {
+  if (!E || Depth > 8 || E->isValueDependent())
+    return std::nullopt;
+  E = plain(E);
+  if (E->getType()->isIntegralOrEnumerationType()) {
+    std::optional<uint64_t> V = foldCount(E, Ctx, Depth + 1);
+    return V ? std::optional<Ratio>(Ratio{*V, 1}) : std::nullopt;
+  }
+  if (const auto *B = dyn_cast<BinaryOperator>(E);
+      B && (B->getOpcode() == BO_Div || B->getOpcode() == BO_Mul)) {
+    std::optional<Ratio> L = foldRatio(B->getLHS(), Ctx, Depth + 1);
+    std::optional<Ratio> R =
+        L ? foldRatio(B->getRHS(), Ctx, Depth + 1) : std::nullopt;
+    if (!L || !R || L->Num >> 31 || L->Den >> 31 || R->Num >> 31 ||
+        R->Den >> 31)
+      return std::nullopt;
+    if (B->getOpcode() == BO_Mul)
+      return Ratio{L->Num * R->Num, L->Den * R->Den};
+    if (!R->Num)
+      return std::nullopt;
+    return Ratio{L->Num * R->Den, L->Den * R->Num};
+  }
+  if (const auto *C = dyn_cast<CallExpr>(E); C && C->getNumArgs() == 1) {
+    std::string Callee = calleeName(C);
+    llvm::StringRef Name = Callee;
+    Name.consume_front("std::");
+    Name.consume_front("__builtin_");
+    if (Name != "ceil" && Name != "ceilf")
+      return std::nullopt;
+    std::optional<Ratio> R = foldRatio(C->getArg(0), Ctx, Depth + 1);
+    if (!R || !R->Den)
+      return std::nullopt;
+    return Ratio{(R->Num + R->Den - 1) / R->Den, 1};
+  }
+  return std::nullopt;
+}
 
 // Field I of a local initialised with constants: dim3 d(a, b, c) (x, y, z;
 // 1 where left out) or a struct's braces ({1024, 0, 0}).
@@ -468,6 +557,13 @@ std::optional<uint64_t> foldCount(const Expr *E, const ASTContext &Ctx,
     if (R.Val.getInt().isNegative() || R.Val.getInt().getActiveBits() > 63)
       return std::nullopt;
     return R.Val.getInt().getZExtValue();
+  }
+  // A count computed in floating point and converted back (the conversion
+  // truncates).
+  if (E->getType()->isRealFloatingType()) {
+    std::optional<Ratio> R = foldRatio(E, Ctx, Depth + 1);
+    return R && R->Den ? std::optional<uint64_t>(R->Num / R->Den)
+                       : std::nullopt;
   }
   if (const auto *B = dyn_cast<BinaryOperator>(E)) {
     auto L = foldCount(B->getLHS(), Ctx, Depth + 1);
@@ -529,12 +625,30 @@ std::optional<uint64_t> foldCount(const Expr *E, const ASTContext &Ctx,
     const auto *F = dyn_cast<FieldDecl>(M->getMemberDecl());
     if (V && F && keepsInit(V, Ctx))
       return foldField(V, F, Ctx, Depth);
+    if (V && F)
+      return foldFieldAtMost(V, F, Ctx, Depth);
     return std::nullopt;
   }
-  if (const auto *Ref = dyn_cast<DeclRefExpr>(E))
-    if (const auto *V = dyn_cast<VarDecl>(Ref->getDecl());
-        V && keepsInit(V, Ctx))
+  if (const auto *Ref = dyn_cast<DeclRefExpr>(E)) {
+    const auto *V = dyn_cast<VarDecl>(Ref->getDecl());
+    if (V && keepsInit(V, Ctx))
       return foldCount(V->getInit(), Ctx, Depth + 1);
+    // A dim3 whose fields are assigned constants after it is declared.
+    const RecordDecl *RD = V ? V->getType()->getAsRecordDecl() : nullptr;
+    if (!RD || RD->getName() != "dim3")
+      return std::nullopt;
+    uint64_t Product = 1;
+    unsigned I = 0;
+    for (const FieldDecl *F : RD->fields()) {
+      if (I++ == 3)
+        break;
+      std::optional<uint64_t> Most = foldFieldAtMost(V, F, Ctx, Depth);
+      if (!Most)
+        return std::nullopt;
+      Product *= *Most;
+    }
+    return Product;
+  }
   return std::nullopt;
 }
 
