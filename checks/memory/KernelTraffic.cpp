@@ -363,6 +363,12 @@ std::string addressSignature(const Expr *E, const ASTContext &AST) {
       U && (U->getOpcode() == UO_Deref || U->getOpcode() == UO_AddrOf))
     return (U->getOpcode() == UO_Deref ? "*" : "&") +
            addressSignature(withoutConstantTerm(U->getSubExpr(), AST), AST);
+  // A vector load through a cast of an element's address
+  // (*reinterpret_cast<const uint4 *>(&A[i + 4])).
+  if (const auto *C = dyn_cast<ExplicitCastExpr>(E);
+      C && C->getType()->isPointerType())
+    return "(" + C->getType().getAsString() + ")" +
+           addressSignature(withoutConstantTerm(C->getSubExpr(), AST), AST);
   // A load through a call of one pointer (__ldg(p + 1), __ldg(&w[i + 1])).
   if (const auto *Call = dyn_cast<CallExpr>(E);
       Call && Call->getNumArgs() == 1 && Call->getDirectCallee() &&
@@ -434,8 +440,21 @@ std::optional<int64_t> intStride(const Expr *E, const VarDecl *V,
   E = E->IgnoreParenImpCasts();
   if (Depth > 16)
     return std::nullopt;
-  if (const auto *D = dyn_cast<DeclRefExpr>(E))
-    return D->getDecl() == V ? 1 : 0;
+  if (const auto *D = dyn_cast<DeclRefExpr>(E)) {
+    if (D->getDecl() == V)
+      return 1;
+    // A local that holds an index computed from V (`const int a_k = inner_k
+    // + sub * 8;`), never written after its initialiser.
+    const auto *L = dyn_cast<VarDecl>(D->getDecl());
+    const auto *Fn =
+        L ? dyn_cast_or_null<FunctionDecl>(L->getParentFunctionOrMethod())
+          : nullptr;
+    if (L && L->isLocalVarDecl() && L->getInit() &&
+        L->getType()->isIntegerType() && Fn && Fn->getBody() &&
+        (L->getType().isConstQualified() || !writesTo(Fn->getBody(), L)))
+      return intStride(L->getInit(), V, AST, Depth + 1);
+    return 0;
+  }
   if (isa<IntegerLiteral>(E) || E->isValueDependent())
     return E->isValueDependent() ? std::nullopt : std::optional<int64_t>(0);
   if (const auto *BO = dyn_cast<BinaryOperator>(E)) {
@@ -685,10 +704,31 @@ SiblingGroup TrafficModel::siblings(const MemoryAccess &A, const WarpPattern &P,
   // address by less than the lanes' spacing, so the rounds fill each
   // other's sectors (bitsandbytes' sub loop, FasterTransformer's
   // ELEMENT_PER_ROUND): members at each round's offset.
-  if (const auto *For = dyn_cast_or_null<ForStmt>(MyLoop);
+  // The loop may sit outside short loops of its own (bitsandbytes' sub
+  // loop around an unrolled loop over M_BLOCK rows): the rounds of the
+  // innermost constant-trip loop that moves the address, past inner loops
+  // of at most 16 constant trips, fill the sectors the same way.
+  llvm::ArrayRef<const Stmt *> Around = loopsAround(A.E, F);
+  auto Value = [&](const Expr *E) { return AA.literalValueOf(E); };
+  const ForStmt *RoundLoop = nullptr;
+  for (size_t I = Around.size(); I-- > 0 && Around.size() - I <= 3;) {
+    const auto *For = dyn_cast<ForStmt>(Around[I]);
+    std::optional<ForCounter> C = For ? forCounter(For) : std::nullopt;
+    std::optional<uint64_t> N =
+        C ? constantTripCount(For, Ctx.astContext(), Value) : std::nullopt;
+    if (!N || *N > 16)
+      break;
+    std::optional<int64_t> PerUnit =
+        lvalueStride(A.E, C->Var, Ctx.astContext());
+    if (PerUnit && *PerUnit != 0 &&
+        std::llabs(*PerUnit) < std::llabs(P.LaneStride)) {
+      RoundLoop = For;
+      break;
+    }
+  }
+  if (const ForStmt *For = RoundLoop;
       For && !G.CopyPieces && P.Regular && P.LaneStride != 0) {
     std::optional<ForCounter> C = forCounter(For);
-    auto Value = [&](const Expr *E) { return AA.literalValueOf(E); };
     std::optional<uint64_t> N =
         C ? constantTripCount(For, Ctx.astContext(), Value) : std::nullopt;
     std::optional<int64_t> Step;

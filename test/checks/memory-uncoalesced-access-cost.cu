@@ -150,3 +150,50 @@ __global__ void pairRun(float *out, const float *in) {
   // CHECK: :[[@LINE-1]]:5: note: each warp store of 'out[id + i]' touches 8 32-byte sectors for 128 useful bytes (50% efficiency) on sm_80: consecutive lanes are 8 bytes apart; the other round of its loop, which nvcc unrolls, writes the rest of the same sectors: together the 2 accesses move 8 sectors for 256 useful bytes (100%)
   // CHECK: :[[@LINE-2]]:19: note: each warp load of 'in[id + i]' touches 8 32-byte sectors for 128 useful bytes (50% efficiency) on sm_80: consecutive lanes are 8 bytes apart; the other round of its loop, which nvcc unrolls, reads the rest of the same sectors
 }
+// The rounds of a loop outside a short loop of its own, through the locals
+// that hold the index, and a pair of vector loads through casts of the
+// elements' addresses (bitsandbytes' 4-bit GEMV, fp32 path): each lane's
+// 128 bytes are read whole.
+template <int M_BLOCK>
+__global__ void subRounds(const float *__restrict__ A, float *out, int K,
+                          int base_m) {
+  const int lane = threadIdx.x % 32;
+  const int inner_k = lane * 32;
+  float acc[M_BLOCK] = {};
+#pragma unroll
+  for (int sub = 0; sub < 4; sub++) {
+#pragma unroll
+    for (int m = 0; m < M_BLOCK; m++) {
+      const int m_global = base_m + m;
+      const int a_k = inner_k + sub * 8;
+      const uint4 a4a = *reinterpret_cast<const uint4 *>(&A[m_global * K + a_k]);
+      const uint4 a4b =
+          *reinterpret_cast<const uint4 *>(&A[m_global * K + a_k + 4]);
+      // CHECK: :[[@LINE-3]]:25: note: each warp load of '*reinterpret_cast<const uint4 *>(&A[m_global * K + a_k])' touches 32 32-byte sectors for 512 useful bytes (50% efficiency) on sm_80: consecutive lanes are 128 bytes apart; '*reinterpret_cast<const uint4 *>(&A[m...' reads the rest of the same sectors, and the other 3 rounds of its loop, which nvcc unrolls, read the rest of the same sectors: together the 8 accesses move 128 sectors for 4096 useful bytes (100%), so no L2 or DRAM bandwidth is lost
+      acc[m] += __uint_as_float(a4a.x) + __uint_as_float(a4a.y) +
+                __uint_as_float(a4a.z) + __uint_as_float(a4a.w) +
+                __uint_as_float(a4b.x) + __uint_as_float(a4b.y) +
+                __uint_as_float(a4b.z) + __uint_as_float(a4b.w);
+    }
+  }
+  for (int m = 0; m < M_BLOCK; m++)
+    out[m * 32 + lane] = acc[m];
+}
+template __global__ void subRounds<4>(const float *__restrict__, float *, int,
+                                      int);
+// The same loads with a loop of unknown length between the rounds: what
+// one round brought in need not be in L1 when the next comes.
+__global__ void farRounds(const float *__restrict__ A, float *out, int K,
+                          int rows) {
+  const int inner_k = (threadIdx.x % 32) * 32;
+  float acc = 0;
+  for (int sub = 0; sub < 4; sub++)
+    for (int m = 0; m < rows; m++) {
+      const uint4 a4a =
+          *reinterpret_cast<const uint4 *>(&A[m * K + inner_k + sub * 8]);
+      // CHECK: :[[@LINE-1]]:11: warning: each warp load of '*reinterpret_cast<const uint4 *>(&A[m * K + inner_k + sub...' touches 32 32-byte sectors for 512 useful bytes (50% efficiency) on sm_80: consecutive lanes are 128 bytes apart; it moves about
+      acc += __uint_as_float(a4a.x) + __uint_as_float(a4a.y) +
+             __uint_as_float(a4a.z) + __uint_as_float(a4a.w);
+    }
+  out[threadIdx.x] = acc;
+}
