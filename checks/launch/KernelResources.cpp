@@ -73,6 +73,7 @@ KernelResourcesSeen kernelResourcesOf(CheckContext &Ctx, const ArchInfo &A,
     Out.Spilled = R->SpillBytes;
     Out.StaticSharedBytes = R->SharedBytes;
     Out.From = R->From;
+    Out.Generated = R->Generated;
     return Out;
   }
   Out.StaticSharedBytes = unsigned(Static.bytes(Kernel));
@@ -81,19 +82,22 @@ KernelResourcesSeen kernelResourcesOf(CheckContext &Ctx, const ArchInfo &A,
           "' from this file";
   // The caps that bound what ptxas would allocate: said, not counted.
   std::vector<std::string> Caps;
+  Out.MostRegisters = A.max_registers_per_thread;
   LaunchBounds Bounds = launchBoundsOf(Kernel);
   if (Bounds.MaxThreads && *Bounds.MaxThreads > 0 &&
       *Bounds.MaxThreads <= A.max_threads_per_block) {
     unsigned N = std::max(Bounds.MinBlocks.value_or(1), 1u);
-    Caps.push_back(
-        "__launch_bounds__(" + std::to_string(*Bounds.MaxThreads) +
-        (Bounds.MinBlocks ? ", " + std::to_string(N) : "") + ") caps them at " +
-        std::to_string(registersForBlocks(A, *Bounds.MaxThreads, N)) +
-        " per thread");
+    unsigned Most = registersForBlocks(A, *Bounds.MaxThreads, N);
+    Caps.push_back("__launch_bounds__(" + std::to_string(*Bounds.MaxThreads) +
+                   (Bounds.MinBlocks ? ", " + std::to_string(N) : "") +
+                   ") caps them at " + std::to_string(Most) + " per thread");
+    Out.MostRegisters = std::min(Out.MostRegisters, Most);
   }
-  if (std::optional<unsigned> Cap = Src.maxRegisterCount())
+  if (std::optional<unsigned> Cap = Src.maxRegisterCount()) {
     Caps.push_back("-maxrregcount caps them at " + std::to_string(*Cap) +
                    " per thread");
+    Out.MostRegisters = std::min(Out.MostRegisters, *Cap);
+  }
   Out.NotCounted = "registers not counted: " + Why;
   for (const std::string &C : Caps)
     Out.NotCounted += "; " + C;

@@ -20,8 +20,14 @@ struct KernelResourcesSeen {
   std::optional<unsigned> Registers; // per thread, from ptxas
   unsigned Spilled = 0;              // bytes of spill stores, from ptxas
   unsigned StaticSharedBytes = 0;
-  std::string From;       // the build's object they were read from, if any
+  std::string From; // the build's object they were read from, if any
+  // Registers ptxas counted of warplint's own code generation of the kernel
+  // (--registers-from=ir), not of nvcc's.
+  bool Generated = false;
   std::string NotCounted; // why Registers is unknown, with the caps
+  // With Registers unknown: the most ptxas may allocate per thread, from
+  // __launch_bounds__ and -maxrregcount, else the target's limit.
+  unsigned MostRegisters = 0;
   // "128 registers per thread (ptxas)", with its spills; empty if unknown.
   std::string registerText() const;
 };

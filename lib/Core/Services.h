@@ -39,6 +39,9 @@ struct KernelResources {
   // The object of the user's build they were read from; empty: ptxas
   // compiled them for this run.
   std::string From;
+  // ptxas compiled the PTX of warplint's own code generation of the kernel
+  // (--registers-from=ir): nvcc's front end may allocate differently.
+  bool Generated = false;
 };
 
 // The run's answers beyond the AST; each default is "not available".

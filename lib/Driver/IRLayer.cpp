@@ -252,7 +252,9 @@ public:
     auto K = It->second.Kernels.find(Mangled.str());
     if (K == It->second.Kernels.end())
       return std::nullopt;
-    return K->second;
+    KernelResources Out = K->second;
+    Out.Generated = true;
+    return Out;
   }
 
 private:
