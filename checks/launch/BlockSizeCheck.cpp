@@ -127,6 +127,47 @@ bool BlockSizeCheck::readsBlockSize(const FunctionDecl *F, unsigned Depth) {
   return Reads;
 }
 
+// The CUB block-wide primitive (cub::BlockLoad, BlockStore, BlockReduce,
+// BlockScan, BlockRadixSort, ...) that Kernel's body declares for blocks of
+// Threads threads in x (its BLOCK_DIM_X, the second template argument), as
+// "cub::BlockLoad"; empty if none.
+std::string BlockSizeCheck::cubBlockPrimitive(const FunctionDecl *Kernel,
+                                              uint64_t Threads) {
+  const FunctionDecl *Def = nullptr;
+  if (!Kernel->hasBody(Def))
+    return "";
+  std::string Found;
+  auto Look = [&](QualType T) {
+    const auto *RD = T.isNull() ? nullptr : T->getAsCXXRecordDecl();
+    const auto *Spec = dyn_cast_or_null<ClassTemplateSpecializationDecl>(RD);
+    if (!Spec || !Spec->getIdentifier() ||
+        !Spec->getName().starts_with("Block"))
+      return;
+    bool InCub = false;
+    for (const DeclContext *DC = Spec->getDeclContext(); DC;
+         DC = DC->getParent())
+      if (const auto *NS = dyn_cast<NamespaceDecl>(DC))
+        InCub |= NS->getName() == "cub" || NS->getName().starts_with("CUB_");
+    const TemplateArgumentList &Args = Spec->getTemplateArgs();
+    if (!InCub || Args.size() < 2 ||
+        Args[1].getKind() != TemplateArgument::Integral ||
+        Args[1].getAsIntegral().getZExtValue() != Threads)
+      return;
+    Found = "cub::" + Spec->getName().str();
+  };
+  forEachStmt(Def->getBody(), [&](const Stmt *S) {
+    if (const auto *DS = dyn_cast<DeclStmt>(S))
+      for (const Decl *D : DS->decls()) {
+        if (const auto *TD = dyn_cast<TypedefNameDecl>(D))
+          Look(TD->getUnderlyingType());
+        else if (const auto *VD = dyn_cast<VarDecl>(D))
+          Look(VD->getType());
+      }
+    return Found.empty() ? WalkStep::Continue : WalkStep::Stop;
+  });
+  return Found;
+}
+
 void BlockSizeCheck::check(const MatchFinder::MatchResult &R) {
   const auto *Call = R.Nodes.getNodeAs<CallExpr>("launch");
   LaunchSite L = launchSite(Call);
@@ -295,6 +336,19 @@ void BlockSizeCheck::judge(const Expr *Grid, const Expr *Block,
     TileText = Name +
                " never reads blockDim: its indexing is written for this "
                "block size, and another block size is a change to the kernel";
+  }
+  // A kernel built on CUB's block-wide primitives for this block size
+  // (cub::BlockLoad<T, 32, ...>: BLOCK_DIM_X is a template argument, and
+  // the primitive is only correct for a block of that many threads).
+  if (!IsTile && Kernel) {
+    if (std::string Cub = cubBlockPrimitive(Kernel, Threads); !Cub.empty()) {
+      IsTile = true;
+      TileText = Name + " builds " + Cub + " for blocks of " +
+                 std::to_string(Threads) +
+                 " threads: its block size is a template argument of the "
+                 "kernel's CUB primitives, and another is a change to the "
+                 "kernel";
+    }
   }
   // A warp-synchronous kernel (lanes exchanging through shared memory
   // without a barrier) is written for the warps it has: its block size is

@@ -30,6 +30,8 @@ private:
                             const clang::FunctionDecl *Kernel,
                             uint64_t Threads);
   bool readsBlockSize(const clang::FunctionDecl *F, unsigned Depth = 0);
+  static std::string cubBlockPrimitive(const clang::FunctionDecl *Kernel,
+                                       uint64_t Threads);
   StaticSharedMemory StaticShared;
   llvm::DenseMap<const clang::FunctionDecl *, bool> ReadsBlockSize;
   // The statements of each function that launches, by their parents.

@@ -33,9 +33,32 @@ __global__ void tail_synced(float *out) {
     out[0] = s[0];
 }
 
+// A kernel built on CUB's block-wide primitives for one block size (their
+// BLOCK_DIM_X is a template argument): a one-warp block is its design.
+#include <cub/block/block_reduce.cuh>
+template <int THREADS> __global__ void cub_absmax(const float *in, float *out) {
+  typedef cub::BlockReduce<float, THREADS> Reduce;
+  __shared__ typename Reduce::TempStorage tmp;
+  float v = fabsf(in[blockIdx.x * blockDim.x + threadIdx.x]);
+  float m = Reduce(tmp).Sum(v);
+  if (threadIdx.x == 0)
+    out[blockIdx.x] = m;
+}
+
+// The same one-warp block for a kernel that reads its block's size and
+// builds nothing for it: a launch parameter to tune.
+__global__ void plain_absmax(const float *in, float *out) {
+  unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+  out[i] = fabsf(in[i]);
+}
+
 void launch(float *out) {
   tail_lockstep<<<1024, 48>>>(out);
   // CHECK: :[[@LINE-1]]:25: note: 'tail_lockstep' is launched with blocks of 48 threads, not a multiple of the warp size (32){{.*}}; 'tail_lockstep' is warp-synchronous (its lanes exchange data through shared memory without a barrier): its block size is part of that design
   tail_synced<<<1024, 48>>>(out);
   // CHECK: :[[@LINE-1]]:23: warning: 'tail_synced' is launched with blocks of 48 threads, not a multiple of the warp size (32)
+  cub_absmax<32><<<65536, 32>>>(out, out);
+  // CHECK: :[[@LINE-1]]:27: note: 'cub_absmax' is launched with blocks of 32 threads, too small to fill an SM on sm_80{{.*}}; 'cub_absmax' builds cub::BlockReduce for blocks of 32 threads: its block size is a template argument of the kernel's CUB primitives, and another is a change to the kernel
+  plain_absmax<<<65536, 32>>>(out, out);
+  // CHECK: :[[@LINE-1]]:25: warning: 'plain_absmax' is launched with blocks of 32 threads, too small to fill an SM on sm_80
 }
