@@ -119,6 +119,33 @@ void OccupancyCheck::finishTranslationUnit() {
   for (const Launch &L : Launches)
     judge(L);
   Groups.flush();
+  // One note for the file: the kernels whose verdict its registers could
+  // change and that the run could not count.
+  if (!Unjudged.empty()) {
+    std::vector<std::string> Names;
+    for (const UnjudgedLaunch &U : Unjudged)
+      if (std::string N = "'" + U.Kernel->getNameAsString() + "'";
+          !llvm::is_contained(Names, N))
+        Names.push_back(N);
+    std::string List;
+    const size_t Named = Names.size() > 12 ? 10 : Names.size();
+    for (size_t I = 0; I < Named; ++I)
+      List += (I ? ", " : "") + Names[I];
+    if (Names.size() > Named)
+      List += " and " + std::to_string(Names.size() - Named) + " more";
+    const bool One = Unjudged.size() == 1;
+    FindingBuilder B = diag(
+        Unjudged.front().Loc,
+        "{0} {1} judged on {2} without {3} registers ({4}): shared memory "
+        "alone does not limit {3} occupancy, but the registers ptxas gives "
+        "{5} may; the build's object, or --registers-from=nvcc, counts them",
+        Severity::Note);
+    B << (One ? List : std::to_string(Unjudged.size()) + " launches of " + List)
+      << (One ? "is" : "are") << arch().Name << (One ? "its" : "their")
+      << Unjudged.front().NotCounted << (One ? "the kernel" : "the kernels");
+    B.metric("launches_not_judged", double(Unjudged.size()));
+  }
+  Unjudged.clear();
   Launches.clear();
   OptIns.clear();
 }
@@ -179,8 +206,23 @@ void OccupancyCheck::judge(const Launch &L, bool Expect) {
     return;
   }
   std::optional<Verdict> V = verdict(L, R, O, G);
-  if (!V)
+  if (!V) {
+    // Without its registers, a launch that shared memory alone does not
+    // limit may still be limited by them: the file's note says so.
+    // A kernel no code can be generated for (a legacy warp intrinsic on
+    // sm_70 and later, which nvcc refuses too) has its own error.
+    if (!Res.Registers && O.BlocksPerSM &&
+        context().services().countsRegisters(A) &&
+        !llvm::StringRef(Res.NotCounted).contains("calls the legacy")) {
+      LaunchResources Most = R;
+      Most.RegistersPerThread = Res.MostRegisters;
+      Occupancy OM = computeOccupancy(A, Most);
+      if (OM.BlocksPerSM != O.BlocksPerSM &&
+          (!OM.BlocksPerSM || verdict(L, Most, OM, G)))
+        Unjudged.push_back({Loc, L.Kernel, Res.NotCounted});
+    }
     return;
+  }
   const bool ByRegisters = V->ByRegisters, ByShared = V->ByShared;
   const unsigned MaxBlocks = V->MaxBlocks;
   const uint64_t FillsAbove = V->FillsAbove;

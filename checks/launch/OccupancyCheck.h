@@ -59,6 +59,14 @@ private:
   int64_t MinOccupancy; // percent
   int64_t MinGain;      // percentage points of occupancy a fix must add
   std::vector<Launch> Launches;
+  // Launches whose registers were not counted and could change the verdict
+  // (the file's note).
+  struct UnjudgedLaunch {
+    clang::SourceLocation Loc;
+    const clang::FunctionDecl *Kernel;
+    std::string NotCounted;
+  };
+  std::vector<UnjudgedLaunch> Unjudged;
   llvm::DenseMap<const clang::FunctionDecl *, uint64_t> OptIns;
   StaticSharedMemory StaticShared;
   VerdictGroups Groups{VerdictGroups::By::Kernel};

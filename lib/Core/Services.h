@@ -64,6 +64,12 @@ public:
     Why = "ptxas was not run";
     return std::nullopt;
   }
+  // Whether a route to count registers for Arch runs for this parse (the
+  // build's object, warplint's code generation with ptxas, or nvcc): false
+  // when none was asked for or none can run (--ptxas=false, no toolkit, a
+  // target the toolkit lacks, a parse that generates no device code), so
+  // that a kernel whose registers are missing then is not a failure.
+  virtual bool countsRegisters(const ArchInfo &Arch) { return false; }
   // A check will ask kernelResources about this kernel for Arch: said
   // before the first question, so that the answers are computed together.
   virtual void expectKernelResources(const ArchInfo &Arch,

@@ -89,6 +89,17 @@ public:
     }
     return R;
   }
+  bool countsRegisters(const ArchInfo &A) override {
+    if (!T.BuildOutput.empty()) {
+      if (!Build && BuildWhy.empty())
+        Build = BuildObject::read(T.BuildOutput, T.File, BuildWhy);
+      if (Build && Build->covers(A.Name))
+        return true;
+    }
+    if (!T.Ptxas.empty())
+      return IR && llvm::is_contained(nvccTargets(T.Nvcc), A.Name);
+    return Resources && Resources->covers(A.Name);
+  }
   void expectKernelResources(const ArchInfo &A,
                              llvm::StringRef Mangled) override {
     if (fromBuild(A, Mangled))

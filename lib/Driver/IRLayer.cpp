@@ -233,6 +233,8 @@ public:
       }
     for (const auto &[Kernel, Legacy] : B.Ptx.Unsupported)
       if (Kernel == Mangled) {
+        // launch-occupancy knows this reason by "calls the legacy" (the
+        // kernel has its own error; no file note for it).
         Why = "the kernel calls the legacy " + Legacy + " (no .sync), which " +
               CI.getTargetOpts().CPU +
               " and every target from sm_70 on lack: no code can be "
