@@ -1,5 +1,6 @@
 #include "checks/memory/UncoalescedAccessCheck.h"
 #include "Analysis/AccessSites.h"
+#include "Analysis/ThreadDependence.h"
 #include "checks/memory/KernelTraffic.h"
 #include "checks/memory/OptimisedView.h"
 #include "clang/AST/Attr.h"
@@ -20,6 +21,42 @@ Traffic runTraffic(const AccessRun &R, unsigned Sector, unsigned Line,
                    unsigned Size = 0) {
   LaneRanges One{&R.Pattern, 0, Size ? Size : R.Access.Size};
   return warpTraffic(One, Sector, Line);
+}
+
+// The value a guard around E in F fixes its run-time stride's symbol at:
+// E in the true arm of `s == K ? ... : ...` or the then-branch of
+// `if (s == K)`, where s is spelled as the stride's symbol (its name less
+// the constant factor the analysis multiplied in). FasterTransformer's
+// `scale_is_vector == 1 ? __ldg(p + threadIdx.x * scale_is_vector) : ...`.
+std::optional<int64_t> guardedSymbol(CheckContext &Ctx, const Expr *E,
+                                     const FunctionDecl *F,
+                                     const WarpPattern &P) {
+  llvm::StringRef Base = P.SymbolName;
+  if (P.SymbolFactor > 1)
+    Base.consume_back(" * " + std::to_string(P.SymbolFactor));
+  FunctionDependence &FD = Ctx.threadDependence().forFunction(F);
+  auto Fixed = [&](const Expr *Cond) -> std::optional<int64_t> {
+    const auto *B = dyn_cast<BinaryOperator>(Cond->IgnoreParenImpCasts());
+    if (!B || B->getOpcode() != BO_EQ)
+      return std::nullopt;
+    for (auto [S, K] : {std::pair(B->getLHS(), B->getRHS()),
+                        std::pair(B->getRHS(), B->getLHS())})
+      if (auto V = K->getIntegerConstantExpr(Ctx.astContext());
+          V && Ctx.sourceText(S->IgnoreParenImpCasts()) == Base)
+        return V->getExtValue();
+    return std::nullopt;
+  };
+  const Stmt *Child = E;
+  for (const Stmt *S = FD.parent(E); S; Child = S, S = FD.parent(S)) {
+    if (const auto *C = dyn_cast<ConditionalOperator>(S);
+        C && C->getTrueExpr() == Child)
+      if (auto K = Fixed(C->getCond()))
+        return K;
+    if (const auto *If = dyn_cast<IfStmt>(S); If && If->getThen() == Child)
+      if (auto K = Fixed(If->getCond()))
+        return K;
+  }
+  return std::nullopt;
 }
 
 bool isConstRestrict(const ValueDecl *Root) {
@@ -70,6 +107,12 @@ void UncoalescedAccessCheck::checkFunction(const FunctionDecl *F) {
       continue;
     const MemoryAccess &A = Worst->Access;
     const WarpPattern &P = Worst->Pattern;
+    // A guard that fixes the run-time stride at 0 (a broadcast) or at the
+    // element's size (consecutive lanes, consecutive elements): coalesced.
+    if (P.SymbolicStride && Worst->Chain.empty())
+      if (std::optional<int64_t> K = guardedSymbol(context(), A.E, F, P);
+          K && (*K == 0 || *K * P.SymbolFactor == int64_t(A.Size)))
+        continue;
     // What the optimiser made of it (asked only of a finding: merging never
     // makes an access waste more).
     OptimisedView View = optimisedView(context(), A);
