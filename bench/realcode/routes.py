@@ -13,8 +13,9 @@ judged (it has their registers or reports on them):
     verdicts    kernels (and their launches) whose launches get a warning
                 under both routes or under neither; those where the
                 routes differ and the default route's finding is a note
-                (it says the verdict could differ); those where they
-                differ with no such note
+                (it says the verdict could differ) or, for a kernel it
+                has no registers for, the file's note or an error of the
+                parse says why; those where they differ with no such word
 
     python3 bench/realcode/routes.py --root ROOT --out routes.jsonl
         [--project NAME ...] [--warplint PATH] [--arch sm_80] [--jobs 2]
@@ -53,8 +54,12 @@ def run_route(warplint, arch, row, project_dir, path, route):
             regs[m.group(2)] = int(m.group(3))
     findings = []
     try:
-        for f in json.loads(p.stdout).get("findings", []):
+        out = json.loads(p.stdout)
+        for f in out.get("findings", []):
             findings.append([f["file"], f["line"], f["severity"], f["message"]])
+        # The parse's errors (the file's lint is incomplete, and says so).
+        for e in out.get("errors", []):
+            findings.append(["", 0, "error", json.dumps(e)])
     except (ValueError, KeyError):
         pass
     return regs, findings
@@ -104,8 +109,8 @@ def table(rows, root):
                 same, same_l = same + 1, same_l + n
             elif a == 1 or (name not in kernel_names(ir_regs) and any(
                     " without their registers " in m
-                    or " without its registers " in m
-                    for _, _, _, m in ir_findings)):
+                    or " without its registers " in m or severity == "error"
+                    for _, _, severity, m in ir_findings)):
                 noted, noted_l = noted + 1, noted_l + n
             else:
                 silent.append((r["project"], r["file"], name, a, b))

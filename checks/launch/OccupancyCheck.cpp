@@ -137,12 +137,13 @@ void OccupancyCheck::finishTranslationUnit() {
     FindingBuilder B = diag(
         Unjudged.front().Loc,
         "{0} {1} judged on {2} without {3} registers ({4}): shared memory "
-        "alone does not limit {3} occupancy, but the registers ptxas gives "
-        "{5} may; the build's object, or --registers-from=nvcc, counts them",
+        "alone does not limit {3} occupancy, and the registers, which could, "
+        "are unknown; the build's object, or --registers-from=nvcc, counts "
+        "them",
         Severity::Note);
     B << (One ? List : std::to_string(Unjudged.size()) + " launches of " + List)
       << (One ? "is" : "are") << arch().Name << (One ? "its" : "their")
-      << Unjudged.front().NotCounted << (One ? "the kernel" : "the kernels");
+      << Unjudged.front().NotCounted;
     B.metric("launches_not_judged", double(Unjudged.size()));
   }
   Unjudged.clear();
@@ -211,8 +212,10 @@ void OccupancyCheck::judge(const Launch &L, bool Expect) {
     // limit may still be limited by them: the file's note says so.
     // A kernel no code can be generated for (a legacy warp intrinsic on
     // sm_70 and later, which nvcc refuses too) has its own error.
+    // A parse with errors has said so already, and generates no code.
     if (!Res.Registers && O.BlocksPerSM &&
         context().services().countsRegisters(A) &&
+        !context().astContext().getDiagnostics().hasErrorOccurred() &&
         !llvm::StringRef(Res.NotCounted).contains("calls the legacy")) {
       LaunchResources Most = R;
       Most.RegistersPerThread = Res.MostRegisters;

@@ -24,6 +24,6 @@ __global__ void legacy_sum(float *a) {
 
 void run(float *a, int n) {
   uncounted<<<n, 256>>>(a);
-  // CHECK: :[[@LINE-1]]:18: note: 'uncounted' is judged on sm_80 without its registers (registers not counted: ptxas did not compile 'uncounted' from this file): shared memory alone does not limit its occupancy, but the registers ptxas gives the kernel may; the build's object, or --registers-from=nvcc, counts them
+  // CHECK: :[[@LINE-1]]:18: note: 'uncounted' is judged on sm_80 without its registers (registers not counted: ptxas did not compile 'uncounted' from this file): shared memory alone does not limit its occupancy, and the registers, which could, are unknown; the build's object, or --registers-from=nvcc, counts them
   legacy_sum<<<n, 256>>>(a);
 }
