@@ -210,13 +210,20 @@ void OccupancyCheck::judge(const Launch &L, bool Expect) {
   if (!V) {
     // Without its registers, a launch that shared memory alone does not
     // limit may still be limited by them: the file's note says so.
-    // A kernel no code can be generated for (a legacy warp intrinsic on
-    // sm_70 and later, which nvcc refuses too) has its own error.
-    // A parse with errors has said so already, and generates no code.
+    // Only where warplint's own route left the kernel out and nvcc's
+    // would count it: a kernel over the size budget, or code generation
+    // that failed on a parse without errors (IRLayer.cpp's words). A
+    // legacy warp intrinsic has its own error, a parse with errors has
+    // said so, a kernel of another file has no registers in this one, and
+    // ptxas refusing the file's PTX says nothing of one kernel's registers
+    // (SHOC's radix sort kernels take 10 to 30 from nvcc: nothing limits
+    // them).
+    llvm::StringRef Why = Res.NotCounted;
     if (!Res.Registers && O.BlocksPerSM &&
         context().services().countsRegisters(A) &&
         !context().astContext().getDiagnostics().hasErrorOccurred() &&
-        !llvm::StringRef(Res.NotCounted).contains("calls the legacy")) {
+        (Why.contains("LLVM instructions after -O3") ||
+         Why.contains("the device code could not be generated"))) {
       LaunchResources Most = R;
       Most.RegistersPerThread = Res.MostRegisters;
       Occupancy OM = computeOccupancy(A, Most);

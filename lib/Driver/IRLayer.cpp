@@ -224,6 +224,8 @@ public:
     }
     for (const auto &[Kernel, Size] : B.Ptx.TooLarge)
       if (Kernel == Mangled) {
+        // launch-occupancy's file note knows this reason, and "the device
+        // code could not be generated" below, by their words.
         Why = "the kernel is " + std::to_string(Size) +
               " LLVM instructions after -O3, more than the " +
               std::to_string(PtxBudget) +
@@ -233,8 +235,6 @@ public:
       }
     for (const auto &[Kernel, Legacy] : B.Ptx.Unsupported)
       if (Kernel == Mangled) {
-        // launch-occupancy knows this reason by "calls the legacy" (the
-        // kernel has its own error; no file note for it).
         Why = "the kernel calls the legacy " + Legacy + " (no .sync), which " +
               CI.getTargetOpts().CPU +
               " and every target from sm_70 on lack: no code can be "
