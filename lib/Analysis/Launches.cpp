@@ -433,15 +433,22 @@ void namesOf(const Expr *E, const ASTContext &Ctx, std::set<std::string> &Out,
 
 namespace {
 
-bool keepsInit(const VarDecl *V, const ASTContext &Ctx) {
+// How local V is written after its initialiser; none for a variable that
+// is not a local with one.
+std::optional<Writes> writesOf(const VarDecl *V, const ASTContext &Ctx) {
   if (!V->isLocalVarDecl() || !V->getInit())
-    return false;
+    return std::nullopt;
   const auto *Fn =
       dyn_cast_or_null<FunctionDecl>(V->getParentFunctionOrMethod());
   if (!Fn || !Fn->getBody())
-    return false;
+    return std::nullopt;
   Writes W;
   scanWrites(Fn->getBody(), V, W, Ctx);
+  return W;
+}
+
+// Whether V keeps its initialiser: nothing writes it after.
+bool keepsInit(const Writes &W) {
   return W.Other == 0 && W.Fields.empty() && !W.SMCount && !W.BlocksPerSM;
 }
 
@@ -451,20 +458,13 @@ std::optional<uint64_t> foldCount(const Expr *E, const ASTContext &Ctx,
                                   unsigned Depth);
 
 // The most field F of local V (a dim3 or a struct initialised with
-// constants) holds when the only writes after its initialiser assign its
+// constants) holds when the only writes W after its initialiser assign its
 // fields constants: `dim3 grid(1, 1, 1); grid.x = (size_t)ceil(...);` is at
 // most that x, wherever the launch sits. (What counts are upper bounds: the
 // launch checks and the memory checks ask whether a grid is small.)
 std::optional<uint64_t> foldFieldAtMost(const VarDecl *V, const FieldDecl *F,
-                                        const ASTContext &Ctx, unsigned Depth) {
-  if (!V->isLocalVarDecl() || !V->getInit())
-    return std::nullopt;
-  const auto *Fn =
-      dyn_cast_or_null<FunctionDecl>(V->getParentFunctionOrMethod());
-  if (!Fn || !Fn->getBody())
-    return std::nullopt;
-  Writes W;
-  scanWrites(Fn->getBody(), V, W, Ctx);
+                                        const Writes &W, const ASTContext &Ctx,
+                                        unsigned Depth) {
   if (W.Other || W.SMCount || W.BlocksPerSM)
     return std::nullopt;
   std::optional<uint64_t> Most = foldField(V, F, Ctx, Depth);
@@ -480,9 +480,6 @@ std::optional<uint64_t> foldFieldAtMost(const VarDecl *V, const FieldDecl *F,
   }
   return Most;
 }
-
-std::optional<uint64_t> foldCount(const Expr *E, const ASTContext &Ctx,
-                                  unsigned Depth);
 
 // A non-negative quotient Num / Den written with constants in floating
 // point: `(float)N / (float)block.x`, and ceil() of one, as polybench's
@@ -516,7 +513,6 @@ std::optional<Ratio> foldRatio(const Expr *E, const ASTContext &Ctx,
   if (const auto *C = dyn_cast<CallExpr>(E); C && C->getNumArgs() == 1) {
     std::string Callee = calleeName(C);
     llvm::StringRef Name = Callee;
-    Name.consume_front("std::");
     Name.consume_front("__builtin_");
     if (Name != "ceil" && Name != "ceilf")
       return std::nullopt;
@@ -623,18 +619,21 @@ std::optional<uint64_t> foldCount(const Expr *E, const ASTContext &Ctx,
     const auto *Base = dyn_cast<DeclRefExpr>(plain(M->getBase()));
     const auto *V = Base ? dyn_cast<VarDecl>(Base->getDecl()) : nullptr;
     const auto *F = dyn_cast<FieldDecl>(M->getMemberDecl());
-    if (V && F && keepsInit(V, Ctx))
-      return foldField(V, F, Ctx, Depth);
-    if (V && F)
-      return foldFieldAtMost(V, F, Ctx, Depth);
-    return std::nullopt;
+    std::optional<Writes> W = V && F ? writesOf(V, Ctx) : std::nullopt;
+    if (!W)
+      return std::nullopt;
+    return keepsInit(*W) ? foldField(V, F, Ctx, Depth)
+                         : foldFieldAtMost(V, F, *W, Ctx, Depth);
   }
   if (const auto *Ref = dyn_cast<DeclRefExpr>(E)) {
     const auto *V = dyn_cast<VarDecl>(Ref->getDecl());
-    if (V && keepsInit(V, Ctx))
+    std::optional<Writes> W = V ? writesOf(V, Ctx) : std::nullopt;
+    if (!W)
+      return std::nullopt;
+    if (keepsInit(*W))
       return foldCount(V->getInit(), Ctx, Depth + 1);
     // A dim3 whose fields are assigned constants after it is declared.
-    const RecordDecl *RD = V ? V->getType()->getAsRecordDecl() : nullptr;
+    const RecordDecl *RD = V->getType()->getAsRecordDecl();
     if (!RD || RD->getName() != "dim3")
       return std::nullopt;
     uint64_t Product = 1;
@@ -642,7 +641,7 @@ std::optional<uint64_t> foldCount(const Expr *E, const ASTContext &Ctx,
     for (const FieldDecl *F : RD->fields()) {
       if (I++ == 3)
         break;
-      std::optional<uint64_t> Most = foldFieldAtMost(V, F, Ctx, Depth);
+      std::optional<uint64_t> Most = foldFieldAtMost(V, F, *W, Ctx, Depth);
       if (!Most)
         return std::nullopt;
       Product *= *Most;
