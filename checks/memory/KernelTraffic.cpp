@@ -708,29 +708,27 @@ SiblingGroup TrafficModel::siblings(const MemoryAccess &A, const WarpPattern &P,
   // loop around an unrolled loop over M_BLOCK rows): the rounds of the
   // innermost constant-trip loop that moves the address, past inner loops
   // of at most 16 constant trips, fill the sectors the same way.
-  llvm::ArrayRef<const Stmt *> Around = loopsAround(A.E, F);
-  auto Value = [&](const Expr *E) { return AA.literalValueOf(E); };
-  const ForStmt *RoundLoop = nullptr;
-  for (size_t I = Around.size(); I-- > 0 && Around.size() - I <= 3;) {
-    const auto *For = dyn_cast<ForStmt>(Around[I]);
-    std::optional<ForCounter> C = For ? forCounter(For) : std::nullopt;
-    std::optional<uint64_t> N =
-        C ? constantTripCount(For, Ctx.astContext(), Value) : std::nullopt;
-    if (!N || *N > 16)
-      break;
-    std::optional<int64_t> PerUnit =
-        lvalueStride(A.E, C->Var, Ctx.astContext());
-    if (PerUnit && *PerUnit != 0 &&
-        std::llabs(*PerUnit) < std::llabs(P.LaneStride)) {
-      RoundLoop = For;
-      break;
+  const ForStmt *For = nullptr;
+  std::optional<uint64_t> N;
+  std::optional<int64_t> PerUnit;
+  if (!G.CopyPieces && P.Regular && P.LaneStride != 0) {
+    llvm::ArrayRef<const Stmt *> Around = loopsAround(A.E, F);
+    auto Value = [&](const Expr *E) { return AA.literalValueOf(E); };
+    for (size_t I = Around.size(); I-- > 0 && Around.size() - I <= 3;) {
+      const auto *Loop = dyn_cast<ForStmt>(Around[I]);
+      std::optional<ForCounter> C = Loop ? forCounter(Loop) : std::nullopt;
+      N = C ? constantTripCount(Loop, Ctx.astContext(), Value) : std::nullopt;
+      if (!N || *N > 16)
+        break;
+      PerUnit = lvalueStride(A.E, C->Var, Ctx.astContext());
+      if (PerUnit && *PerUnit != 0 &&
+          std::llabs(*PerUnit) < std::llabs(P.LaneStride)) {
+        For = Loop;
+        break;
+      }
     }
   }
-  if (const ForStmt *For = RoundLoop;
-      For && !G.CopyPieces && P.Regular && P.LaneStride != 0) {
-    std::optional<ForCounter> C = forCounter(For);
-    std::optional<uint64_t> N =
-        C ? constantTripCount(For, Ctx.astContext(), Value) : std::nullopt;
+  if (For) {
     std::optional<int64_t> Step;
     if (const auto *Inc = For->getInc()) {
       Inc = Inc->IgnoreParenImpCasts();
@@ -741,10 +739,7 @@ SiblingGroup TrafficModel::siblings(const MemoryAccess &A, const WarpPattern &P,
           Step = B->getOpcode() == BO_AddAssign ? K->getExtValue()
                                                 : -K->getExtValue();
     }
-    std::optional<int64_t> PerUnit =
-        C && N && Step ? lvalueStride(A.E, C->Var, Ctx.astContext())
-                       : std::nullopt;
-    if (N && *N >= 2 && *N <= 16 && PerUnit && *PerUnit != 0 &&
+    if (*N >= 2 && Step &&
         std::llabs(*PerUnit * *Step) < std::llabs(P.LaneStride)) {
       int64_t Shift = *PerUnit * *Step;
       size_t Written = G.Members.size();
