@@ -15,7 +15,7 @@ import argparse, os, sys
 
 here = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, here)
-from compare_savings import measured, predicted  # noqa: E402
+from compare_savings import agrees, measured, pairs, predicted  # noqa: E402
 
 SECTOR_WAVEFRONTS = 2
 
@@ -33,23 +33,19 @@ def main():
     print("kernel,severity,estimate_pct,work_saved_pct,time_saved_pct,"
           "bank_conflicts,agree")
     agree = total = 0
-    for k in m:
-        if not k.startswith("orig_"):
-            continue
-        o, x = m[k], m["fix_" + k[5:]]
+    for name, o, x in pairs(m):
         work = lambda d: d[wf] + SECTOR_WAVEFRONTS * d[
             "lts__t_sectors_srcunit_tex.sum"]
         sw = 100 * (work(o) - work(x)) / work(o)
         st = 100 * (1 - x["gpu__time_duration.sum"] /
                     o["gpu__time_duration.sum"])
-        est, sev = p.get(k, [0.0, []])
+        est, sev = p.get("orig_" + name, [0.0, []])
         est = min(est, 100.0)
-        within = lambda v: est > 0 and v > 0 and 0.5 <= est / v <= 2
-        ok = (est < 5 and (sw < 5 or st < 5)) or within(sw) or within(st)
+        ok = agrees(est, (sw, st))
         agree += ok
         total += 1
         conflicts = int(o["l1tex__data_bank_conflicts_pipe_lsu_mem_shared.sum"])
-        print(f"{k[5:]},{'/'.join(sorted(set(sev))) or 'none'},{est:.1f},"
+        print(f"{name},{'/'.join(sorted(set(sev))) or 'none'},{est:.1f},"
               f"{sw:.1f},{st:.1f},{conflicts},{'yes' if ok else 'no'}")
     print(f"# {agree} of {total} estimates within a factor of 2 of what "
           f"the fix saves on the GPU")

@@ -14,7 +14,7 @@ import argparse, os, sys
 
 here = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, here)
-from compare_savings import measured, predicted  # noqa: E402
+from compare_savings import agrees, measured, pairs, predicted  # noqa: E402
 
 
 def main():
@@ -29,20 +29,16 @@ def main():
     print("kernel,severity,estimate_pct,instructions_saved_pct,"
           "time_saved_pct,agree")
     agree = total = 0
-    for k in m:
-        if not k.startswith("orig_"):
-            continue
-        o, x = m[k], m["fix_" + k[5:]]
+    for name, o, x in pairs(m):
         save = lambda n: 100 * (1 - x[n] / o[n])
         sw = save("smsp__inst_executed.sum")
         st = save("gpu__time_duration.sum")
-        est, sev = p.get(k, [0.0, []])
+        est, sev = p.get("orig_" + name, [0.0, []])
         est = min(est, 100.0)
-        within = lambda v: est > 0 and v > 0 and 0.5 <= est / v <= 2
-        ok = (est < 5 and (sw < 5 or st < 5)) or within(sw) or within(st)
+        ok = agrees(est, (sw, st))
         agree += ok
         total += 1
-        print(f"{k[5:]},{'/'.join(sorted(set(sev))) or 'none'},{est:.1f},"
+        print(f"{name},{'/'.join(sorted(set(sev))) or 'none'},{est:.1f},"
               f"{sw:.1f},{st:.1f},{'yes' if ok else 'no'}")
     print(f"# {agree} of {total} estimates within a factor of 2 of what "
           f"the fix saves on the GPU")
