@@ -38,6 +38,16 @@ static Coef coefAdd(const Coef &A, const Coef &B) {
                   std::gcd(knownFactor(A), knownFactor(B)));
 }
 
+// A symbolic coefficient's text as a factor of a product: a sum in
+// parentheses, so that (nx + 2) * 8 does not read as nx + 16.
+static std::string factorText(const std::string &Name) {
+  for (size_t I = 0; I < Name.size(); ++I)
+    if (Name[I] == '+' || Name[I] == '?' ||
+        (Name[I] == '-' && (I + 1 == Name.size() || Name[I + 1] != '>')))
+      return "(" + Name + ")";
+  return Name;
+}
+
 static Coef coefScale(const Coef &A, int64_t K) {
   if (K == 0 || A.isZero())
     return {};
@@ -48,7 +58,8 @@ static Coef coefScale(const Coef &A, int64_t K) {
   }
   if (K == 1)
     return A;
-  return symbolic(A.Name + " * " + std::to_string(K), A.Factor * K);
+  return symbolic(factorText(A.Name) + " * " + std::to_string(K),
+                  A.Factor * K);
 }
 
 static Coef coefTimesSymbol(const Coef &A, const std::string &Name) {
@@ -56,8 +67,8 @@ static Coef coefTimesSymbol(const Coef &A, const std::string &Name) {
     return {};
   if (!A.Symbolic && A.Value == 1)
     return symbolic(Name, 1);
-  return symbolic((A.Symbolic ? A.Name : std::to_string(A.Value)) + " * " +
-                      Name,
+  return symbolic((A.Symbolic ? factorText(A.Name) : std::to_string(A.Value)) +
+                      " * " + factorText(Name),
                   knownFactor(A));
 }
 
