@@ -34,6 +34,8 @@ std::optional<int64_t> guardedSymbol(CheckContext &Ctx, const Expr *E,
   llvm::StringRef Base = P.SymbolName;
   if (P.SymbolFactor > 1)
     Base.consume_back(" * " + std::to_string(P.SymbolFactor));
+  if (Base.size() > 1 && Base.front() == '(' && Base.back() == ')')
+    Base = Base.drop_front().drop_back();
   FunctionDependence &FD = Ctx.threadDependence().forFunction(F);
   auto Fixed = [&](const Expr *Cond) -> std::optional<int64_t> {
     const auto *B = dyn_cast<BinaryOperator>(Cond->IgnoreParenImpCasts());
@@ -57,6 +59,51 @@ std::optional<int64_t> guardedSymbol(CheckContext &Ctx, const Expr *E,
         return K;
   }
   return std::nullopt;
+}
+
+// Whether S names threadIdx or blockIdx .y or .z: a thread mapping of more
+// than one dimension, whose other rows or blocks may use the rest of a
+// sector one warp leaves.
+bool namesSecondDimension(const Stmt *S) {
+  if (!S)
+    return false;
+  if (const auto *E = dyn_cast<Expr>(S))
+    if (auto B = cudaBuiltinComponent(E);
+        B && B->second != "x" &&
+        (B->first == "__cuda_builtin_threadIdx_t" ||
+         B->first == "__cuda_builtin_blockIdx_t"))
+      return true;
+  return llvm::any_of(S->children(), namesSecondDimension);
+}
+
+// Why no change inside the kernel saves a sector of access A: it reads or
+// writes one scalar of each row of a run-time length (a column of a
+// row-major array: a halo, a matrix's column gathered into a vector), once
+// per thread, alone (no
+// sibling, no rounds), in a kernel of one dimension (threadIdx.x and
+// blockIdx.x only, in it and the functions on the way): nothing in the
+// kernel uses the rest of the sectors. Only the array's layout, which its
+// other users set, would save; empty when that does not hold.
+std::string columnReason(const MemoryAccess &A, const WarpPattern &P,
+                         const CostShare &Cost, const FunctionDecl *F,
+                         llvm::ArrayRef<CallLink> Chain) {
+  if (!A.Records.empty() || Cost.R.Times != 1 || Cost.R.UnknownLoops)
+    return "";
+  // A run-time spacing is a row length: the array is laid out in rows on
+  // purpose. (A constant one may be an array of records to split.)
+  if (!P.SymbolicStride)
+    return "";
+  if (namesSecondDimension(F->getBody()))
+    return "";
+  for (const CallLink &Link : Chain)
+    if (namesSecondDimension(Link.Caller->getBody()))
+      return "";
+  return std::string("; the kernel is one-dimensional and runs it once per "
+                     "thread, and nothing else in it ") +
+         (A.IsStore ? "writes" : "reads") +
+         " the rest of those rows: no change inside the kernel saves a "
+         "sector, only a layout of the array that keeps this column "
+         "contiguous, which its other users set, so this is a note";
 }
 
 bool isConstRestrict(const ValueDecl *Root) {
@@ -184,10 +231,16 @@ void UncoalescedAccessCheck::checkFunction(const FunctionDecl *F) {
     Severity Level = !Filled && !MayBeUnit && Cost.SavingPct >= MinSavingPct
                          ? Severity::Warning
                          : Severity::Note;
-    // A kernel whose launches cannot load the memory system.
+    // A kernel whose launches cannot load the memory system, or that
+    // nothing launches; a column that no change inside the kernel saves.
     std::string Small;
+    bool Column = false;
     if (Level == Severity::Warning) {
       Small = smallLaunchReason(context(), F, Worst->Chain);
+      if (Small.empty() && !Grouped) {
+        Small = columnReason(A, P, Cost, F, Worst->Chain);
+        Column = !Small.empty();
+      }
       if (!Small.empty())
         Level = Severity::Note;
     }
@@ -312,7 +365,8 @@ void UncoalescedAccessCheck::checkFunction(const FunctionDecl *F) {
                        .getTypeSizeInChars(A.E->getType())
                        .getQuantity())
           WholeRecord = RT->getDecl();
-      if (!Advised.insert(A.Addr.Root).second)
+      // A column has no fix in the kernel to advise (its reason says so).
+      if (Column || !Advised.insert(A.Addr.Root).second)
         continue;
       if (Filled && (G.ContiguousBytes == 8 || G.ContiguousBytes == 16) &&
           P.Regular && std::llabs(P.LaneStride) == int64_t(G.ContiguousBytes)) {
