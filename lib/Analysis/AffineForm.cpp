@@ -58,8 +58,7 @@ static Coef coefScale(const Coef &A, int64_t K) {
   }
   if (K == 1)
     return A;
-  return symbolic(factorText(A.Name) + " * " + std::to_string(K),
-                  A.Factor * K);
+  return symbolic(factorText(A.Name) + " * " + std::to_string(K), A.Factor * K);
 }
 
 static Coef coefTimesSymbol(const Coef &A, const std::string &Name) {
