@@ -249,6 +249,7 @@ public:
     if (!It->second.Failure.empty()) {
       Why = "ptxas could not compile the kernels' PTX for " + Target.str() +
             " (" + It->second.Failure + ")";
+      registersFailed(Why);
       return std::nullopt;
     }
     auto K = It->second.Kernels.find(Mangled.str());
@@ -307,8 +308,24 @@ private:
   void fail(llvm::StringRef What, std::string Why) {
     if (!Failure || !Failure->empty())
       return;
-    *Failure = What.str() +
-               (Why.empty() ? std::string(" (a crash)") : " (" + Why + ")");
+    *Failure = "the IR layer's " + What.str() +
+               (Why.empty() ? std::string(" (a crash)") : " (" + Why + ")") +
+               " for " + CI.getTargetOpts().CPU +
+               "; its findings for this file are missing (divergence-barrier's "
+               "IR verdicts, the optimised view of the memory checks and "
+               "divergence-subwarp-branch), the AST findings stand";
+  }
+
+  // The register count's own code generation or ptxas failed: the IR
+  // findings stand, launch-occupancy's launches of the kernels go without
+  // registers and its findings say why; stderr says it too, where no
+  // finding would (a code-generation error is never silent).
+  void registersFailed(const std::string &Why) {
+    if (!Failure || !Failure->empty())
+      return;
+    *Failure = "warplint's register count failed: " + Why +
+               "; launch-occupancy judges these kernels without their "
+               "registers (--registers-from=nvcc counts them)";
   }
 
   void abandon() {
@@ -358,9 +375,11 @@ private:
     // __shfl on sm_70 and later) stops the code generator, as it stops nvcc.
     if (Crashed)
       Error = takeFatalError();
-    if (Crashed || !Error.empty())
+    if (Crashed || !Error.empty()) {
       B.Failure =
           "the PTX of the kernels could not be generated (" + Error + ")";
+      registersFailed(B.Failure + " for " + CPU);
+    }
   }
 
   // The pieces of the generated module M, shared by the optimised views

@@ -326,15 +326,11 @@ bool FileParses::parseOnce(size_t I, SharedParse *Shared, const FileTask &Task,
   // a stack deep enough for the walks of a deep expression (Budget.h).
   llvm::CrashRecoveryContext CRC;
   if (CRC.RunSafelyOnThread(Parse, AnalysisStackSize)) {
-    // The IR layer failed on this file: its findings are missing, and the
-    // user must know (the AST findings stand).
+    // The IR layer failed on this file: what is missing, and the user must
+    // know (the message says what and what stands).
     if (!IRFailure.empty()) {
       R.IRFailed = true;
-      warn(T.File + ": the IR layer's " + IRFailure +
-           (Arch ? " for " + Arch->Name : std::string()) +
-           "; its findings for this file are missing (divergence-barrier's "
-           "IR verdicts, the optimised view of the memory checks and "
-           "divergence-subwarp-branch), the AST findings stand");
+      warn(T.File + ": " + IRFailure);
     }
     if (!Withheld.empty())
       warn(T.File + (Arch ? " (" + Arch->Name + ")" : std::string()) + ": " +
