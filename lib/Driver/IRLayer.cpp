@@ -242,6 +242,13 @@ public:
               "fix, makes it compile)";
         return std::nullopt;
       }
+    // A kernel this file declares and another defines (bitsandbytes'
+    // ops.cu launching kernels.cu's): no code here to count, and ptxas is
+    // not asked to compile nothing.
+    if (!llvm::is_contained(B.Ptx.Kernels, Mangled)) {
+      Why = "its code is in another file";
+      return std::nullopt;
+    }
     auto [It, New] = B.Allocated.try_emplace(Target);
     if (New)
       It->second.Kernels = ptxasResources(Ptxas.Ptxas, Target, B.Ptx.Text,

@@ -22,8 +22,9 @@ __global__ void regs96(float *a) { a[blockIdx.x * blockDim.x + threadIdx.x] = 0;
 // (32) binds at 32 threads; blocks of 64 reach 36 warps, not 64.
 __global__ void mid(float *a) { a[blockIdx.x * blockDim.x + threadIdx.x] = 0; }
 
-// A static kernel: ptxas reports it as _Z7sregs96Pf, clang mangles it
-// _ZL7sregs96Pf; its 96 registers are counted all the same.
+// A static kernel: clang mangles it _ZL7sregs96Pf, and so is the entry of
+// warplint's PTX; nvcc's ptxas reports it as _Z7sregs96Pf (the report has
+// both); its 96 registers are counted all the same.
 static __global__ void sregs96(float *a) { a[blockIdx.x * blockDim.x + threadIdx.x] = 0; }
 
 void occupancy(float *a, int n, int bytes) {
