@@ -9,6 +9,7 @@
 #include "checks/launch/VerdictGroups.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/ASTMatchers/ASTMatchers.h"
+#include "clang/Lex/Lexer.h"
 
 using namespace clang;
 using namespace clang::ast_matchers;
@@ -209,6 +210,49 @@ const Expr *asWritten(const Expr *E) {
   return E;
 }
 
+// Whether a name says "the warp size": warpSize, WARP_SIZE, kWarpSize,
+// bnb_host_warp_size.
+bool saysWarpSize(llvm::StringRef Name) {
+  std::string Flat;
+  for (char C : Name)
+    if (C != '_')
+      Flat += llvm::toLower(C);
+  return llvm::StringRef(Flat).contains("warpsize");
+}
+
+// The name E spells the warp size with, through a macro, a variable (a
+// local's initialiser, twice at most), a field (prop.warpSize) or a call
+// (bnb_host_warp_size()); empty if none.
+std::string warpSizeName(const Expr *E, const SourceManager &SM,
+                         const LangOptions &LO, unsigned Depth = 0) {
+  if (!E || Depth > 2)
+    return "";
+  E = asWritten(E);
+  for (SourceLocation L = E->getBeginLoc(); L.isMacroID();
+       L = SM.getImmediateMacroCallerLoc(L)) {
+    llvm::StringRef Macro = Lexer::getImmediateMacroName(L, SM, LO);
+    if (saysWarpSize(Macro))
+      return Macro.str();
+  }
+  if (const auto *Ref = dyn_cast<DeclRefExpr>(E)) {
+    if (saysWarpSize(Ref->getDecl()->getName()))
+      return Ref->getDecl()->getNameAsString();
+    if (const auto *V = dyn_cast<VarDecl>(Ref->getDecl());
+        V && V->isLocalVarDecl() && V->getInit())
+      return warpSizeName(V->getInit(), SM, LO, Depth + 1);
+    return "";
+  }
+  if (const auto *M = dyn_cast<MemberExpr>(E))
+    return saysWarpSize(M->getMemberDecl()->getName())
+               ? M->getMemberDecl()->getNameAsString()
+               : "";
+  if (const auto *C = dyn_cast<CallExpr>(E))
+    if (const FunctionDecl *F = C->getDirectCallee();
+        F && F->getDeclName().isIdentifier() && saysWarpSize(F->getName()))
+      return F->getNameAsString() + "()";
+  return "";
+}
+
 // The literal L (not in a macro), or null.
 const IntegerLiteral *literalOf(const Expr *E, uint64_t L) {
   const auto *I = dyn_cast_or_null<IntegerLiteral>(asWritten(E));
@@ -350,6 +394,19 @@ void BlockSizeCheck::judge(const Expr *Grid, const Expr *Block,
                  "kernel";
     }
   }
+  // A block of one warp spelled as the warp size (<<<grid, WARP_SIZE>>>,
+  // a local set from prop.warpSize): one warp a block is the kernel's
+  // design, its block's work done by warp-wide primitives, whose body may
+  // be in another file.
+  if (!IsTile && Threads == A.warp_size)
+    if (std::string Warp = warpSizeName(Block, context().sourceManager(),
+                                        context().astContext().getLangOpts());
+        !Warp.empty()) {
+      IsTile = true;
+      TileText = "its block is spelled as the warp size ('" + Warp +
+                 "'): one warp a block is the kernel's design, and more "
+                 "warps a block is a change to the kernel";
+    }
   // A warp-synchronous kernel (lanes exchanging through shared memory
   // without a barrier) is written for the warps it has: its block size is
   // part of that design, not a launch parameter to tune.

@@ -52,6 +52,23 @@ __global__ void plain_absmax(const float *in, float *out) {
   out[i] = fabsf(in[i]);
 }
 
+// A kernel defined in another file, launched one warp a block with the
+// block spelled as the warp size: that is its design.
+#define WARP_SIZE 32
+__global__ void warp_per_row(const float *in, float *out, int n);
+static constexpr int host_warp_size() { return 32; }
+
+void launch_rows(const float *in, float *out, int n) {
+  warp_per_row<<<65536, WARP_SIZE>>>(in, out, n);
+  // CHECK: :[[@LINE-1]]:25: note: 'warp_per_row' is launched with blocks of 32 threads, too small to fill an SM on sm_80{{.*}}; its block is spelled as the warp size ('WARP_SIZE'): one warp a block is the kernel's design, and more warps a block is a change to the kernel
+  const int ws = host_warp_size();
+  warp_per_row<<<65536, ws>>>(in, out, n);
+  // CHECK: :[[@LINE-1]]:25: note: 'warp_per_row' {{.*}}; its block is spelled as the warp size ('host_warp_size()')
+  // The same one-warp block as a literal: a launch parameter to tune.
+  warp_per_row<<<65536, 32>>>(in, out, n);
+  // CHECK: :[[@LINE-1]]:25: warning: 'warp_per_row' is launched with blocks of 32 threads, too small to fill an SM on sm_80
+}
+
 void launch(float *out) {
   tail_lockstep<<<1024, 48>>>(out);
   // CHECK: :[[@LINE-1]]:25: note: 'tail_lockstep' is launched with blocks of 48 threads, not a multiple of the warp size (32){{.*}}; 'tail_lockstep' is warp-synchronous (its lanes exchange data through shared memory without a barrier): its block size is part of that design
