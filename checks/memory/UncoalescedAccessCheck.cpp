@@ -8,6 +8,7 @@
 #include "clang/AST/RecordLayout.h"
 #include "llvm/ADT/STLExtras.h"
 #include <cmath>
+#include <functional>
 #include <map>
 #include <set>
 
@@ -59,6 +60,131 @@ std::optional<int64_t> guardedSymbol(CheckContext &Ctx, const Expr *E,
         return K;
   }
   return std::nullopt;
+}
+
+// The most lanes of a warp that can reach access E of F together, from the
+// conditions around it that bound one local index from both sides against
+// one run-time bound: a vector load's scalar tail,
+//   if (i + 3 < n) { ...uint4... } else { x = (i < n) ? in[i] : 0; ... }
+// keeps i in [n - 3, n - 1], three values, and the lanes' i are 4 apart:
+// one lane at most, for every n. Nothing when no such pair bounds it.
+std::optional<unsigned> lanesInWindow(CheckContext &Ctx, const Expr *E,
+                                      const FunctionDecl *F) {
+  FunctionDependence &FD = Ctx.threadDependence().forFunction(F);
+  // Per (index local, bound's text): the most of its lower offsets and the
+  // least of its upper ones, i in [bound + Lo, bound + Hi].
+  struct Window {
+    std::optional<int64_t> Lo, Hi;
+    const Expr *Index = nullptr;
+  };
+  std::map<std::pair<const VarDecl *, std::string>, Window> Windows;
+  const ASTContext &AST = Ctx.astContext();
+  // `i + c` (or `i - c`, `i`): the local and c.
+  auto Split =
+      [&](const Expr *X) -> std::optional<std::pair<const Expr *, int64_t>> {
+    X = X->IgnoreParenImpCasts();
+    int64_t C = 0;
+    if (const auto *B = dyn_cast<BinaryOperator>(X);
+        B && (B->getOpcode() == BO_Add || B->getOpcode() == BO_Sub))
+      if (auto K = B->getRHS()->getIntegerConstantExpr(AST)) {
+        C = B->getOpcode() == BO_Add ? K->getExtValue() : -K->getExtValue();
+        X = B->getLHS()->IgnoreParenImpCasts();
+      }
+    const auto *Ref = dyn_cast<DeclRefExpr>(X);
+    const auto *V = Ref ? dyn_cast<VarDecl>(Ref->getDecl()) : nullptr;
+    // A local that keeps its value: written once, where it is declared.
+    if (!V || !V->isLocalVarDecl() || !V->getType().isConstQualified())
+      return std::nullopt;
+    return std::pair(X, C);
+  };
+  std::function<void(const Expr *, bool)> Add = [&](const Expr *Cond,
+                                                    bool Holds) {
+    Cond = Cond->IgnoreParenImpCasts();
+    if (const auto *U = dyn_cast<UnaryOperator>(Cond);
+        U && U->getOpcode() == UO_LNot)
+      return Add(U->getSubExpr(), !Holds);
+    const auto *B = dyn_cast<BinaryOperator>(Cond);
+    // Both sides of a && that holds, or of a || that fails.
+    if (B && B->getOpcode() == (Holds ? BO_LAnd : BO_LOr)) {
+      Add(B->getLHS(), Holds);
+      Add(B->getRHS(), Holds);
+      return;
+    }
+    if (!B || !B->isRelationalOp())
+      return;
+    BinaryOperatorKind Op = B->getOpcode();
+    const Expr *L = B->getLHS(), *R = B->getRHS();
+    auto LS = Split(L);
+    if (!LS) { // n > i + c: i + c < n
+      LS = Split(R);
+      if (!LS)
+        return;
+      std::swap(L, R);
+      Op = BinaryOperator::reverseComparisonOp(Op);
+    }
+    if (!Holds)
+      Op = BinaryOperator::negateComparisonOp(Op);
+    // The bound: a whole number, the same in every thread.
+    if (!R->getType()->isIntegerType() || R->isTypeDependent() ||
+        FD.dependence(R) != Dependence::Uniform)
+      return;
+    const VarDecl *V = cast<VarDecl>(cast<DeclRefExpr>(LS->first)->getDecl());
+    Window &W = Windows[{V, Ctx.sourceText(R->IgnoreParenImpCasts())}];
+    W.Index = LS->first;
+    int64_t C = LS->second; // i + C op n
+    auto Lower = [&](int64_t O) { W.Lo = W.Lo ? std::max(*W.Lo, O) : O; };
+    auto Upper = [&](int64_t O) { W.Hi = W.Hi ? std::min(*W.Hi, O) : O; };
+    switch (Op) {
+    case BO_LT:
+      Upper(-C - 1);
+      break;
+    case BO_LE:
+      Upper(-C);
+      break;
+    case BO_GT:
+      Lower(-C + 1);
+      break;
+    case BO_GE:
+      Lower(-C);
+      break;
+    default:
+      break;
+    }
+  };
+  const Stmt *Child = E;
+  for (const Stmt *S = FD.parent(E); S; Child = S, S = FD.parent(S)) {
+    if (const auto *C = dyn_cast<ConditionalOperator>(S)) {
+      if (C->getTrueExpr() == Child || C->getFalseExpr() == Child)
+        Add(C->getCond(), C->getTrueExpr() == Child);
+    } else if (const auto *If = dyn_cast<IfStmt>(S)) {
+      if (If->getThen() == Child || If->getElse() == Child)
+        Add(If->getCond(), If->getThen() == Child);
+    } else if (const auto *B = dyn_cast<BinaryOperator>(S);
+               B && B->getOpcode() == BO_LAnd && B->getRHS() == Child) {
+      Add(B->getLHS(), true);
+    } else if (isa<ForStmt, WhileStmt, DoStmt, CXXForRangeStmt>(S)) {
+      break; // a loop's rounds may move the window
+    }
+  }
+  std::optional<unsigned> Most;
+  for (const auto &[Key, W] : Windows) {
+    if (!W.Lo || !W.Hi)
+      continue;
+    AffineForm Form = Ctx.affine().form(W.Index, F);
+    if (!Form.Known || Form.C[TermTy].Symbolic || !Form.C[TermTy].isZero() ||
+        !Form.C[TermTz].isZero() || Form.C[TermTx].Symbolic ||
+        Form.C[TermLane].Symbolic)
+      continue;
+    // The lanes' values of the index, apart by Spacing, each lane's its
+    // own (x runs along the warp).
+    if (!Form.C[TermTx].isZero() == !Form.C[TermLane].isZero())
+      continue;
+    int64_t Spacing = std::llabs(Form.C[TermTx].Value + Form.C[TermLane].Value);
+    int64_t Values = std::max<int64_t>(0, *W.Hi - *W.Lo + 1);
+    unsigned Lanes = unsigned((Values + Spacing - 1) / Spacing);
+    Most = Most ? std::min(*Most, Lanes) : Lanes;
+  }
+  return Most;
 }
 
 // Whether S names threadIdx or blockIdx .y or .z: a thread mapping of more
@@ -154,6 +280,11 @@ void UncoalescedAccessCheck::checkFunction(const FunctionDecl *F) {
       continue;
     const MemoryAccess &A = Worst->Access;
     const WarpPattern &P = Worst->Pattern;
+    // One lane at most, for any run-time bound: one sector, nothing lost.
+    if (unsigned X = AA.blockShape(F).X; X == 0 || X % Target.warp_size == 0)
+      if (std::optional<unsigned> Most = lanesInWindow(context(), A.E, F);
+          Most && *Most <= 1)
+        continue;
     // A guard that fixes the run-time stride at 0 (a broadcast) or at the
     // element's size (consecutive lanes, consecutive elements): coalesced.
     if (P.SymbolicStride && Worst->Chain.empty())
