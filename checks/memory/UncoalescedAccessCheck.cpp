@@ -301,6 +301,15 @@ void UncoalescedAccessCheck::checkFunction(const FunctionDecl *F) {
       T = runTraffic(*Worst, Sector, Line, Size);
       if (!T.wastes(Sector))
         continue;
+      // Merged with its neighbour (.z with .w), it is still a sibling of
+      // the fields the optimised code stores as written (.x, .y): their
+      // group, reported at its first such member, counts its bytes.
+      SiblingGroup Around = Model.siblings(A, P, F, Worst->Chain);
+      if (llvm::any_of(Around.Members, [&](const MemoryAccess &M) {
+            return M.E != A.E &&
+                   optimisedView(context(), M).K == OptimisedView::AsWritten;
+          }))
+        continue;
     }
     std::string Spacing;
     if (P.SymbolicStride) {
@@ -519,9 +528,11 @@ void UncoalescedAccessCheck::checkFunction(const FunctionDecl *F) {
       const SourceManager &SM = context().sourceManager();
       if (FieldOf && SM.isInSystemHeader(FieldOf->getLocation())) {
         // A CUDA vector type read one component at a time.
-        B.note(A.E->getBeginLoc(), "load the whole '{0}' once (one {1}-byte "
-                                   "load per lane) and use its "
-                                   "components")
+        B.note(A.E->getBeginLoc(),
+               A.IsStore ? "store the whole '{0}' once (one {1}-byte store "
+                           "per lane), built from its components"
+                         : "load the whole '{0}' once (one {1}-byte load per "
+                           "lane) and use its components")
             << FieldOf->getName() << RecordSize;
       } else if (RD) {
         B.note(

@@ -45,6 +45,34 @@ __global__ void pixel_sum(const Pixel *in, int *out) {
   // (reported with its siblings, at the first of them)
 }
 
+// A uchar4 stored a channel at a time (CUDA by Example's float_to_color):
+// the vectoriser merges .z with the constant .w, and .x, .y stay byte
+// stores. The four are one group, reported once at .x; the merged pair
+// is part of it, not a finding of its own at half the sectors.
+__device__ unsigned char channel(float n1, float n2, int hue) {
+  if (hue > 360)
+    hue -= 360;
+  else if (hue < 0)
+    hue += 360;
+  if (hue < 60)
+    return (unsigned char)(255 * (n1 + (n2 - n1) * hue / 60));
+  return (unsigned char)(255 * (hue < 180 ? n2 : n1));
+}
+__global__ void float_to_color(uchar4 *optr, const float *src) {
+  int offset = blockIdx.x * blockDim.x + threadIdx.x;
+  float l = src[offset];
+  int h = (180 + (int)(360.0f * l)) % 360;
+  float m2 = l <= 0.5f ? l * 2 : 1;
+  float m1 = 2 * l - m2;
+  optr[offset].x = channel(m1, m2, h + 120);
+  // CHECK: :[[@LINE-1]]:3: note: each warp store of 'optr[offset].x' touches 4 32-byte sectors for 32 useful bytes (25% efficiency) on sm_80: consecutive lanes are 4 bytes apart; 'optr[offset].y', 'optr[offset].z', 'optr[offset].w' write the rest of the same sectors: together the 4 accesses move 4 sectors for 128 useful bytes (100%)
+  // CHECK: :[[@LINE-2]]:3: note: store the whole 'uchar4' once (one 4-byte store per lane), built from its components
+  // CHECK-NOT: :[[@LINE+3]]:3: note: each warp store of 'optr[offset].z'
+  optr[offset].y = channel(m1, m2, h);
+  optr[offset].z = channel(m1, m2, h - 120);
+  optr[offset].w = 255;
+}
+
 // Two neighbours of an 8-aligned shared array: one 8-byte load per lane,
 // served by half-warps: conflict-free, in the IR and in the source
 // analysis (siblings of 8 contiguous bytes at an 8-aligned address).
