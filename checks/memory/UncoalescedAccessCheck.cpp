@@ -232,6 +232,43 @@ std::string columnReason(const MemoryAccess &A, const WarpPattern &P,
          "contiguous, which its other users set, so this is a note";
 }
 
+// Whether the run-time stride's symbol is a parameter of F that holds a
+// 0/1 flag: a bool, or an integer named as a predicate (scale_is_vector,
+// isStrided, use_bias, has_scale). Lanes spread by a flag times the
+// element's size read one broadcast value or consecutive elements: never
+// more sectors than the bytes need.
+bool flagSymbol(const FunctionDecl *F, const WarpPattern &P, unsigned Size) {
+  llvm::StringRef Base = P.SymbolName;
+  if (!Base.consume_back(" * " + std::to_string(Size)) && P.SymbolFactor != 1)
+    return false;
+  for (const ParmVarDecl *V : F->parameters()) {
+    if (V->getName() != Base)
+      continue;
+    QualType T = V->getType().getNonReferenceType();
+    if (T->isBooleanType())
+      return true;
+    if (!T->isIntegerType())
+      return false;
+    // The words of the name, lower case: scale_is_vector, isStrided.
+    llvm::SmallVector<std::string, 4> Words(1);
+    for (char C : Base) {
+      if (C == '_') {
+        if (!Words.back().empty())
+          Words.emplace_back();
+        continue;
+      }
+      if (llvm::isUpper(C) && !Words.back().empty())
+        Words.emplace_back();
+      Words.back() += llvm::toLower(C);
+    }
+    return llvm::any_of(
+               Words,
+               [](const std::string &W) { return W == "is" || W == "has"; }) ||
+           llvm::is_contained({"use", "enable", "do", "with"}, Words.front());
+  }
+  return false;
+}
+
 bool isConstRestrict(const ValueDecl *Root) {
   QualType T = Root->getType();
   return T->isPointerType() && T.isRestrictQualified() &&
@@ -291,6 +328,9 @@ void UncoalescedAccessCheck::checkFunction(const FunctionDecl *F) {
       if (std::optional<int64_t> K = guardedSymbol(context(), A.E, F, P);
           K && (*K == 0 || *K * P.SymbolFactor == int64_t(A.Size)))
         continue;
+    // A 0/1 flag times the element's size: a broadcast or coalesced.
+    if (P.SymbolicStride && Worst->Chain.empty() && flagSymbol(F, P, A.Size))
+      continue;
     // What the optimiser made of it (asked only of a finding: merging never
     // makes an access waste more).
     OptimisedView View = optimisedView(context(), A);

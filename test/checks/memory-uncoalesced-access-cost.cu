@@ -100,6 +100,25 @@ __global__ void guardedStride(const float4 *scale, float4 *out, int v, int w) {
   out[threadIdx.x] = s;
 }
 
+// A stride that is a 0/1 flag by its type or name (a bool, or an integer
+// named as a predicate): a broadcast or consecutive elements, never more.
+// An integer named otherwise is judged.
+__global__ void flaggedStride(const float4 *scale, float4 *out,
+                              int scale_is_vector, bool perLane, int hasBias,
+                              int width) {
+  float4 s = scale[threadIdx.x * scale_is_vector];
+  float4 t = scale[threadIdx.x * perLane];
+  float4 u = scale[threadIdx.x * hasBias];
+  s.x += t.x + u.x;
+  // CHECK-NOT: 'scale[threadIdx.x * scale_is_vector]'
+  // CHECK-NOT: 'scale[threadIdx.x * perLane]'
+  // CHECK-NOT: 'scale[threadIdx.x * hasBias]'
+  if (threadIdx.x < width)
+    s.z += scale[threadIdx.x * width].z;
+  // CHECK: :[[@LINE-1]]:12: note: each warp load of 'scale[threadIdx.x * width].z' touches 32 32-byte sectors for 128 useful bytes (13% efficiency) on sm_80: the lanes are spread by (width * 16) bytes
+  out[threadIdx.x] = s;
+}
+
 __global__ void neighbours(const float *bW, float *out) {
   int m = 2 * (blockIdx.x * blockDim.x + threadIdx.x);
   out[m / 2] = bW[m] * bW[m + 1];
