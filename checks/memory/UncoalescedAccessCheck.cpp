@@ -205,11 +205,11 @@ bool namesSecondDimension(const Stmt *S) {
 // Why no change inside the kernel saves a sector of access A: it reads or
 // writes one scalar of each row of a run-time length (a column of a
 // row-major array: a halo, a matrix's column gathered into a vector), once
-// per thread, alone (no
-// sibling, no rounds), in a kernel of one dimension (threadIdx.x and
-// blockIdx.x only, in it and the functions on the way): nothing in the
-// kernel uses the rest of the sectors. Only the array's layout, which its
-// other users set, would save; empty when that does not hold.
+// per thread, alone (no sibling, no rounds), in a kernel of one dimension
+// (threadIdx.x and blockIdx.x only, in it and the functions on the way):
+// nothing in the kernel uses the rest of the sectors. Only the array's
+// layout, which its other users set, would save; empty when that does not
+// hold.
 std::string columnReason(const MemoryAccess &A, const WarpPattern &P,
                          const CostShare &Cost, const FunctionDecl *F,
                          llvm::ArrayRef<CallLink> Chain) {
@@ -411,8 +411,8 @@ void UncoalescedAccessCheck::checkFunction(const FunctionDecl *F) {
     Severity Level = !Filled && !MayBeUnit && Cost.SavingPct >= MinSavingPct
                          ? Severity::Warning
                          : Severity::Note;
-    // A kernel whose launches cannot load the memory system, or that
-    // nothing launches; a column that no change inside the kernel saves.
+    // A kernel whose launches cannot load the memory system; a column
+    // that no change inside the kernel saves.
     std::string Small;
     bool Column = false;
     if (Level == Severity::Warning) {
