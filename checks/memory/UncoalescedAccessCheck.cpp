@@ -24,6 +24,17 @@ Traffic runTraffic(const AccessRun &R, unsigned Sector, unsigned Line,
   return warpTraffic(One, Sector, Line);
 }
 
+// The run-time stride's symbol as the source spells it: its name less the
+// constant factor the analysis multiplied in ("(nx + 2) * 8": nx + 2).
+llvm::StringRef strideSymbol(const WarpPattern &P) {
+  llvm::StringRef Base = P.SymbolName;
+  if (P.SymbolFactor > 1)
+    Base.consume_back(" * " + std::to_string(P.SymbolFactor));
+  if (Base.size() > 1 && Base.front() == '(' && Base.back() == ')')
+    Base = Base.drop_front().drop_back();
+  return Base;
+}
+
 // The value a guard around E in F fixes its run-time stride's symbol at:
 // E in the true arm of `s == K ? ... : ...` or the then-branch of
 // `if (s == K)`, where s is spelled as the stride's symbol (its name less
@@ -32,11 +43,7 @@ Traffic runTraffic(const AccessRun &R, unsigned Sector, unsigned Line,
 std::optional<int64_t> guardedSymbol(CheckContext &Ctx, const Expr *E,
                                      const FunctionDecl *F,
                                      const WarpPattern &P) {
-  llvm::StringRef Base = P.SymbolName;
-  if (P.SymbolFactor > 1)
-    Base.consume_back(" * " + std::to_string(P.SymbolFactor));
-  if (Base.size() > 1 && Base.front() == '(' && Base.back() == ')')
-    Base = Base.drop_front().drop_back();
+  llvm::StringRef Base = strideSymbol(P);
   FunctionDependence &FD = Ctx.threadDependence().forFunction(F);
   auto Fixed = [&](const Expr *Cond) -> std::optional<int64_t> {
     const auto *B = dyn_cast<BinaryOperator>(Cond->IgnoreParenImpCasts());
@@ -238,9 +245,10 @@ std::string columnReason(const MemoryAccess &A, const WarpPattern &P,
 // element's size read one broadcast value or consecutive elements: never
 // more sectors than the bytes need.
 bool flagSymbol(const FunctionDecl *F, const WarpPattern &P, unsigned Size) {
-  llvm::StringRef Base = P.SymbolName;
-  if (!Base.consume_back(" * " + std::to_string(Size)) && P.SymbolFactor != 1)
+  // The flag times the element's size (or a byte array's flag alone).
+  if (P.SymbolFactor != Size && P.SymbolFactor != 1)
     return false;
+  llvm::StringRef Base = strideSymbol(P);
   for (const ParmVarDecl *V : F->parameters()) {
     if (V->getName() != Base)
       continue;
