@@ -4,6 +4,8 @@
 #include "Analysis/DeclRefs.h"
 #include "Analysis/Launches.h"
 #include "Analysis/Loops.h"
+#include "Analysis/ThreadDependence.h"
+#include "Analysis/TripCounts.h"
 #include "Support/SourceText.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Attr.h"
@@ -13,6 +15,7 @@
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/FormatVariadic.h"
 
+#include <functional>
 #include <optional>
 
 using namespace clang;
@@ -22,6 +25,11 @@ namespace warplint::host {
 namespace {
 
 enum class OpKind { Copy, Sync, Alloc, Free, SetDevice };
+
+// A kernel whose threads each run this many rounds of a loop (ethash's 256
+// parents a DAG item) runs for far longer than the 5-10 microseconds a
+// synchronization adds to an iteration.
+constexpr uint64_t LongThreadRounds = 256;
 
 // A runtime call the check knows: which arguments hold a copy's source
 // (the destination is the first), its size (Size x Size2 for the 2D copy)
@@ -372,7 +380,17 @@ TransferInLoopCheck::Summary TransferInLoopCheck::analyse(const FunctionDecl *F,
       if (!Freed)
         continue;
     }
-    Found.push_back({&E.R, Loop, &Launch->R, Freed});
+    Pending P{&E.R, Loop, &Launch->R, Freed};
+    if (E.Runtime->Kind == OpKind::Sync)
+      for (const Event &L : W.Events)
+        if (L.Launch && inside(L, Loop))
+          if (const FunctionDecl *K = launchSite(L.R.Inner).Kernel)
+            if (const LongLoop &Long = longThreadLoop(K); Long.Loop) {
+              P.LongLaunch = &L.R;
+              P.Long = &Long;
+              break;
+            }
+    Found.push_back(P);
   }
   report(Found, F, Depth);
   return Out;
@@ -394,6 +412,55 @@ std::optional<uint64_t> TransferInLoopCheck::bytes(const Reach &Op) {
     return N;
   std::optional<uint64_t> M = ValueOf(R.Size2);
   return M ? std::optional<uint64_t>(*N * *M) : std::nullopt;
+}
+
+const TransferInLoopCheck::LongLoop &
+TransferInLoopCheck::longThreadLoop(const FunctionDecl *Kernel) {
+  static const LongLoop None;
+  const FunctionDecl *Def = nullptr;
+  if (!Kernel->hasBody(Def))
+    return None;
+  auto [It, New] = LongLoops.try_emplace(Def);
+  if (!New)
+    return It->second;
+  const ASTContext &AST = context().astContext();
+  AffineAnalysis &A = context().affine();
+  FunctionDependence &Dep = context().threadDependence().forFunction(Def);
+  LongLoop Found;
+  // Rounds: how many times the loops around S run it.
+  std::function<void(const Stmt *, uint64_t)> Walk = [&](const Stmt *S,
+                                                         uint64_t Rounds) {
+    if (!S || Found.Loop || isa<LambdaExpr>(S))
+      return;
+    if (isLoop(S)) {
+      const Expr *Cond = FunctionDependence::conditionOf(S);
+      std::optional<uint64_t> N = constantTripCount(
+          S, AST, [&](const Expr *E) { return A.literalValueOf(E); });
+      if (N) {
+        Rounds = *N >= LongThreadRounds
+                     ? *N
+                     : std::min(Rounds * std::max<uint64_t>(*N, 1), uint64_t(1)
+                                                                        << 32);
+        if (Rounds >= LongThreadRounds) {
+          Found = {S, std::to_string(Rounds) + " rounds"};
+          return;
+        }
+      } else if (isGeometric(S)) {
+        Rounds = std::min<uint64_t>(Rounds * GeometricTrips, uint64_t(1) << 32);
+      } else if (Cond && !Cond->isValueDependent() &&
+                 !Cond->isEvaluatable(AST) &&
+                 Dep.dependence(Cond) == Dependence::Uniform) {
+        Found = {S, "a count known at run time ('" +
+                        context().sourceText(Cond) +
+                        "'), the same in every thread"};
+        return;
+      }
+    }
+    for (const Stmt *C : S->children())
+      Walk(C, Rounds);
+  };
+  Walk(Def->getBody(), 1);
+  return LongLoops[Def] = std::move(Found);
 }
 
 bool TransferInLoopCheck::isSmallDeviceToHost(const Reach &Op) {
@@ -605,6 +672,9 @@ TransferInLoopCheck::verdict(const Pending &P, const FunctionDecl *F,
     if (waitsEachIteration(P.Loop, F, Depth))
       return std::nullopt;
     V.What = Call;
+    // A wait after a kernel whose threads each run a long loop is a small
+    // share of the iteration: real, but not worth a warning.
+    V.Warning = P.Long == nullptr;
     return V;
   case OpKind::Alloc:
     V.What = Call + " with a free in the same loop";
@@ -689,6 +759,21 @@ void TransferInLoopCheck::judge(const Verdict &V,
       B->metric("bytes", double(*V.Bytes));
     break;
   case OpKind::Sync:
+    if (const LongLoop *Long = V.P->Long) {
+      const SourceManager &SM = context().astContext().getSourceManager();
+      B.emplace(diag(
+          Loc,
+          "{0} in a loop that launches {1}: the host waits for the GPU to go "
+          "idle every iteration, but each thread of {2} runs the loop at line "
+          "{3} for {4}, so the kernel likely runs far longer than the few "
+          "microseconds a wait costs; the wait is a small share unless the "
+          "kernel is short",
+          Severity::Note));
+      *B << Call << Kernel
+         << kernelName(V.P->LongLaunch->Inner, context().astContext())
+         << SM.getSpellingLineNumber(Long->Loop->getBeginLoc()) << Long->Rounds;
+      break;
+    }
     B.emplace(diag(
         Loc, "{0} in a loop that launches {1}: the host waits for the GPU to "
              "go idle every iteration, so each launch starts on an idle GPU "

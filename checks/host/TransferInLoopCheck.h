@@ -7,6 +7,8 @@
 #include "Core/Check.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallVector.h"
+#include <map>
+#include <string>
 
 namespace warplint::host {
 
@@ -54,11 +56,21 @@ private:
                           unsigned Depth);
   // A blocking call in a hot loop that launches, before it is judged.
   // Freed: for an allocation, the free of the same loop.
+  // A loop every thread of a kernel runs whole (longThreadLoop); Rounds says
+  // how long: "256 rounds", or the condition that counts them at run time.
+  struct LongLoop {
+    const clang::Stmt *Loop = nullptr;
+    std::string Rounds;
+  };
+  // Long: for a synchronization, a kernel the loop launches whose threads
+  // each run a long loop (longThreadLoop), and that loop.
   struct Pending {
     const Reach *Op;
     const clang::Stmt *Loop;
     const Reach *Launch;
     const Reach *Freed;
+    const Reach *LongLaunch = nullptr;
+    const LongLoop *Long = nullptr;
   };
   // What a pending call is, when it is reported: a warning or a note, and
   // how a note of another finding of its loop names it.
@@ -88,6 +100,13 @@ private:
   // does next (a convergence flag, the size of the next launch).
   bool smallSteeringRead(const Reach &Op, const clang::Stmt *Scope);
   bool steersThroughCall(const clang::CallExpr *Site, const clang::Stmt *Scope);
+  // A loop every thread of Kernel runs whole, long enough that the kernel
+  // runs far longer than the microseconds a synchronization costs: at least
+  // LongThreadRounds rounds written with constants (a loop nest's counts
+  // multiplied), or a count known only at run time that every thread
+  // starts and steps alike (a serial walk over the problem, not a
+  // grid-stride loop whose rounds the threads share, nor log2(n) passes).
+  const LongLoop &longThreadLoop(const clang::FunctionDecl *Kernel);
 
   // Copies of at most this many bytes are small: host-to-device ones return
   // at once (the runtime stages them), device-to-host ones cost a round
@@ -99,6 +118,8 @@ private:
       Summaries;
   llvm::DenseMap<const clang::Stmt *, bool> HotLoops;
   llvm::DenseMap<const clang::Stmt *, bool> WaitingLoops;
+  // A std::map: Pending keeps pointers to its values.
+  std::map<const clang::FunctionDecl *, LongLoop> LongLoops;
 };
 
 } // namespace warplint::host

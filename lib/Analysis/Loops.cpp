@@ -276,16 +276,22 @@ bool isGeometric(const Stmt *Loop) {
     const ValueDecl *D = baseDecl(B->getLHS());
     if (!D || !Read.count(D))
       return;
-    if (B->isCompoundAssignmentOp()) {
-      Scaled |= isScaling(B->getOpcode());
-      Added |= B->getOpcode() == BO_AddAssign || B->getOpcode() == BO_SubAssign;
-      return;
-    }
-    // n = (n + 255) / 256, size = size * 2.
     const auto *R =
         dyn_cast<BinaryOperator>(B->getRHS()->IgnoreParenImpCasts());
     DeclSet Self;
     Self.insert(D);
+    if (B->isCompoundAssignmentOp()) {
+      Scaled |= isScaling(B->getOpcode());
+      // count += count / 100: a step that is a share of the value itself
+      // grows it geometrically (a sweep over problem sizes).
+      bool Share = B->getOpcode() == BO_AddAssign && R &&
+                   isScaling(R->getOpcode()) && referencesAny(R, Self);
+      Scaled |= Share;
+      Added |= !Share && (B->getOpcode() == BO_AddAssign ||
+                          B->getOpcode() == BO_SubAssign);
+      return;
+    }
+    // n = (n + 255) / 256, size = size * 2.
     if (R && isScaling(R->getOpcode()) && referencesAny(R, Self))
       Scaled = true;
   });

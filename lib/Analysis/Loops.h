@@ -57,9 +57,11 @@ std::optional<uint64_t> constantTripCount(
 
 // Whether Loop runs a logarithmic number of times: a variable its condition
 // reads is scaled each iteration (n /= 2, size *= 2, s >>= 1,
-// n = (n + 255) / 256) and none is stepped by addition (++i, i += k). Such a
-// loop runs log2 of a size times: tens of passes at most (mipmap levels,
-// reduction passes, problem sizes).
+// n = (n + 255) / 256, or grown by a share of itself, n += n / 20) and none
+// is stepped by addition (++i, i += k). Such a loop runs a logarithm of a
+// size times: tens of passes for a halving or doubling (mipmap levels,
+// reduction passes), a few hundred for a sweep over problem sizes that grows
+// by a few percent.
 bool isGeometric(const clang::Stmt *Loop);
 
 // Whether Loop is a for loop whose body never names the counters it steps:

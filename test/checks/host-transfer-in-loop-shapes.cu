@@ -229,3 +229,80 @@ void tree(float *h, float *d, unsigned *d_count, unsigned **h_levels, int n) {
     // CHECK: :[[@LINE-39]]:3: note: the cudaMemcpy, in 'keepLevel'
   }
 }
+
+// ------------------------------------------------ long kernels, size sweeps
+
+// Each thread walks a whole column (a run-time count, the same in every
+// thread) or hashes 256 parents: the kernel runs far longer than a wait, so
+// the wait is a note. A grid-stride loop shares its rounds among the threads
+// and a 16-round loop is short: those waits stay warnings.
+__global__ void columnSum(float *a, float *out, int rows, int cols) {
+  float s = 0;
+  for (int r = 0; r < rows; ++r)
+    s += a[r * cols + blockIdx.x * blockDim.x + threadIdx.x];
+  out[blockIdx.x * blockDim.x + threadIdx.x] = s;
+}
+__global__ void parents(unsigned *dag) {
+  unsigned h = threadIdx.x;
+  for (int p = 0; p < 256; ++p)
+    h = h * 33 + dag[(h + p) & 1023];
+  dag[threadIdx.x] = h;
+}
+__global__ void gridStride(float *a, int n) {
+  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n;
+       i += blockDim.x * gridDim.x)
+    a[i] *= 2.0f;
+}
+__global__ void shortLoop(float *a) {
+  for (int k = 0; k < 16; ++k)
+    a[threadIdx.x * 16 + k] += 1.0f;
+}
+
+void longKernels(float *d, float *out, unsigned *dag, int rows, int iters) {
+  for (int it = 0; it < iters; ++it) {
+    columnSum<<<4, 256>>>(d, out, rows, 1024);
+    cudaDeviceSynchronize();
+    // CHECK: :[[@LINE-1]]:5: note: cudaDeviceSynchronize in a loop that launches 'columnSum': the host waits for the GPU to go idle every iteration, but each thread of 'columnSum' runs the loop at line [[@LINE-24]] for a count known at run time ('r < rows'), the same in every thread, so the kernel likely runs far longer than the few microseconds a wait costs; the wait is a small share unless the kernel is short [host-transfer-in-loop]
+    // CHECK: :[[@LINE-4]]:3: note: the loop
+    // CHECK: :[[@LINE-4]]:5: note: 'columnSum' is launched here, in the same loop
+  }
+  for (int it = 0; it < iters; ++it) {
+    parents<<<4, 256>>>(dag);
+    cudaDeviceSynchronize();
+    // CHECK: :[[@LINE-1]]:5: note: cudaDeviceSynchronize in a loop that launches 'parents': the host waits for the GPU to go idle every iteration, but each thread of 'parents' runs the loop at line [[@LINE-25]] for 256 rounds, so
+    // CHECK: :[[@LINE-4]]:3: note: the loop
+    // CHECK: :[[@LINE-4]]:5: note: 'parents' is launched here, in the same loop
+  }
+  for (int it = 0; it < iters; ++it) {
+    gridStride<<<4, 256>>>(d, rows);
+    cudaDeviceSynchronize();
+    // CHECK: :[[@LINE-1]]:5: warning: cudaDeviceSynchronize in a loop that launches 'gridStride': the host waits
+    // CHECK: :[[@LINE-4]]:3: note: the loop
+    // CHECK: :[[@LINE-4]]:5: note: 'gridStride' is launched here, in the same loop
+  }
+  for (int it = 0; it < iters; ++it) {
+    shortLoop<<<4, 256>>>(d);
+    cudaDeviceSynchronize();
+    // CHECK: :[[@LINE-1]]:5: warning: cudaDeviceSynchronize in a loop that launches 'shortLoop': the host waits
+    // CHECK: :[[@LINE-4]]:3: note: the loop
+    // CHECK: :[[@LINE-4]]:5: note: 'shortLoop' is launched here, in the same loop
+  }
+}
+
+// A test over problem sizes growing by 5% a step (its buffers made by
+// helpers the check does not see): each size's result is copied back to be
+// checked, once per size. An arithmetic step stays hot.
+constexpr int N = 1 << 20;
+void sizeSweep(float *h, float *d) {
+  for (int count = 100; count <= N; count += count / 20) {
+    k<<<count / 256 + 1, 256>>>(d);
+    cudaMemcpy(h, d, N * sizeof(float), cudaMemcpyDeviceToHost);
+  }
+  for (int count = 100; count <= N; count += 20) {
+    k<<<count / 256 + 1, 256>>>(d);
+    cudaMemcpy(h, d, N * sizeof(float), cudaMemcpyDeviceToHost);
+    // CHECK: :[[@LINE-1]]:5: warning: blocking cudaMemcpy of 4194304 bytes (4 MiB) device-to-host in a loop that launches 'k': each iteration
+    // CHECK: :[[@LINE-4]]:3: note: the loop
+    // CHECK: :[[@LINE-4]]:5: note: 'k' is launched here, in the same loop
+  }
+}
