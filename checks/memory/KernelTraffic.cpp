@@ -12,6 +12,7 @@
 #include <cmath>
 #include <functional>
 #include <map>
+#include <optional>
 #include <set>
 
 using namespace clang;
@@ -110,6 +111,148 @@ llvm::ArrayRef<const Stmt *> TrafficModel::loopsAround(const Stmt *S,
   return Found->second;
 }
 
+namespace {
+
+// The conjuncts of C: a && b && c.
+void conjuncts(const Expr *C, llvm::SmallVectorImpl<const Expr *> &Out) {
+  C = C->IgnoreParenImpCasts();
+  if (const auto *B = dyn_cast<BinaryOperator>(C);
+      B && B->getOpcode() == BO_LAnd) {
+    conjuncts(B->getLHS(), Out);
+    conjuncts(B->getRHS(), Out);
+    return;
+  }
+  Out.push_back(C);
+}
+
+// `v < B`, `v <= B`, `B > v`: the local v and its bound B.
+std::optional<std::pair<const VarDecl *, const Expr *>>
+upperBound(const Expr *C) {
+  const auto *B = dyn_cast<BinaryOperator>(C->IgnoreParenImpCasts());
+  if (!B)
+    return std::nullopt;
+  const Expr *L = B->getLHS(), *R = B->getRHS();
+  if (B->getOpcode() == BO_GT || B->getOpcode() == BO_GE)
+    std::swap(L, R);
+  else if (B->getOpcode() != BO_LT && B->getOpcode() != BO_LE)
+    return std::nullopt;
+  const auto *Ref = dyn_cast<DeclRefExpr>(L->IgnoreParenImpCasts());
+  const auto *V = Ref ? dyn_cast<VarDecl>(Ref->getDecl()) : nullptr;
+  if (!V)
+    return std::nullopt;
+  return std::make_pair(V, R->IgnoreParenImpCasts());
+}
+
+void factors(const Expr *E, llvm::SmallVectorImpl<const Expr *> &Out) {
+  E = E->IgnoreParenImpCasts();
+  if (const auto *B = dyn_cast<BinaryOperator>(E);
+      B && B->getOpcode() == BO_Mul) {
+    factors(B->getLHS(), Out);
+    factors(B->getRHS(), Out);
+    return;
+  }
+  Out.push_back(E);
+}
+
+bool sameValue(const Expr *A, const Expr *B, const ASTContext &AST) {
+  llvm::FoldingSetNodeID IA, IB;
+  A->Profile(IA, AST, /*Canonical=*/true);
+  B->Profile(IB, AST, /*Canonical=*/true);
+  return IA == IB;
+}
+
+// The condition that holds where Child of S runs: a for or while loop's
+// in its body and increment, an if's in its then-branch; null otherwise.
+const Expr *holdingCondition(const Stmt *S, const Stmt *Child) {
+  if (const auto *For = dyn_cast<ForStmt>(S))
+    return Child == For->getBody() || Child == For->getInc() ? For->getCond()
+                                                             : nullptr;
+  if (const auto *W = dyn_cast<WhileStmt>(S))
+    return Child == W->getBody() ? W->getCond() : nullptr;
+  if (const auto *If = dyn_cast<IfStmt>(S))
+    return Child == If->getThen() ? If->getCond() : nullptr;
+  return nullptr;
+}
+
+} // namespace
+
+const TrafficModel::GuardShare &
+TrafficModel::guardAround(const Stmt *S, const FunctionDecl *F) {
+  static const GuardShare None;
+  auto [It, New] = Guards.try_emplace(F);
+  if (New && F && F->hasBody()) {
+    const ASTContext &AST = Ctx.astContext();
+    AffineAnalysis &AA = Ctx.affine();
+    // Each if's then-branch share, against the conditions around the if.
+    llvm::DenseMap<const IfStmt *, GuardShare> Then;
+    forEachStmt(F->getBody(), [&](const Stmt *X,
+                                  llvm::ArrayRef<const Stmt *> Up) {
+      auto Child = [&](size_t I) { return I + 1 < Up.size() ? Up[I + 1] : X; };
+      if (const auto *If = dyn_cast<IfStmt>(X)) {
+        llvm::SmallVector<const Expr *, 4> Mine;
+        conjuncts(If->getCond(), Mine);
+        GuardShare Best;
+        for (const Expr *C : Mine) {
+          auto Bound = upperBound(C);
+          if (!Bound)
+            continue;
+          for (size_t I = 0; I < Up.size(); ++I) {
+            const Expr *Outer = holdingCondition(Up[I], Child(I));
+            if (!Outer)
+              continue;
+            llvm::SmallVector<const Expr *, 4> Theirs;
+            conjuncts(Outer, Theirs);
+            for (const Expr *O : Theirs) {
+              auto Wide = upperBound(O);
+              if (!Wide || Wide->first != Bound->first)
+                continue;
+              llvm::SmallVector<const Expr *, 4> Fs;
+              factors(Wide->second, Fs);
+              const Expr *Same = nullptr;
+              for (const Expr *Fa : Fs)
+                if (!Same && sameValue(Fa, Bound->second, AST))
+                  Same = Fa;
+              if (!Same || Fs.size() < 2)
+                continue;
+              double Share = 1;
+              for (const Expr *Fa : Fs)
+                if (Fa != Same) {
+                  std::optional<uint64_t> N = AA.literalValueOf(Fa);
+                  Share /= N ? double(std::max<uint64_t>(*N, 1))
+                             : double(AssumedTrips);
+                }
+              if (Share < Best.Share)
+                Best = {Share,
+                        "it runs only where '" + Ctx.sourceText(C) +
+                            "', 1 in " +
+                            std::to_string(uint64_t(std::lround(1 / Share))) +
+                            " of the values '" + Ctx.sourceText(O) +
+                            "' lets through"};
+            }
+          }
+        }
+        if (Best.Share < 1)
+          Then[If] = std::move(Best);
+      }
+      if (Then.empty())
+        return;
+      GuardShare Mine;
+      for (size_t I = 0; I < Up.size(); ++I)
+        if (const auto *If = dyn_cast<IfStmt>(Up[I]);
+            If && Child(I) == If->getThen())
+          if (auto G = Then.find(If); G != Then.end()) {
+            Mine.Share *= G->second.Share;
+            if (Mine.Text.empty())
+              Mine.Text = G->second.Text;
+          }
+      if (Mine.Share < 1)
+        It->second[X] = std::move(Mine);
+    });
+  }
+  auto Found = It->second.find(S);
+  return Found == It->second.end() ? None : Found->second;
+}
+
 Runs TrafficModel::runs(const Stmt *S, const FunctionDecl *F,
                         llvm::ArrayRef<CallLink> Chain) {
   Runs R;
@@ -123,9 +266,18 @@ Runs TrafficModel::runs(const Stmt *S, const FunctionDecl *F,
       R.Times *= T.Times;
     }
   };
+  auto Guarded = [&](const Stmt *At, const FunctionDecl *In) {
+    const GuardShare &G = guardAround(At, In);
+    R.Times *= G.Share;
+    if (R.Guard.empty())
+      R.Guard = G.Text;
+  };
   Within(S, F);
-  for (const CallLink &Link : llvm::reverse(Chain))
+  Guarded(S, F);
+  for (const CallLink &Link : llvm::reverse(Chain)) {
     Within(Link.Call, Link.Caller);
+    Guarded(Link.Call, Link.Caller);
+  }
   return R;
 }
 

@@ -52,6 +52,12 @@ Traffic warpTraffic(llvm::ArrayRef<LaneRanges> Accesses, unsigned Sector,
 struct Runs {
   double Times = 1;
   unsigned UnknownLoops = 0; // loops taken as AssumedTrips or GeometricTrips
+  // Of those, the share a guard lets through: the statement runs only
+  // where `i < B`, inside a loop or branch that bounds i by a product of
+  // B and other factors (`i < B * L * H`), so for 1 in L * H of i's values
+  // (a factor not written with constants taken as AssumedTrips). Guard says
+  // which, for the message; empty when no such guard is around.
+  std::string Guard;
 };
 
 // The accesses of a group of siblings (global or shared, as the access):
@@ -147,6 +153,7 @@ public:
   void clear() {
     Kernels.clear();
     Loops.clear();
+    Guards.clear();
     Accesses.clear();
     Signatures.clear();
     Steps.clear();
@@ -172,11 +179,23 @@ private:
   // The loops around S in F that run it each round, outermost first.
   llvm::ArrayRef<const clang::Stmt *> loopsAround(const clang::Stmt *S,
                                                   const clang::FunctionDecl *F);
+  // The share of the rounds of its loops that the guards around S in F let
+  // through (Runs::Guard), and the text saying so; {1, ""} without one.
+  struct GuardShare {
+    double Share = 1;
+    std::string Text;
+  };
+  const GuardShare &guardAround(const clang::Stmt *S,
+                                const clang::FunctionDecl *F);
   CheckContext &Ctx;
   llvm::DenseMap<const clang::FunctionDecl *,
                  llvm::DenseMap<const clang::Stmt *,
                                 llvm::SmallVector<const clang::Stmt *, 4>>>
       Loops;
+  // Per function, the statements under a narrowing guard (guardAround).
+  llvm::DenseMap<const clang::FunctionDecl *,
+                 llvm::DenseMap<const clang::Stmt *, GuardShare>>
+      Guards;
   llvm::DenseMap<const clang::FunctionDecl *, std::vector<MemoryAccess>>
       Accesses;
   llvm::DenseMap<const clang::Expr *, std::string> Signatures;

@@ -489,9 +489,17 @@ void UncoalescedAccessCheck::checkFunction(const FunctionDecl *F) {
                   "% of the kernel's global sectors, and laying the data out "
                   "for the warp would save about " +
                   Pct(Cost.SavingPct) + "% of them";
+      std::vector<std::string> Taken;
       if (Cost.R.UnknownLoops || Cost.KernelHasUnknownLoops)
-        CostText += " (taking each loop of unknown trip count as " +
-                    std::to_string(AssumedTrips) + " rounds)";
+        Taken.push_back("taking each loop of unknown trip count as " +
+                        std::to_string(AssumedTrips) + " rounds");
+      if (!Cost.R.Guard.empty())
+        Taken.push_back(Cost.R.Guard +
+                        ", each factor not written with "
+                        "constants taken as " +
+                        std::to_string(AssumedTrips));
+      if (!Taken.empty())
+        CostText += " (" + llvm::join(Taken, "; ") + ")";
     }
     CostText += Small;
     if (MayBeUnit)

@@ -230,3 +230,34 @@ __global__ void farRounds(const float *__restrict__ A, float *out, int K,
     }
   out[threadIdx.x] = acc;
 }
+
+// A guard that narrows the loop's range: the walk under `index < batch`, in
+// a grid-stride loop over `index < batch * length * hidden`, runs for 1 in
+// length * hidden of the loop's values (both taken as 16): a prologue of the
+// first threads, a small share of the kernel. A note.
+__global__ void lookupFirst(float *out, int *ids_out, const float *table,
+                            const int *ids, int batch, int length, int hidden) {
+  for (int index = blockIdx.x * blockDim.x + threadIdx.x;
+       index < batch * length * hidden; index += blockDim.x * gridDim.x) {
+    if (index < batch) {
+      for (int s = 0; s < length; s++)
+        ids_out[s * batch + index] = ids[index * length + s];
+      // CHECK: :[[@LINE-1]]:38: note: each warp load of 'ids[index * length + s]' touches 32 32-byte sectors for 128 useful bytes (13% efficiency) on sm_80: the lanes are spread by (length * 4) bytes, a run-time value (taken here to be at least a 128-byte line); it moves about 14% of the kernel's global sectors, and laying the data out for the warp would save about 12% of them (taking each loop of unknown trip count as 16 rounds; it runs only where 'index < batch', 1 in 256 of the values 'index < batch * length * hidden' lets through, each factor not written with constants taken as 16) [memory-uncoalesced-access]
+    }
+    out[index] = table[ids[index / hidden] * hidden + index % hidden];
+  }
+}
+
+// The same walk under a guard the loop's bound does not hold as a factor:
+// every value of index may pass it. A warning.
+__global__ void walkFirst(int *ids_out, const int *ids, int batch, int length,
+                          int n) {
+  for (int index = blockIdx.x * blockDim.x + threadIdx.x; index < n;
+       index += blockDim.x * gridDim.x) {
+    if (index < batch) {
+      for (int s = 0; s < length; s++)
+        ids_out[s * batch + index] = ids[index * length + s];
+      // CHECK: :[[@LINE-1]]:38: warning: each warp load of 'ids[index * length + s]' touches 32 32-byte sectors for 128 useful bytes (13% efficiency) on sm_80: the lanes are spread by (length * 4) bytes, a run-time value (taken here to be at least a 128-byte line); it moves about 89% of the kernel's global sectors, and laying the data out for the warp would save about 78% of them (taking each loop of unknown trip count as 16 rounds) [memory-uncoalesced-access]
+    }
+  }
+}
