@@ -27,8 +27,9 @@ namespace {
 enum class OpKind { Copy, Sync, Alloc, Free, SetDevice };
 
 // A kernel whose threads each run this many rounds of a loop (ethash's 256
-// parents a DAG item) runs for far longer than the 5-10 microseconds a
-// synchronization adds to an iteration.
+// parents a DAG item) likely runs far longer than the host round trip a
+// synchronization adds to an iteration (bench/gpu/run_sync_in_loop.sh
+// measures both; not yet run on a device).
 constexpr uint64_t LongThreadRounds = 256;
 
 // A runtime call the check knows: which arguments hold a copy's source
