@@ -1,5 +1,6 @@
 #include "checks/memory/KernelTraffic.h"
 #include "Analysis/BodyWalk.h"
+#include "Analysis/DeclRefs.h"
 #include "Analysis/Loops.h"
 #include "checks/memory/OptimisedView.h"
 #include "clang/AST/ASTContext.h"
@@ -191,29 +192,40 @@ TrafficModel::guardAround(const Stmt *S, const FunctionDecl *F) {
       if (const auto *If = dyn_cast<IfStmt>(X)) {
         llvm::SmallVector<const Expr *, 4> Mine;
         conjuncts(If->getCond(), Mine);
+        // Each conjunct bounds how many of v's values pass; the tightest
+        // range around the if (the largest share) is the one that holds,
+        // and any other condition on v around it (a bound not written as
+        // such a product, a lower bound) leaves the share unknown.
         GuardShare Best;
         for (const Expr *C : Mine) {
           auto Bound = upperBound(C);
           if (!Bound)
             continue;
-          for (size_t I = 0; I < Up.size(); ++I) {
+          DeclSet V;
+          V.insert(Bound->first);
+          GuardShare Widest{0, ""};
+          bool Unknown = false;
+          for (size_t I = 0; I < Up.size() && !Unknown; ++I) {
             const Expr *Outer = holdingCondition(Up[I], Child(I));
             if (!Outer)
               continue;
             llvm::SmallVector<const Expr *, 4> Theirs;
             conjuncts(Outer, Theirs);
             for (const Expr *O : Theirs) {
-              auto Wide = upperBound(O);
-              if (!Wide || Wide->first != Bound->first)
+              if (!referencesAny(O, V))
                 continue;
+              auto Wide = upperBound(O);
               llvm::SmallVector<const Expr *, 4> Fs;
-              factors(Wide->second, Fs);
+              if (Wide && Wide->first == Bound->first)
+                factors(Wide->second, Fs);
               const Expr *Same = nullptr;
               for (const Expr *Fa : Fs)
                 if (!Same && sameValue(Fa, Bound->second, AST))
                   Same = Fa;
-              if (!Same || Fs.size() < 2)
-                continue;
+              if (!Same || Fs.size() < 2) {
+                Unknown = true;
+                break;
+              }
               double Share = 1;
               for (const Expr *Fa : Fs)
                 if (Fa != Same) {
@@ -221,15 +233,17 @@ TrafficModel::guardAround(const Stmt *S, const FunctionDecl *F) {
                   Share /= N ? double(std::max<uint64_t>(*N, 1))
                              : double(AssumedTrips);
                 }
-              if (Share < Best.Share)
-                Best = {Share,
-                        "it runs only where '" + Ctx.sourceText(C) +
-                            "', 1 in " +
-                            std::to_string(uint64_t(std::lround(1 / Share))) +
-                            " of the values '" + Ctx.sourceText(O) +
-                            "' lets through"};
+              if (Share > Widest.Share)
+                Widest = {Share,
+                          "it runs only where '" + Ctx.sourceText(C) +
+                              "', 1 in " +
+                              std::to_string(uint64_t(std::lround(1 / Share))) +
+                              " of the values '" + Ctx.sourceText(O) +
+                              "' lets through"};
             }
           }
+          if (!Unknown && Widest.Share > 0 && Widest.Share < Best.Share)
+            Best = std::move(Widest);
         }
         if (Best.Share < 1)
           Then[If] = std::move(Best);

@@ -261,3 +261,20 @@ __global__ void walkFirst(int *ids_out, const int *ids, int batch, int length,
     }
   }
 }
+
+// A condition on index between the loop and the guard that is not such a
+// product ('index < m' may be as tight as 'batch'): the share is not known,
+// the access keeps its full weight. A warning.
+__global__ void walkBounded(int *ids_out, const int *ids, int batch,
+                            int length, int hidden, int m) {
+  for (int index = blockIdx.x * blockDim.x + threadIdx.x;
+       index < batch * length * hidden; index += blockDim.x * gridDim.x) {
+    if (index < m) {
+      if (index < batch) {
+        for (int s = 0; s < length; s++)
+          ids_out[s * batch + index] = ids[index * length + s];
+        // CHECK: :[[@LINE-1]]:40: warning: each warp load of 'ids[index * length + s]' touches 32 32-byte sectors
+      }
+    }
+  }
+}
