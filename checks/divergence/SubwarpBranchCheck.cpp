@@ -211,18 +211,6 @@ bool isRegisterSelect(const Stmt *Side, unsigned &Statements) {
   return Plain && Operators <= 4;
 }
 
-// The conjuncts of a && chain, in order.
-void conjuncts(const Expr *E, llvm::SmallVectorImpl<const Expr *> &Out) {
-  E = E->IgnoreParenImpCasts();
-  if (const auto *BO = dyn_cast<BinaryOperator>(E);
-      BO && BO->getOpcode() == BO_LAnd) {
-    conjuncts(BO->getLHS(), Out);
-    conjuncts(BO->getRHS(), Out);
-    return;
-  }
-  Out.push_back(E);
-}
-
 // Whether E reads memory (a load the lanes may see differently).
 bool readsMemory(const Expr *E) {
   return !forEachStmt(E, [](const Stmt *N) {

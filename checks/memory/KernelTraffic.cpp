@@ -114,18 +114,6 @@ llvm::ArrayRef<const Stmt *> TrafficModel::loopsAround(const Stmt *S,
 
 namespace {
 
-// The conjuncts of C: a && b && c.
-void conjuncts(const Expr *C, llvm::SmallVectorImpl<const Expr *> &Out) {
-  C = C->IgnoreParenImpCasts();
-  if (const auto *B = dyn_cast<BinaryOperator>(C);
-      B && B->getOpcode() == BO_LAnd) {
-    conjuncts(B->getLHS(), Out);
-    conjuncts(B->getRHS(), Out);
-    return;
-  }
-  Out.push_back(C);
-}
-
 // `v < B`, `v <= B`, `B > v`: the local v and its bound B.
 std::optional<std::pair<const VarDecl *, const Expr *>>
 upperBound(const Expr *C) {

@@ -252,6 +252,17 @@ bool isScaling(BinaryOperatorKind Op) {
 
 } // namespace
 
+void conjuncts(const Expr *E, llvm::SmallVectorImpl<const Expr *> &Out) {
+  E = E->IgnoreParenImpCasts();
+  if (const auto *BO = dyn_cast<BinaryOperator>(E);
+      BO && BO->getOpcode() == BO_LAnd) {
+    conjuncts(BO->getLHS(), Out);
+    conjuncts(BO->getRHS(), Out);
+    return;
+  }
+  Out.push_back(E);
+}
+
 bool isGeometric(const Stmt *Loop) {
   const Expr *Cond = loopCondition(Loop);
   if (!Cond)

@@ -7,6 +7,7 @@
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Stmt.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
+#include "llvm/ADT/SmallVector.h"
 #include <optional>
 
 namespace warplint {
@@ -54,6 +55,11 @@ bool runsOnceInLoop(const clang::IfStmt *If, const clang::Stmt *Loop);
 std::optional<uint64_t> constantTripCount(
     const clang::Stmt *Loop, const clang::ASTContext &Ctx,
     llvm::function_ref<std::optional<uint64_t>(const clang::Expr *)> ValueOf);
+
+// The conjuncts of a && chain (a && b && c: a, b, c), in order, each with
+// parentheses and implicit casts stripped; E itself when it is not one.
+void conjuncts(const clang::Expr *E,
+               llvm::SmallVectorImpl<const clang::Expr *> &Out);
 
 // Whether Loop runs a logarithmic number of times: a variable its condition
 // reads is scaled each iteration (n /= 2, size *= 2, s >>= 1,
