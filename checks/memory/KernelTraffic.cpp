@@ -132,17 +132,6 @@ upperBound(const Expr *C) {
   return std::make_pair(V, R->IgnoreParenImpCasts());
 }
 
-void factors(const Expr *E, llvm::SmallVectorImpl<const Expr *> &Out) {
-  E = E->IgnoreParenImpCasts();
-  if (const auto *B = dyn_cast<BinaryOperator>(E);
-      B && B->getOpcode() == BO_Mul) {
-    factors(B->getLHS(), Out);
-    factors(B->getRHS(), Out);
-    return;
-  }
-  Out.push_back(E);
-}
-
 bool sameValue(const Expr *A, const Expr *B, const ASTContext &AST) {
   llvm::FoldingSetNodeID IA, IB;
   A->Profile(IA, AST, /*Canonical=*/true);
@@ -205,7 +194,7 @@ TrafficModel::guardAround(const Stmt *S, const FunctionDecl *F) {
               auto Wide = upperBound(O);
               llvm::SmallVector<const Expr *, 4> Fs;
               if (Wide && Wide->first == Bound->first)
-                factors(Wide->second, Fs);
+                chainOperands(Wide->second, BO_Mul, Fs);
               const Expr *Same = nullptr;
               for (const Expr *Fa : Fs)
                 if (!Same && sameValue(Fa, Bound->second, AST))

@@ -252,12 +252,13 @@ bool isScaling(BinaryOperatorKind Op) {
 
 } // namespace
 
-void conjuncts(const Expr *E, llvm::SmallVectorImpl<const Expr *> &Out) {
+void chainOperands(const Expr *E, BinaryOperatorKind Op,
+                   llvm::SmallVectorImpl<const Expr *> &Out) {
   E = E->IgnoreParenImpCasts();
   if (const auto *BO = dyn_cast<BinaryOperator>(E);
-      BO && BO->getOpcode() == BO_LAnd) {
-    conjuncts(BO->getLHS(), Out);
-    conjuncts(BO->getRHS(), Out);
+      BO && BO->getOpcode() == Op) {
+    chainOperands(BO->getLHS(), Op, Out);
+    chainOperands(BO->getRHS(), Op, Out);
     return;
   }
   Out.push_back(E);

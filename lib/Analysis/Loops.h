@@ -5,6 +5,7 @@
 #pragma once
 #include "Analysis/DeclRefs.h"
 #include "clang/AST/ASTContext.h"
+#include "clang/AST/OperationKinds.h"
 #include "clang/AST/Stmt.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/SmallVector.h"
@@ -56,10 +57,16 @@ std::optional<uint64_t> constantTripCount(
     const clang::Stmt *Loop, const clang::ASTContext &Ctx,
     llvm::function_ref<std::optional<uint64_t>(const clang::Expr *)> ValueOf);
 
-// The conjuncts of a && chain (a && b && c: a, b, c), in order, each with
-// parentheses and implicit casts stripped; E itself when it is not one.
-void conjuncts(const clang::Expr *E,
-               llvm::SmallVectorImpl<const clang::Expr *> &Out);
+// The operands of a chain of one binary operator (a && b && c: a, b, c;
+// x * y * z: x, y, z), in order, each with parentheses and implicit casts
+// stripped; E itself when it is not such an operation.
+void chainOperands(const clang::Expr *E, clang::BinaryOperatorKind Op,
+                   llvm::SmallVectorImpl<const clang::Expr *> &Out);
+// The conjuncts of a && chain.
+inline void conjuncts(const clang::Expr *E,
+                      llvm::SmallVectorImpl<const clang::Expr *> &Out) {
+  chainOperands(E, clang::BO_LAnd, Out);
+}
 
 // Whether Loop runs a logarithmic number of times: a variable its condition
 // reads is scaled each iteration (n /= 2, size *= 2, s >>= 1,
