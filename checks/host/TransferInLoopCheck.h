@@ -54,16 +54,16 @@ private:
   // helpers' summaries.
   bool waitsEachIteration(const clang::Stmt *Loop, const clang::FunctionDecl *F,
                           unsigned Depth);
-  // A blocking call in a hot loop that launches, before it is judged.
-  // Freed: for an allocation, the free of the same loop.
   // A loop every thread of a kernel runs whole (longThreadLoop); Rounds says
   // how long: "256 rounds", or the condition that counts them at run time.
   struct LongLoop {
     const clang::Stmt *Loop = nullptr;
     std::string Rounds;
   };
+  // A blocking call in a hot loop that launches, before it is judged.
+  // Freed: for an allocation, the free of the same loop. LongLaunch and
   // Long: for a synchronization, a kernel the loop launches whose threads
-  // each run a long loop (longThreadLoop), and that loop.
+  // each run a long loop, and that loop.
   struct Pending {
     const Reach *Op;
     const clang::Stmt *Loop;

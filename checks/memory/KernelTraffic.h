@@ -52,11 +52,11 @@ Traffic warpTraffic(llvm::ArrayRef<LaneRanges> Accesses, unsigned Sector,
 struct Runs {
   double Times = 1;
   unsigned UnknownLoops = 0; // loops taken as AssumedTrips or GeometricTrips
-  // Of those, the share a guard lets through: the statement runs only
-  // where `i < B`, inside a loop or branch that bounds i by a product of
-  // B and other factors (`i < B * L * H`), so for 1 in L * H of i's values
-  // (a factor not written with constants taken as AssumedTrips). Guard says
-  // which, for the message; empty when no such guard is around.
+  // Times also holds the share a guard lets through: the statement runs
+  // only where `i < B`, inside a loop or branch that bounds i by a product
+  // of B and other factors (`i < B * L * H`), so for 1 in L * H of i's
+  // values (a factor not written with constants taken as AssumedTrips).
+  // Guard says which, for the message; empty when no such guard is around.
   std::string Guard;
 };
 
